@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Installs the system packages a part of pagelab needs, and nothing else.
+#
+#   scripts/setup.sh core     gcc, make (native core, CLI, sanitizers)
+#   scripts/setup.sh wasm     Debian's emscripten (the core as WebAssembly)
+#   scripts/setup.sh browser  Debian's chromium (Playwright drives it; never downloaded)
+#   scripts/setup.sh kernel   linux-source-6.1, qemu, busybox-static, ccache, build deps
+#   scripts/setup.sh node     npm dependencies of the workspaces (npm ci / npm install)
+#
+# Each group first checks for the commands it needs; only when one is missing does it
+# call apt-get, which needs root.  A failed install stops with the package named:
+# nothing is allowed to pass by luck because a tool happened to be on the machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+log() { printf 'setup: %s\n' "$*" >&2; }
+
+apt_updated=
+apt_install() {
+	if [ "$(id -u)" != 0 ]; then
+		log "missing packages: $* — run 'sudo apt-get install $*' (or rerun as root)"
+		exit 1
+	fi
+	if [ -z "$apt_updated" ]; then
+		log "apt-get update"
+		DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 ||
+			{ log "apt-get update failed"; exit 1; }
+		apt_updated=1
+	fi
+	log "apt-get install $*"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >&2 ||
+		{ log "apt-get install $* failed"; exit 1; }
+}
+
+# need CHECK PACKAGE...: install PACKAGE... unless CHECK (a shell test) already holds.
+need() {
+	local check=$1
+	shift
+	if ! eval "$check" >/dev/null 2>&1; then
+		apt_install "$@"
+		eval "$check" >/dev/null 2>&1 || { log "still missing after install: $check"; exit 1; }
+	fi
+}
+
+setup_core() {
+	need 'command -v gcc && command -v make' gcc make libc6-dev
+}
+
+setup_wasm() {
+	setup_core
+	need 'command -v emcc' emscripten
+}
+
+setup_browser() {
+	need 'test -x /usr/bin/chromium' chromium fonts-dejavu-core
+}
+
+setup_kernel() {
+	setup_core
+	need 'test -f /usr/src/linux-source-6.1.tar.xz' linux-source-6.1
+	need 'command -v qemu-system-x86_64' qemu-system-x86
+	need 'test -x /bin/busybox' busybox-static
+	need 'command -v ccache' ccache
+	need 'command -v flex && command -v bison && command -v bc && command -v perl' \
+		flex bison bc perl
+	need 'test -f /usr/include/libelf.h' libelf-dev
+	need 'test -f /usr/include/openssl/ssl.h' libssl-dev
+	need 'command -v xz && command -v lz4 && command -v cpio && command -v mke2fs' \
+		xz-utils lz4 cpio e2fsprogs
+}
+
+setup_node() {
+	if [ -f package-lock.json ]; then
+		if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+			log "npm ci"
+			npm ci --no-audit --no-fund >&2
+		fi
+	else
+		npm install --no-audit --no-fund >&2
+	fi
+}
+
+[ $# -gt 0 ] || { log "usage: scripts/setup.sh core|wasm|browser|kernel|node..."; exit 2; }
+for group in "$@"; do
+	case "$group" in
+	core | wasm | browser | kernel | node) "setup_$group" ;;
+	*) log "unknown group '$group'"; exit 2 ;;
+	esac
+done

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Runs every test suite (npm test).  Each suite is an npm script that ends its output
+# with a line "N passed, N failed"; this script shows each suite's output, reads that
+# line, and ends with the sum over all suites.  A suite that exits non-zero, or whose
+# summary line is missing, counts as failed: a suite cannot pass by printing nothing.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+suites=(${PAGELAB_SUITES:-test:core test:web test:e2e test:kernel})
+total_passed=0
+total_failed=0
+broken=()
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+for suite in "${suites[@]}"; do
+	printf '\n=== npm run %s\n' "$suite"
+	npm run --silent "$suite" 2>&1 | tee "$log"
+	status=${PIPESTATUS[0]}
+	summary=$(grep -E '^([A-Za-z:-]+ )?[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
+	passed=$(sed -E 's/^([A-Za-z:-]+ )?([0-9]+) passed.*/\2/' <<<"$summary")
+	failed=$(sed -E 's/^.* ([0-9]+) failed.*/\1/' <<<"$summary")
+	if [ -z "$summary" ]; then
+		broken+=("$suite (no summary line)")
+		passed=0 failed=1
+	elif [ "$status" != 0 ]; then
+		broken+=("$suite (exit $status)")
+		[ "$failed" -gt 0 ] || failed=1
+	fi
+	total_passed=$((total_passed + passed))
+	total_failed=$((total_failed + failed))
+done
+
+printf '\n'
+for b in "${broken[@]}"; do printf 'failed suite: %s\n' "$b"; done
+printf 'total: %d passed, %d failed\n' "$total_passed" "$total_failed"
+[ "$total_failed" = 0 ] && [ ${#broken[@]} = 0 ]
