@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pagelab.h - the public interface of the pagelab simulation core.
+ *
+ * The core runs one page replacement policy over one reference trace, one
+ * reference at a time, and records every state change as an event, so that a
+ * visualizer, a lab handout or a CLI can show exactly what the policy did and
+ * why.  Everything outside the core (CLI, WebAssembly ABI, tests) uses only
+ * this header; policies additionally use policy.h.
+ *
+ * Vocabulary
+ *   page      a dense page id, 0 .. trace->npages-1.  The trace maps the
+ *             64-bit page numbers of the input to dense ids on load, so every
+ *             per-page table in the core is a plain array.
+ *   step      the index of a reference in the trace.  "The state at step k"
+ *             is the state after references 0 .. k-1 were processed: step 0
+ *             is the empty start, step trace->n is the end.
+ *   list      a named, ordered sequence of pages that a policy keeps (LRU's
+ *             recency list, CLOCK's ring of frames, Linux's four LRU lists,
+ *             ARC's ghosts).  Position 0 is the head.  Each resident page is
+ *             in exactly one non-ghost list; ghost lists hold non-resident
+ *             history only.
+ *   field     a named per-page integer a policy keeps (reference bit, RRPV,
+ *             counter, age).  A page entering memory has every field 0.
+ *   hand      a named position in a list (CLOCK's hand).
+ *
+ * Events
+ *   The driver and the policy report each change as a struct pl_event.  The
+ *   structural events (INSERT, MOVE, REMOVE, EVICT, SET, HAND) are complete:
+ *   applying them in order to the empty snapshot yields the policy's own
+ *   snapshot at every step (pl_snapshot_apply(), checked by the tests).
+ *
+ * Invariants the driver checks in debug builds and the tests check always
+ *   resident pages <= frames; a victim is resident; evict() removes exactly
+ *   the victim; hits + misses == references; replay == snapshot.
+ */
+#ifndef PAGELAB_H
+#define PAGELAB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define PL_NONE UINT32_MAX	/* "no page", "never used again" */
+#define PL_MAX_LISTS 8
+#define PL_MAX_FIELDS 8
+#define PL_MAX_HANDS 2
+#define PL_MAX_PARAMS 8
+#define PL_MAX_COUNTERS 24
+
+/* ---------------------------------------------------------------- errors */
+
+/*
+ * Every function that can fail on user input fills a pl_error with one line
+ * that names the input, the line and the offending token, e.g.
+ *   "trace.txt:12: 'x17' is not a page number (decimal or 0x-hex)".
+ */
+struct pl_error {
+	char msg[256];
+};
+
+/* ----------------------------------------------------------------- trace */
+
+enum pl_ref_flags {
+	PL_REF_WRITE = 1 << 0,	/* the reference writes the page (dirties it) */
+};
+
+/*
+ * A trace: n references, structure of arrays so that the hot loop touches
+ * only what it needs.  pid and vtime are NULL unless the input had them.
+ */
+struct pl_trace {
+	uint32_t n;		/* references */
+	uint32_t npages;	/* distinct pages (dense ids 0 .. npages-1) */
+	uint32_t *page;		/* [n] dense page id of each reference */
+	uint8_t *flags;		/* [n] enum pl_ref_flags */
+	uint32_t *pid;		/* [n] process id, or NULL */
+	uint64_t *vtime;	/* [n] virtual timestamp, or NULL */
+	uint64_t *number;	/* [npages] input page number of each dense id */
+	uint32_t cap, page_cap;	/* allocated lengths of the arrays above */
+	struct pl_page_map *map;	/* page number -> dense id while loading */
+};
+
+void pl_trace_init(struct pl_trace *t);
+void pl_trace_free(struct pl_trace *t);
+/* Appends one reference; returns its dense page id, or PL_NONE when out of memory. */
+uint32_t pl_trace_add(struct pl_trace *t, uint64_t number, unsigned flags);
+/* Adds the process id / timestamp of the last reference added (allocates lazily). */
+int pl_trace_set_pid(struct pl_trace *t, uint32_t pid);
+int pl_trace_set_vtime(struct pl_trace *t, uint64_t vtime);
+
+/*
+ * Reference-string syntax (CLI --refs, the web page's text box):
+ *   pages separated by commas and/or white space; decimal or 0x-hex;
+ *   a trailing 'w' or 'W' marks a write ("7,0w,1 2W").
+ * Returns 0, or -1 with err naming `source` (e.g. "--refs") and the token.
+ */
+int pl_trace_parse_refs(struct pl_trace *t, const char *text, const char *source,
+			struct pl_error *err);
+/*
+ * Trace files.  The reader picks the format from the content; the plain
+ * format is one reference per line in the reference-string syntax, with '#'
+ * comments and blank lines allowed.  `name` is used in error messages.
+ */
+int pl_trace_read(struct pl_trace *t, FILE *in, const char *name, struct pl_error *err);
+int pl_trace_read_buffer(struct pl_trace *t, const char *buf, size_t len, const char *name,
+			 struct pl_error *err);
+
+/* ---------------------------------------------------------------- events */
+
+enum pl_event_kind {
+	PL_EV_HIT,	/* page was resident.                                */
+	PL_EV_MISS,	/* page fault: page was not resident.                */
+	PL_EV_VICTIM,	/* the policy chose page to evict (peek, no change). */
+	PL_EV_EVICT,	/* page left memory from list `arg`; a = 1 if dirty
+			 * (written back).                                   */
+	PL_EV_INSERT,	/* page entered list `arg` at position b.            */
+	PL_EV_MOVE,	/* page moved from list a to list `arg`, position b. */
+	PL_EV_REMOVE,	/* page dropped from list `arg` (a ghost forgotten). */
+	PL_EV_SET,	/* page's field `arg` changed from a to b.           */
+	PL_EV_HAND,	/* hand `arg` moved from position a to position b.   */
+	PL_EV_KINDS
+};
+
+/* 20 bytes, five 32-bit words: JS reads the log as an Int32Array view. */
+struct pl_event {
+	uint32_t step;	/* reference index this event belongs to */
+	uint16_t kind;	/* enum pl_event_kind */
+	uint16_t arg;	/* list id, field id or hand id, by kind */
+	uint32_t page;	/* dense page id (PL_NONE for HAND) */
+	int32_t a;
+	int32_t b;
+};
+
+const char *pl_event_kind_name(enum pl_event_kind kind);
+
+/* -------------------------------------------------------------- policies */
+
+struct pl_policy_ops;	/* defined in policy.h; opaque to users of the core */
+
+/*
+ * A policy parameter: an integer with a default and a range.  A parameter
+ * with `choices` takes one of the named values (stored as the index), so
+ * "--param insertion=bimodal" and "--param insertion=1" mean the same.
+ */
+struct pl_param {
+	const char *name;
+	const char *help;
+	int64_t def, min, max;
+	const char *const *choices;	/* NULL-terminated, or NULL */
+};
+
+/* All policies compiled in, in a stable order; NULL-terminated. */
+extern const struct pl_policy_ops *const pl_policies[];
+const struct pl_policy_ops *pl_policy_find(const char *name);
+
+/* Reflection, so a CLI or a UI can describe any policy without knowing it. */
+const char *pl_policy_name(const struct pl_policy_ops *ops);
+const char *pl_policy_title(const struct pl_policy_ops *ops);
+const char *pl_policy_help(const struct pl_policy_ops *ops);
+unsigned pl_policy_nparams(const struct pl_policy_ops *ops);
+const struct pl_param *pl_policy_param(const struct pl_policy_ops *ops, unsigned i);
+unsigned pl_policy_nlists(const struct pl_policy_ops *ops);
+const char *pl_policy_list_name(const struct pl_policy_ops *ops, unsigned i);
+bool pl_policy_list_is_ghost(const struct pl_policy_ops *ops, unsigned i);
+unsigned pl_policy_nfields(const struct pl_policy_ops *ops);
+const char *pl_policy_field_name(const struct pl_policy_ops *ops, unsigned i);
+unsigned pl_policy_nhands(const struct pl_policy_ops *ops);
+const char *pl_policy_hand_name(const struct pl_policy_ops *ops, unsigned i);
+unsigned pl_policy_hand_list(const struct pl_policy_ops *ops, unsigned i);
+unsigned pl_policy_ncounters(const struct pl_policy_ops *ops);
+const char *pl_policy_counter_name(const struct pl_policy_ops *ops, unsigned i);
+
+/*
+ * Parameter values: start from the defaults, then apply "name=value" strings
+ * (value: integer or one of the parameter's choices).  Errors name the
+ * parameter and list the valid names/range.
+ */
+void pl_params_default(const struct pl_policy_ops *ops, int64_t values[PL_MAX_PARAMS]);
+int pl_params_set(const struct pl_policy_ops *ops, int64_t values[PL_MAX_PARAMS],
+		  const char *assignment, struct pl_error *err);
+
+/* -------------------------------------------------------------- snapshot */
+
+/*
+ * A policy's structure at one step, as plain data: each list's pages in
+ * order with every field of every page, and each hand's position.  Entries
+ * are stored list after list: list i occupies entries
+ * [start(i), start(i) + len[i]).
+ */
+struct pl_snapshot {
+	uint32_t nlists, nfields, nhands;
+	uint32_t len[PL_MAX_LISTS];
+	int32_t hand[PL_MAX_HANDS];
+	uint32_t total;		/* sum of len[] */
+	uint32_t cap;		/* allocated entries */
+	uint32_t *page;		/* [total] */
+	int32_t *value;		/* [total * nfields], entry-major */
+};
+
+void pl_snapshot_init(struct pl_snapshot *s, const struct pl_policy_ops *ops);
+void pl_snapshot_free(struct pl_snapshot *s);
+void pl_snapshot_clear(struct pl_snapshot *s);
+int pl_snapshot_copy(struct pl_snapshot *dst, const struct pl_snapshot *src);
+bool pl_snapshot_equal(const struct pl_snapshot *a, const struct pl_snapshot *b);
+/*
+ * Applies one structural event (HIT/MISS/VICTIM are no-ops); -1 if it does
+ * not fit (a page not where the event says).  EVICT, MOVE and REMOVE find
+ * the page by id in their source list, so the policy need not know where it
+ * sits in a list it keeps as a linked list; INSERT and MOVE carry the
+ * destination position because order is what a list is.
+ */
+int pl_snapshot_apply(struct pl_snapshot *s, const struct pl_event *ev);
+
+/* ------------------------------------------------------------- simulator */
+
+struct pl_stats {
+	uint64_t references, hits, misses, evictions, writebacks;
+};
+
+enum pl_sim_flags {
+	PL_SIM_RECORD = 1 << 0,	/* keep the event log and checkpoints */
+};
+
+struct pl_sim;
+
+/*
+ * Creates a simulation of `ops` with `frames` page frames over `trace`
+ * (which must outlive the simulation).  params: NULL for the defaults.
+ * With PL_SIM_RECORD every event is kept and a snapshot checkpoint is taken
+ * every `checkpoint_every` steps (0: a default of 256), so that any step can
+ * be restored cheaply (pl_sim_seek).
+ */
+struct pl_sim *pl_sim_create(const struct pl_policy_ops *ops, uint32_t frames,
+			     const int64_t *params, const struct pl_trace *trace,
+			     unsigned flags, uint32_t checkpoint_every, struct pl_error *err);
+void pl_sim_destroy(struct pl_sim *sim);
+
+/* Processes the next reference; returns false once the trace is exhausted. */
+bool pl_sim_step(struct pl_sim *sim);
+/* Processes up to `steps` references (UINT32_MAX: all); returns how many. */
+uint32_t pl_sim_run(struct pl_sim *sim, uint32_t steps);
+uint32_t pl_sim_position(const struct pl_sim *sim);	/* steps done */
+
+const struct pl_stats *pl_sim_stats(const struct pl_sim *sim);
+/* Fills out[0 .. ncounters-1] with the policy's own counters. */
+void pl_sim_counters(const struct pl_sim *sim, uint64_t *out);
+uint32_t pl_sim_resident(const struct pl_sim *sim);
+
+/* The live structure after the steps done so far. */
+int pl_sim_snapshot(const struct pl_sim *sim, struct pl_snapshot *out);
+
+/* Event log (PL_SIM_RECORD): all events, and the range belonging to a step. */
+const struct pl_event *pl_sim_events(const struct pl_sim *sim, uint32_t *count);
+void pl_sim_step_events(const struct pl_sim *sim, uint32_t step, uint32_t *begin,
+			uint32_t *end);
+
+/*
+ * The structure at step k (0 <= k <= steps done), rebuilt from the nearest
+ * checkpoint at or before k plus the events between: O(frames + events
+ * between) time, without re-running the policy.  Needs PL_SIM_RECORD.
+ */
+int pl_sim_seek(const struct pl_sim *sim, uint32_t k, struct pl_snapshot *out);
+
+#endif /* PAGELAB_H */

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * policy.h - what a replacement policy implements, and the calls it makes
+ * back into the driver.
+ *
+ * A policy is one file in src/policies/ whose only non-static symbols are
+ * ops tables named pl_policy_<name> (normally one; a family of variants that
+ * share all their code, such as SRRIP and BRRIP, may export one each).  The
+ * build finds them by that name and registers them: adding a policy never
+ * touches the driver, the CLI or the web page.
+ *
+ * Division of labour
+ *   The driver owns the trace, residency, dirty bits, statistics, the event
+ *   log and the decision *when* to evict.  The policy owns its structure and
+ *   every decision *what* to evict and how its lists and fields change.
+ *
+ *   On each reference the driver calls:
+ *     tick()                   every tick_period references (if set), first;
+ *     hit(page)                if the page is resident, else
+ *     victim() / evict(v)      reclaim_goal() times (default: 1 if full), then
+ *     insert(page)             to bring the page in.
+ *
+ *   victim() is a peek: it names the page evict() would remove now and must
+ *   not change anything (not even a hand).  evict(v) then performs all the
+ *   changes on the way to removing v (clearing bits as a hand sweeps,
+ *   rotating, demoting) and removes it.
+ *
+ * Events
+ *   The driver emits HIT, MISS and VICTIM.  The policy reports each change of
+ *   its structure through the pl_emit_*() calls below, at the moment it makes
+ *   it, and in the order it makes them; they are cheap when nothing records.
+ *   A page enters memory only through pl_emit_insert() (or pl_emit_move()
+ *   out of a ghost list) and leaves only through pl_emit_evict(): that is how
+ *   the driver tracks residency, writes back dirty pages and counts.
+ *   The events must describe the structure completely: replaying them must
+ *   give what snapshot() reports (tested for every policy on random traces).
+ *
+ * Memory
+ *   The trace is known when the policy is created, so per-page state is a
+ *   plain array of ctx->npages entries indexed by dense page id.
+ */
+#ifndef PAGELAB_POLICY_H
+#define PAGELAB_POLICY_H
+
+#include "pagelab.h"
+
+/* What the driver tells the policy about the reference being processed. */
+struct pl_ref {
+	uint32_t page;		/* dense page id */
+	uint32_t step;		/* index in the trace */
+	uint32_t next_use;	/* next step referencing this page, PL_NONE if never;
+				 * computed only for policies with PL_POLICY_FUTURE */
+	uint8_t flags;		/* enum pl_ref_flags */
+	uint32_t pid;		/* 0 if the trace has none */
+};
+
+/* The driver-side handle a policy keeps; see sim.c. */
+struct pl_ctx {
+	uint32_t frames;	/* page frames available */
+	uint32_t npages;	/* distinct pages in the trace */
+	uint32_t tick_period;	/* set by create() to get tick() every N refs */
+	const int64_t *params;	/* [PL_MAX_PARAMS], validated against the ranges */
+	struct pl_sim *sim;	/* for the emit functions */
+};
+
+enum pl_policy_flags {
+	PL_POLICY_FUTURE = 1 << 0,	/* needs pl_ref.next_use (OPT) */
+};
+
+struct pl_policy_ops {
+	const char *name;	/* CLI name, lower case: "lru", "linux", "srrip" */
+	const char *title;	/* "Least Recently Used" */
+	const char *help;	/* one or two sentences for `pagelab list` and the UI */
+	unsigned flags;		/* enum pl_policy_flags */
+
+	const struct pl_param *params;
+	unsigned nparams;
+	const char *const *lists;	/* list names, e.g. "inactive_file" */
+	unsigned nlists;
+	unsigned ghost_lists;		/* bit i set: list i holds non-resident history */
+	const char *const *fields;	/* per-page field names, e.g. "referenced" */
+	unsigned nfields;
+	const char *const *hands;	/* hand names, e.g. "hand" */
+	const unsigned *hand_lists;	/* the list each hand points into */
+	unsigned nhands;
+	const char *const *counters;	/* policy counter names, e.g. "pgactivate" */
+	unsigned ncounters;
+
+	/* Allocates the state; NULL on failure (with err filled). */
+	void *(*create)(struct pl_ctx *ctx, struct pl_error *err);
+	void (*destroy)(void *state);
+
+	void (*hit)(void *state, const struct pl_ref *ref);
+	void (*insert)(void *state, const struct pl_ref *ref);
+	uint32_t (*victim)(const void *state);
+	void (*evict)(void *state, uint32_t victim);
+
+	/* Optional. How many pages to evict before inserting into `resident`
+	 * of ctx->frames pages; NULL means 1 when full, else 0. */
+	uint32_t (*reclaim_goal)(const void *state, uint32_t resident);
+	/* Optional. Periodic work every ctx->tick_period references. */
+	void (*tick)(void *state, uint32_t step);
+
+	/* Reports the structure: pl_snapshot_push() list by list, in order. */
+	void (*snapshot)(const void *state, struct pl_snapshot *out);
+	/* Optional. Fills counters[0 .. ncounters-1]. */
+	void (*read_counters)(const void *state, uint64_t *counters);
+};
+
+/* ------------------------------------------------- calls into the driver */
+
+void pl_emit_insert(struct pl_ctx *ctx, uint32_t page, unsigned list, uint32_t pos);
+void pl_emit_move(struct pl_ctx *ctx, uint32_t page, unsigned from, unsigned to, uint32_t pos);
+void pl_emit_remove(struct pl_ctx *ctx, uint32_t page, unsigned list);
+void pl_emit_evict(struct pl_ctx *ctx, uint32_t page, unsigned list);
+void pl_emit_set(struct pl_ctx *ctx, uint32_t page, unsigned field, int32_t from, int32_t to);
+void pl_emit_hand(struct pl_ctx *ctx, unsigned hand, uint32_t from, uint32_t to);
+
+/* Is the page resident?  (Driver state: policies may ask, never change it.) */
+bool pl_resident(const struct pl_ctx *ctx, uint32_t page);
+
+/* Snapshot building: entries must be pushed grouped by list, lists ascending. */
+int pl_snapshot_push(struct pl_snapshot *s, unsigned list, uint32_t page, const int32_t *values);
+void pl_snapshot_set_hand(struct pl_snapshot *s, unsigned hand, int32_t pos);
+
+#endif /* PAGELAB_POLICY_H */
