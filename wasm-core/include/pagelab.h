@@ -197,6 +197,7 @@ struct pl_snapshot {
 	uint32_t cap;		/* allocated entries */
 	uint32_t *page;		/* [total] */
 	int32_t *value;		/* [total * nfields], entry-major */
+	bool failed;		/* a push ran out of memory or broke the list order */
 };
 
 void pl_snapshot_init(struct pl_snapshot *s, const struct pl_policy_ops *ops);
@@ -209,7 +210,11 @@ bool pl_snapshot_equal(const struct pl_snapshot *a, const struct pl_snapshot *b)
  * not fit (a page not where the event says).  EVICT, MOVE and REMOVE find
  * the page by id in their source list, so the policy need not know where it
  * sits in a list it keeps as a linked list; INSERT and MOVE carry the
- * destination position because order is what a list is.
+ * destination position because order is what a list is.  A MOVE's position
+ * counts in the destination list after the page has left its source (so
+ * moving a page to the tail of its own list has position len - 1).  SET
+ * checks the old value; HAND checks the old position.  Every hand of the
+ * empty snapshot is at position 0.
  */
 int pl_snapshot_apply(struct pl_snapshot *s, const struct pl_event *ev);
 
@@ -237,11 +242,21 @@ struct pl_sim *pl_sim_create(const struct pl_policy_ops *ops, uint32_t frames,
 			     unsigned flags, uint32_t checkpoint_every, struct pl_error *err);
 void pl_sim_destroy(struct pl_sim *sim);
 
-/* Processes the next reference; returns false once the trace is exhausted. */
+/*
+ * Processes the next reference; returns false once the trace is exhausted
+ * or the simulation has failed (see pl_sim_error).
+ */
 bool pl_sim_step(struct pl_sim *sim);
 /* Processes up to `steps` references (UINT32_MAX: all); returns how many. */
 uint32_t pl_sim_run(struct pl_sim *sim, uint32_t steps);
 uint32_t pl_sim_position(const struct pl_sim *sim);	/* steps done */
+/*
+ * NULL while all is well.  When a policy breaks an invariant (a victim that
+ * is not resident, evict() removing another page, memory over-full, running
+ * out of memory), the simulation stops and this names the policy, the step
+ * and what went wrong; no further step is taken.
+ */
+const char *pl_sim_error(const struct pl_sim *sim);
 
 const struct pl_stats *pl_sim_stats(const struct pl_sim *sim);
 /* Fills out[0 .. ncounters-1] with the policy's own counters. */
@@ -258,8 +273,10 @@ void pl_sim_step_events(const struct pl_sim *sim, uint32_t step, uint32_t *begin
 
 /*
  * The structure at step k (0 <= k <= steps done), rebuilt from the nearest
- * checkpoint at or before k plus the events between: O(frames + events
- * between) time, without re-running the policy.  Needs PL_SIM_RECORD.
+ * checkpoint at or before k plus the events between, without re-running the
+ * policy: O(S + E * L) time, where S is the checkpoint's size, E the events
+ * between (at most checkpoint_every steps' worth) and L the length of the
+ * lists they touch (an event finds its page by id).  Needs PL_SIM_RECORD.
  */
 int pl_sim_seek(const struct pl_sim *sim, uint32_t k, struct pl_snapshot *out);
 
