@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import {
+	cumulativeFaults,
+	divergenceGroups,
+	firstDivergence,
+	ghostColumn,
+	residentPages,
+	resultAt,
+	stepResults,
+	stripCells,
+	stripWindow,
+} from './compare';
+import type { ListInfo, Snapshot } from '../wasm/protocol';
+
+/* 'HFF' -> outcome array (1 = hit). */
+const runOf = (results: string) => Uint8Array.from([...results], (r) => (r === 'H' ? 1 : 0));
+
+describe('a result at a step', () => {
+	it('is the result of reference k - 1, because step k is the state after reference k', () => {
+		const outcome = runOf('FFH');
+		expect(resultAt(outcome, 1)).toBe('F');
+		expect(resultAt(outcome, 3)).toBe('H');
+	});
+
+	it('does not exist at step 0 or past the end', () => {
+		expect(resultAt(runOf('FH'), 0)).toBeNull();
+		expect(resultAt(runOf('FH'), 3)).toBeNull();
+	});
+
+	it('is read for every run in lockstep', () => {
+		expect(stepResults([runOf('FH'), runOf('FF')], 2)).toEqual(['H', 'F']);
+	});
+});
+
+describe('the first divergence', () => {
+	it('is the first step where one run hits and another faults', () => {
+		expect(firstDivergence([runOf('FFFHF'), runOf('FFFFF')])).toBe(4);
+	});
+
+	it('is found among three or four runs when any one of them differs', () => {
+		expect(firstDivergence([runOf('FFH'), runOf('FFH'), runOf('FHH'), runOf('FFH')])).toBe(2);
+	});
+
+	it('is at step 1 when the runs differ on the first reference', () => {
+		expect(firstDivergence([runOf('H'), runOf('F')])).toBe(1);
+	});
+
+	it('is absent when the runs agree on every reference', () => {
+		expect(firstDivergence([runOf('FFHF'), runOf('FFHF')])).toBeNull();
+	});
+
+	it('is absent with fewer than two runs or an empty trace', () => {
+		expect(firstDivergence([runOf('FH')])).toBeNull();
+		expect(firstDivergence([runOf(''), runOf('')])).toBeNull();
+	});
+
+	it('refuses runs of different lengths instead of comparing part of them', () => {
+		expect(() => firstDivergence([runOf('FF'), runOf('FFF')])).toThrow(/different lengths/);
+	});
+
+	it('reports which runs hit and which faulted at that step', () => {
+		const runs = [runOf('FH'), runOf('FF'), runOf('FH')];
+		expect(divergenceGroups(runs, 2)).toEqual({ step: 2, hit: [0, 2], fault: [1] });
+	});
+
+	/*
+	 * Silberschatz's string with 3 frames: FIFO faults 15 times, LRU 12.
+	 * Both fault on 7 0 1 2, both hit the second 0, both fault on 3; then
+	 * FIFO has evicted 0 (first in) while LRU evicted 1, so at step 7 the
+	 * reference to 0 faults under FIFO and hits under LRU.
+	 */
+	it('is at step 7 for FIFO and LRU on the Silberschatz string with 3 frames', () => {
+		const fifo = runOf('FFFFHFFFFFFHHFFHHFFF');
+		const lru = runOf('FFFFHFHFFFFHHFHFHFHH');
+		expect(firstDivergence([fifo, lru])).toBe(7);
+	});
+});
+
+describe('cumulative faults', () => {
+	it('counts the faults before each step, starting from zero at step 0', () => {
+		expect([...cumulativeFaults(runOf('FHFF'))]).toEqual([0, 1, 1, 2, 3]);
+	});
+});
+
+describe('a strip window', () => {
+	it('shows the whole trace when it fits', () => {
+		expect(stripWindow(12, 5, 100)).toEqual({ first: 1, last: 12 });
+	});
+
+	it('is empty for an empty trace', () => {
+		const window = stripWindow(0, 0, 10);
+		expect(window.first > window.last).toBe(true);
+	});
+
+	it('keeps the current step near its centre on a long trace', () => {
+		expect(stripWindow(1000, 500, 11)).toEqual({ first: 495, last: 505 });
+	});
+
+	it('never runs off the start or the end of the trace', () => {
+		expect(stripWindow(1000, 0, 10)).toEqual({ first: 1, last: 10 });
+		expect(stripWindow(1000, 1000, 10)).toEqual({ first: 991, last: 1000 });
+	});
+
+	it('needs room for at least one cell', () => {
+		expect(() => stripWindow(10, 1, 0)).toThrow(/at least one cell/);
+	});
+});
+
+describe('strip cells', () => {
+	it('carry the step, its result and the page referenced there', () => {
+		const cells = stripCells(runOf('FHF'), { first: 2, last: 3 }, [7, 0, 1]);
+		expect(cells).toEqual([
+			{ step: 2, result: 'H', page: 0 },
+			{ step: 3, result: 'F', page: 1 },
+		]);
+	});
+
+	it('have no page when the trace is not at hand', () => {
+		expect(stripCells(runOf('F'), { first: 1, last: 1 })[0].page).toBeNull();
+	});
+});
+
+describe('resident pages', () => {
+	const lists: ListInfo[] = [
+		{ name: 't1', ghost: false },
+		{ name: 'b1', ghost: true },
+		{ name: 't2', ghost: false },
+	];
+	const entry = (page: number) => ({ page, values: [] });
+	const snapshot: Snapshot = {
+		step: 4,
+		lists: [[entry(3), entry(1)], [entry(9)], [entry(5)]],
+		hands: [],
+	};
+
+	it('are the pages of the non-ghost lists in list order', () => {
+		expect(residentPages(snapshot, lists)).toEqual([3, 1, 5]);
+	});
+});
+
+describe('the ghost OPT column', () => {
+	it('lists what OPT holds in page order, with the runs that hold the same page', () => {
+		const column = ghostColumn([4, 0, 2], [[0, 1, 2], [2, 3, 4]]);
+		expect(column.opt).toEqual([
+			{ page: 0, heldBy: [0] },
+			{ page: 2, heldBy: [0, 1] },
+			{ page: 4, heldBy: [1] },
+		]);
+	});
+
+	it('names the pages each run holds that OPT has already let go', () => {
+		const column = ghostColumn([4, 0, 2], [[0, 1, 2], [2, 3, 4]]);
+		expect(column.notInOpt).toEqual([[1], [3]]);
+	});
+
+	it('finds nothing to blame when a run holds exactly what OPT holds', () => {
+		expect(ghostColumn([1, 2], [[2, 1]]).notInOpt).toEqual([[]]);
+	});
+});

@@ -1,0 +1,180 @@
+/*
+ * compare.ts - the compare view's model: several policies run on the same
+ * trace, read in lockstep.  Pure TypeScript, no React, no worker.
+ *
+ * Interface
+ *   stepResults(outcomes, step)    each run's result ('H'/'F') at a step
+ *   firstDivergence(outcomes)      the first step where the runs part ways
+ *   divergenceGroups(...)          which runs hit and which faulted there
+ *   cumulativeFaults(outcome)      faults after every step, for counters
+ *   stripWindow / stripCells       the visible part of a hit/miss strip
+ *   residentPages(snapshot, ...)   the pages a policy holds at a step
+ *   ghostColumn(opt, held)         OPT's frames against each policy's
+ *
+ * Invariants (shared with wasm/protocol.ts and the frame grid)
+ *   - outcome[i] is 1 if reference i hit, 0 if it faulted.
+ *   - Steps are 1-based where a result is shown: step k is the state after
+ *     reference k, its result is outcome[k - 1]; step 0 is the empty start
+ *     and has no result.
+ *   - All runs of one comparison have the same length (same trace); a caller
+ *     passing runs of different lengths gets an Error, never a wrong answer.
+ */
+
+import type { ListInfo, Snapshot } from '../wasm/protocol';
+
+export type StepResult = 'H' | 'F';
+
+/** 'H' or 'F' for reference `step - 1`; null at step 0 (nothing referenced yet). */
+export function resultAt(outcome: Uint8Array, step: number): StepResult | null {
+	if (step < 1 || step > outcome.length)
+		return null;
+	return outcome[step - 1] ? 'H' : 'F';
+}
+
+export function stepResults(outcomes: Uint8Array[], step: number): (StepResult | null)[] {
+	return outcomes.map((outcome) => resultAt(outcome, step));
+}
+
+function checkSameLength(outcomes: Uint8Array[]): number {
+	const length = outcomes.length ? outcomes[0].length : 0;
+	for (const outcome of outcomes)
+		if (outcome.length !== length)
+			throw new Error(
+				`compare: runs of different lengths (${length} and ${outcome.length} references)`,
+			);
+	return length;
+}
+
+/**
+ * The first step (1-based) at which the runs do not all have the same
+ * result, or null if they agree on every reference (or there are fewer than
+ * two runs).  Policies that agree on every result so far may already hold
+ * different pages; this is the first step where the difference shows as a
+ * hit for one and a fault for another, which is what the strips make visible.
+ */
+export function firstDivergence(outcomes: Uint8Array[]): number | null {
+	const length = checkSameLength(outcomes);
+	if (outcomes.length < 2)
+		return null;
+	for (let i = 0; i < length; i++) {
+		const first = outcomes[0][i];
+		for (let r = 1; r < outcomes.length; r++)
+			if (outcomes[r][i] !== first)
+				return i + 1;
+	}
+	return null;
+}
+
+export interface DivergenceGroups {
+	step: number;
+	/** Indexes of the runs that hit at this step. */
+	hit: number[];
+	/** Indexes of the runs that faulted at this step. */
+	fault: number[];
+}
+
+/** Splits the runs by their result at `step` (for the sentence under the strips). */
+export function divergenceGroups(outcomes: Uint8Array[], step: number): DivergenceGroups {
+	const groups: DivergenceGroups = { step, hit: [], fault: [] };
+	stepResults(outcomes, step).forEach((result, run) => {
+		if (result === 'H')
+			groups.hit.push(run);
+		else if (result === 'F')
+			groups.fault.push(run);
+	});
+	return groups;
+}
+
+/**
+ * faults[k] = faults among references 0..k-1, for k = 0..n, so the counter at
+ * any step is one array read while scrubbing a 10M-reference trace.
+ */
+export function cumulativeFaults(outcome: Uint8Array): Uint32Array {
+	const faults = new Uint32Array(outcome.length + 1);
+	for (let i = 0; i < outcome.length; i++)
+		faults[i + 1] = faults[i] + (outcome[i] ? 0 : 1);
+	return faults;
+}
+
+export interface StripWindow {
+	/** First and last step shown, 1-based and inclusive; first > last if empty. */
+	first: number;
+	last: number;
+}
+
+/**
+ * The steps a strip of at most `maxCells` cells shows around the current
+ * step: the whole trace when it fits, else a window that keeps the current
+ * step in view (centred where possible) and never runs off either end.
+ */
+export function stripWindow(references: number, current: number, maxCells: number): StripWindow {
+	if (maxCells < 1)
+		throw new Error(`compare: a strip needs at least one cell (got ${maxCells})`);
+	if (references <= maxCells)
+		return { first: 1, last: references };
+	const centre = Math.min(Math.max(current, 1), references);
+	let first = centre - Math.floor((maxCells - 1) / 2);
+	first = Math.max(1, Math.min(first, references - maxCells + 1));
+	return { first, last: first + maxCells - 1 };
+}
+
+export interface StripCell {
+	step: number;
+	result: StepResult;
+	/** The page referenced at this step, when the caller knows the trace. */
+	page: number | null;
+}
+
+export function stripCells(
+	outcome: Uint8Array,
+	window: StripWindow,
+	pages?: ArrayLike<number>,
+): StripCell[] {
+	const cells: StripCell[] = [];
+	for (let step = window.first; step <= window.last; step++)
+		cells.push({
+			step,
+			result: outcome[step - 1] ? 'H' : 'F',
+			page: pages ? pages[step - 1] : null,
+		});
+	return cells;
+}
+
+/**
+ * The pages a policy holds at a snapshot: every page in its non-ghost lists,
+ * in list order (so LRU shows recency order, CLOCK its ring).
+ */
+export function residentPages(snapshot: Snapshot, lists: ListInfo[]): number[] {
+	const pages: number[] = [];
+	snapshot.lists.forEach((entries, i) => {
+		if (lists[i] && !lists[i].ghost)
+			for (const entry of entries)
+				pages.push(entry.page);
+	});
+	return pages;
+}
+
+export interface GhostColumn {
+	/** OPT's pages in ascending order, with the runs that hold each one too. */
+	opt: { page: number; heldBy: number[] }[];
+	/**
+	 * Per run, the pages it holds that OPT does not: the frames it spends on
+	 * pages the optimal policy has already let go.
+	 */
+	notInOpt: number[][];
+}
+
+/** Compares what OPT holds at a step with what each run holds at the same step. */
+export function ghostColumn(optPages: number[], held: number[][]): GhostColumn {
+	const optSet = new Set(optPages);
+	const heldSets = held.map((pages) => new Set(pages));
+	return {
+		opt: [...optSet]
+			.sort((a, b) => a - b)
+			.map((page) => ({
+				page,
+				heldBy: heldSets.flatMap((set, run) => (set.has(page) ? [run] : [])),
+			})),
+		notInOpt: held.map((pages) => pages.filter((page) => !optSet.has(page))),
+	};
+}
