@@ -1,0 +1,41 @@
+/*
+ * summary-reporter.mjs - ends the e2e run with the line scripts/test.sh reads:
+ *   "e2e: N passed, N failed"
+ *
+ * Counting: a test passes only if its outcome is "expected" (the config turns
+ * retries off, so each test ends once and there is no flaky middle ground).
+ * Every other outcome counts as failed: unexpected, timed out, interrupted, and
+ * skipped too, since a test that did not run has shown nothing.  A run that
+ * failed outside any test (a missing build, a fixture that throws) adds at
+ * least one failure, so it can never end with "0 failed".  Configured as the
+ * last reporter, this line is the last one printed.
+ */
+export default class SummaryReporter {
+	constructor() {
+		this.passed = 0;
+		this.failed = 0;
+		this.errorsOutsideTests = 0;
+	}
+
+	printsToStdio() {
+		return true;
+	}
+
+	onTestEnd(test) {
+		if (test.outcome() === 'expected')
+			this.passed++;
+		else
+			this.failed++;
+	}
+
+	onError() {
+		this.errorsOutsideTests++;
+	}
+
+	onEnd(result) {
+		let failed = this.failed + this.errorsOutsideTests;
+		if (result.status !== 'passed' && failed === 0)
+			failed = 1;
+		process.stdout.write(`e2e: ${this.passed} passed, ${failed} failed\n`);
+	}
+}
