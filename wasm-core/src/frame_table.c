@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * frame_table.c - a fixed row of page frames; see frame_table.h.
+ */
+#include <stdlib.h>
+
+#include "frame_table.h"
+
+int frame_table_init(struct frame_table *t, const struct pl_ctx *ctx, unsigned list,
+		     struct pl_error *err)
+{
+	t->frames = ctx->frames;
+	t->used = 0;
+	t->hole = PL_NONE;
+	t->list = list;
+	t->slot_page = malloc(sizeof(*t->slot_page) * (ctx->frames ? ctx->frames : 1));
+	t->page_slot = malloc(sizeof(*t->page_slot) * (ctx->npages ? ctx->npages : 1));
+	if (!t->slot_page || !t->page_slot) {
+		frame_table_free(t);
+		snprintf(err->msg, sizeof(err->msg),
+			 "out of memory for a frame table of %u frames", ctx->frames);
+		return -1;
+	}
+	return 0;
+}
+
+void frame_table_free(struct frame_table *t)
+{
+	free(t->slot_page);
+	free(t->page_slot);
+	t->slot_page = NULL;
+	t->page_slot = NULL;
+}
+
+uint32_t frame_table_insert(struct frame_table *t, struct pl_ctx *ctx, uint32_t page)
+{
+	uint32_t slot = t->hole;
+
+	if (slot == PL_NONE)
+		slot = t->used++;
+	t->hole = PL_NONE;
+	t->slot_page[slot] = page;
+	t->page_slot[page] = slot;
+	pl_emit_insert(ctx, page, t->list, slot);
+	return slot;
+}
+
+uint32_t frame_table_evict(struct frame_table *t, struct pl_ctx *ctx, uint32_t page)
+{
+	uint32_t slot = t->page_slot[page];
+
+	t->slot_page[slot] = PL_NONE;
+	t->hole = slot;
+	pl_emit_evict(ctx, page, t->list);
+	return slot;
+}
+
+void frame_table_snapshot(const struct frame_table *t, struct pl_snapshot *out,
+			  void (*fill)(const void *state, uint32_t page, int32_t *values),
+			  const void *state)
+{
+	int32_t values[PL_MAX_FIELDS] = { 0 };
+
+	for (uint32_t slot = 0; slot < t->used; slot++) {
+		uint32_t page = t->slot_page[slot];
+
+		if (page == PL_NONE)
+			continue;
+		if (fill)
+			fill(state, page, values);
+		pl_snapshot_push(out, t->list, page, values);
+	}
+}

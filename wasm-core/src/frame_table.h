@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * frame_table.h - a fixed row of page frames ("slots"), the structure of the
+ * policies that think in frames rather than in ordered lists: CLOCK, Random,
+ * LFU, NRU, Aging and OPT.
+ *
+ * The table is one list of the policy (list id `list`); position i of that
+ * list is slot i.  While memory fills, pages take slots 0, 1, 2, ... in
+ * order; once memory is full, each insertion reuses the slot that the
+ * preceding eviction emptied.  A page therefore never moves while resident,
+ * which is what lets the visualizer draw the table as fixed boxes or as a
+ * clock face, and what lets a hand be a plain slot number.
+ *
+ * Events: frame_table_insert() emits INSERT at the slot's position and
+ * frame_table_evict() emits EVICT; replaying them keeps the positions right
+ * because the insertion refills exactly the position the eviction closed.
+ *
+ * Invariants
+ *   slot_page[0 .. used-1] are the resident pages, except that between an
+ *   eviction and the next insertion one slot, `hole`, is empty (so at most
+ *   one eviction may precede each insertion: the default reclaim goal);
+ *   page_slot[p] is p's slot while p is resident.
+ *
+ * Cost: O(1) per insertion and eviction; the snapshot is O(frames).
+ */
+#ifndef PAGELAB_FRAME_TABLE_H
+#define PAGELAB_FRAME_TABLE_H
+
+#include "policy.h"
+
+struct frame_table {
+	uint32_t frames;	/* slots available */
+	uint32_t used;		/* slots handed out so far (<= frames) */
+	uint32_t hole;		/* slot emptied by the last eviction, or PL_NONE */
+	unsigned list;		/* the policy's list id for the table */
+	uint32_t *slot_page;	/* [frames] */
+	uint32_t *page_slot;	/* [npages] */
+};
+
+/* Returns 0, or -1 with err filled when out of memory. */
+int frame_table_init(struct frame_table *t, const struct pl_ctx *ctx, unsigned list,
+		     struct pl_error *err);
+void frame_table_free(struct frame_table *t);
+
+/* Puts page in the hole (or the next unused slot); returns the slot. */
+uint32_t frame_table_insert(struct frame_table *t, struct pl_ctx *ctx, uint32_t page);
+/* Removes a resident page, leaving its slot as the hole; returns the slot. */
+uint32_t frame_table_evict(struct frame_table *t, struct pl_ctx *ctx, uint32_t page);
+
+/*
+ * Pushes the table to a snapshot in slot order; fill(state, page, values)
+ * writes the page's fields.
+ */
+void frame_table_snapshot(const struct frame_table *t, struct pl_snapshot *out,
+			  void (*fill)(const void *state, uint32_t page, int32_t *values),
+			  const void *state);
+
+#endif /* PAGELAB_FRAME_TABLE_H */

@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lfu.c - LFU, Least Frequently Used: evict the page referenced the fewest
+ * times since it was loaded (Silberschatz, Operating System Concepts 10e,
+ * 10.4.6, counting-based replacement).
+ *
+ * Structure: one list "frames", the frame table; each page has a field
+ * "count", its references since it was loaded (a page's history is
+ * forgotten when it is evicted: in-memory LFU, as in the textbook).
+ *
+ * Transitions
+ *   hit     count := count + 1.
+ *   fault   the victim is a page with the smallest count; among those, the
+ *           least recently used one (its last reference is the oldest).
+ *           The new page takes its slot with count := 1.
+ *
+ * Parameters: none.
+ *
+ * Cost: O(1) per reference (Shah, Mitra and Matani, "An O(1) algorithm for
+ * implementing the LFU cache eviction scheme", 2010): pages with the same
+ * count form a bucket, a list in recency order; the buckets form a list in
+ * increasing count.  A hit moves its page to the tail of the next bucket
+ * (creating it if count + 1 is missing), so the victim is always the head
+ * of the first bucket.  At most frames + 1 buckets exist at once (each
+ * holds a page, plus one made before an emptied one is freed), so they come
+ * from a fixed pool.
+ */
+#include <stdlib.h>
+
+#include "policy.h"
+#include "frame_table.h"
+#include "dlist.h"
+
+enum { LFU_FRAMES };
+enum { LFU_COUNT };
+
+struct lfu_bucket {
+	uint32_t count;
+	struct pl_dlist pages;	/* least recently used first */
+	uint32_t prev, next;	/* neighbouring buckets by count; next links the free pool */
+};
+
+struct lfu {
+	struct pl_ctx *ctx;
+	struct frame_table table;
+	struct pl_links links;	/* bucket membership */
+	struct lfu_bucket *buckets;	/* pool of frames + 1 */
+	uint32_t *bucket_of;		/* [npages] */
+	uint32_t lowest;		/* bucket with the smallest count, or PL_NONE */
+	uint32_t free_buckets;		/* head of the free pool, or PL_NONE */
+};
+
+static void lfu_destroy(void *state)
+{
+	struct lfu *l = state;
+
+	if (!l)
+		return;
+	frame_table_free(&l->table);
+	pl_links_free(&l->links);
+	free(l->buckets);
+	free(l->bucket_of);
+	free(l);
+}
+
+static void *lfu_create(struct pl_ctx *ctx, struct pl_error *err)
+{
+	struct lfu *l = calloc(1, sizeof(*l));
+	uint32_t nbuckets = ctx->frames + 1;
+
+	if (!l) {
+		snprintf(err->msg, sizeof(err->msg), "out of memory for LFU");
+		return NULL;
+	}
+	l->ctx = ctx;
+	if (frame_table_init(&l->table, ctx, LFU_FRAMES, err)) {
+		free(l);
+		return NULL;
+	}
+	l->buckets = malloc(sizeof(*l->buckets) * nbuckets);
+	l->bucket_of = malloc(sizeof(*l->bucket_of) * (ctx->npages ? ctx->npages : 1));
+	if (pl_links_init(&l->links, ctx->npages) || !l->buckets || !l->bucket_of) {
+		lfu_destroy(l);
+		snprintf(err->msg, sizeof(err->msg), "out of memory for LFU");
+		return NULL;
+	}
+	for (uint32_t b = 0; b < nbuckets; b++)
+		l->buckets[b].next = b + 1 < nbuckets ? b + 1 : PL_NONE;
+	l->free_buckets = 0;
+	l->lowest = PL_NONE;
+	return l;
+}
+
+/* Takes a bucket from the pool and links it in before `next` (PL_NONE: at the end). */
+static uint32_t bucket_new(struct lfu *l, uint32_t count, uint32_t prev, uint32_t next)
+{
+	uint32_t b = l->free_buckets;
+	struct lfu_bucket *bucket = &l->buckets[b];
+
+	l->free_buckets = bucket->next;
+	bucket->count = count;
+	pl_dlist_init(&bucket->pages);
+	bucket->prev = prev;
+	bucket->next = next;
+	if (prev == PL_NONE)
+		l->lowest = b;
+	else
+		l->buckets[prev].next = b;
+	if (next != PL_NONE)
+		l->buckets[next].prev = b;
+	return b;
+}
+
+/* Unlinks an emptied bucket and returns it to the pool. */
+static void bucket_free(struct lfu *l, uint32_t b)
+{
+	struct lfu_bucket *bucket = &l->buckets[b];
+
+	if (bucket->prev == PL_NONE)
+		l->lowest = bucket->next;
+	else
+		l->buckets[bucket->prev].next = bucket->next;
+	if (bucket->next != PL_NONE)
+		l->buckets[bucket->next].prev = bucket->prev;
+	bucket->next = l->free_buckets;
+	l->free_buckets = b;
+}
+
+static void bucket_take(struct lfu *l, uint32_t page)
+{
+	uint32_t b = l->bucket_of[page];
+
+	pl_dlist_remove(&l->links, &l->buckets[b].pages, page);
+	if (l->buckets[b].pages.len == 0)
+		bucket_free(l, b);
+}
+
+static void bucket_put(struct lfu *l, uint32_t b, uint32_t page)
+{
+	pl_dlist_push_tail(&l->links, &l->buckets[b].pages, page);
+	l->bucket_of[page] = b;
+}
+
+static void lfu_hit(void *state, const struct pl_ref *ref)
+{
+	struct lfu *l = state;
+	uint32_t b = l->bucket_of[ref->page];
+	uint32_t count = l->buckets[b].count;
+	uint32_t up = l->buckets[b].next;
+
+	if (up == PL_NONE || l->buckets[up].count != count + 1)
+		up = bucket_new(l, count + 1, b, up);
+	bucket_take(l, ref->page);
+	bucket_put(l, up, ref->page);
+	pl_emit_set(l->ctx, ref->page, LFU_COUNT, (int32_t)count, (int32_t)count + 1);
+}
+
+static void lfu_insert(void *state, const struct pl_ref *ref)
+{
+	struct lfu *l = state;
+	uint32_t b = l->lowest;
+
+	if (b == PL_NONE || l->buckets[b].count != 1)
+		b = bucket_new(l, 1, PL_NONE, b);
+	frame_table_insert(&l->table, l->ctx, ref->page);
+	bucket_put(l, b, ref->page);
+	pl_emit_set(l->ctx, ref->page, LFU_COUNT, 0, 1);
+}
+
+static uint32_t lfu_victim(const void *state)
+{
+	const struct lfu *l = state;
+
+	return l->lowest == PL_NONE ? PL_NONE : l->buckets[l->lowest].pages.head;
+}
+
+static void lfu_evict(void *state, uint32_t victim)
+{
+	struct lfu *l = state;
+
+	bucket_take(l, victim);
+	frame_table_evict(&l->table, l->ctx, victim);
+}
+
+static void fill_fields(const void *state, uint32_t page, int32_t *values)
+{
+	const struct lfu *l = state;
+
+	values[LFU_COUNT] = (int32_t)l->buckets[l->bucket_of[page]].count;
+}
+
+static void lfu_snapshot(const void *state, struct pl_snapshot *out)
+{
+	const struct lfu *l = state;
+
+	frame_table_snapshot(&l->table, out, fill_fields, l);
+}
+
+static const char *const lfu_lists[] = { [LFU_FRAMES] = "frames" };
+static const char *const lfu_fields[] = { [LFU_COUNT] = "count" };
+
+const struct pl_policy_ops pl_policy_lfu = {
+	.name = "lfu",
+	.title = "LFU (Least Frequently Used)",
+	.help = "Evicts the page with the fewest references since it was loaded; ties go to "
+		"the least recently used of them.",
+	.lists = lfu_lists,
+	.nlists = 1,
+	.fields = lfu_fields,
+	.nfields = 1,
+	.create = lfu_create,
+	.destroy = lfu_destroy,
+	.hit = lfu_hit,
+	.insert = lfu_insert,
+	.victim = lfu_victim,
+	.evict = lfu_evict,
+	.snapshot = lfu_snapshot,
+};

@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * opt.c - OPT, Belady's MIN: evict the page whose next use lies furthest in
+ * the future (Belady 1966; Silberschatz, Operating System Concepts 10e,
+ * 10.4.3).  It needs the future, so it is a yardstick rather than a policy
+ * an OS could run: the driver computes each reference's next use
+ * (PL_POLICY_FUTURE) and passes it in pl_ref.next_use.
+ *
+ * Structure: one list "frames", the frame table; each page has a field
+ * "next_use", the step of its next reference, or -1 if it is never used
+ * again.
+ *
+ * Transitions
+ *   hit     next_use := the reference's next use.
+ *   fault   the victim is the resident page with the largest next_use,
+ *           counting "never" as beyond every step; the new page takes its
+ *           slot with next_use := the reference's next use.
+ *
+ * Tie-break: only pages never used again can tie (two pages cannot be next
+ * used at the same step).  Among them the least recently used goes first -
+ * the page whose last reference is oldest - so OPT is deterministic and,
+ * on a trace's dead pages, behaves like LRU.
+ *
+ * Parameters: none.
+ *
+ * Cost: O(log frames) per reference: the resident pages sit in an indexed
+ * max-heap keyed by next use (page_heap.h); a hit re-keys its page, a
+ * fault removes the top and pushes the new page.
+ */
+#include <stdlib.h>
+
+#include "policy.h"
+#include "frame_table.h"
+#include "page_heap.h"
+
+enum { OPT_FRAMES };
+enum { OPT_NEXT_USE };
+
+/*
+ * Heap keys: a page used again at step s has key s; a page never used again
+ * has a key above every step, larger the older its last reference, so the
+ * heap's top is the victim including the tie-break.
+ */
+#define NEVER_AGAIN (1ull << 32)
+
+struct opt {
+	struct pl_ctx *ctx;
+	struct frame_table table;
+	struct page_heap heap;	/* resident pages; keys as above */
+};
+
+static uint64_t heap_key(const struct pl_ref *ref)
+{
+	if (ref->next_use != PL_NONE)
+		return ref->next_use;
+	return NEVER_AGAIN + (UINT32_MAX - ref->step);
+}
+
+/* The next_use field as the snapshot shows it. */
+static int32_t shown_next_use(uint64_t key)
+{
+	return key < NEVER_AGAIN ? (int32_t)key : -1;
+}
+
+static void opt_destroy(void *state)
+{
+	struct opt *o = state;
+
+	if (!o)
+		return;
+	frame_table_free(&o->table);
+	page_heap_free(&o->heap);
+	free(o);
+}
+
+static void *opt_create(struct pl_ctx *ctx, struct pl_error *err)
+{
+	struct opt *o = calloc(1, sizeof(*o));
+
+	if (!o) {
+		snprintf(err->msg, sizeof(err->msg), "out of memory for OPT");
+		return NULL;
+	}
+	o->ctx = ctx;
+	if (frame_table_init(&o->table, ctx, OPT_FRAMES, err)) {
+		free(o);
+		return NULL;
+	}
+	if (page_heap_init(&o->heap, ctx->frames, ctx->npages)) {
+		opt_destroy(o);
+		snprintf(err->msg, sizeof(err->msg), "out of memory for OPT");
+		return NULL;
+	}
+	return o;
+}
+
+static void opt_hit(void *state, const struct pl_ref *ref)
+{
+	struct opt *o = state;
+	uint64_t key = heap_key(ref);
+	int32_t from = shown_next_use(o->heap.key[ref->page]);
+
+	pl_emit_set(o->ctx, ref->page, OPT_NEXT_USE, from, shown_next_use(key));
+	page_heap_update(&o->heap, ref->page, key);
+}
+
+static void opt_insert(void *state, const struct pl_ref *ref)
+{
+	struct opt *o = state;
+	uint64_t key = heap_key(ref);
+
+	frame_table_insert(&o->table, o->ctx, ref->page);
+	/* A page enters with every field 0; a next use is never step 0. */
+	pl_emit_set(o->ctx, ref->page, OPT_NEXT_USE, 0, shown_next_use(key));
+	page_heap_push(&o->heap, ref->page, key);
+}
+
+static uint32_t opt_victim(const void *state)
+{
+	const struct opt *o = state;
+
+	return page_heap_top(&o->heap);
+}
+
+static void opt_evict(void *state, uint32_t victim)
+{
+	struct opt *o = state;
+
+	page_heap_remove(&o->heap, victim);
+	frame_table_evict(&o->table, o->ctx, victim);
+}
+
+static void fill_fields(const void *state, uint32_t page, int32_t *values)
+{
+	const struct opt *o = state;
+
+	values[OPT_NEXT_USE] = shown_next_use(o->heap.key[page]);
+}
+
+static void opt_snapshot(const void *state, struct pl_snapshot *out)
+{
+	const struct opt *o = state;
+
+	frame_table_snapshot(&o->table, out, fill_fields, o);
+}
+
+static const char *const opt_lists[] = { [OPT_FRAMES] = "frames" };
+static const char *const opt_fields[] = { [OPT_NEXT_USE] = "next_use" };
+
+const struct pl_policy_ops pl_policy_opt = {
+	.name = "opt",
+	.title = "OPT (Belady's MIN)",
+	.help = "Evicts the page used again furthest in the future (it reads the trace "
+		"ahead): the fewest faults possible, a yardstick for the others.",
+	.flags = PL_POLICY_FUTURE,
+	.lists = opt_lists,
+	.nlists = 1,
+	.fields = opt_fields,
+	.nfields = 1,
+	.create = opt_create,
+	.destroy = opt_destroy,
+	.hit = opt_hit,
+	.insert = opt_insert,
+	.victim = opt_victim,
+	.evict = opt_evict,
+	.snapshot = opt_snapshot,
+};
