@@ -1,0 +1,104 @@
+"""Assignment descriptors: kernel-assignments/<name>/assignment.json (see CONTRACT.md).
+
+Interface:
+    load_assignment(name_or_dir) -> Assignment   raises DescriptorError naming file and field
+    Assignment fields: name, title, linux, root, descriptor, student_files, config,
+        guest_dir, tests_path; methods base_patch_path(), base_patch_bytes(),
+        skeleton_bytes(path), skeleton_dir()
+
+Invariants: every path an Assignment hands out exists and lies inside the assignment
+directory; student_files are relative kernel-tree paths without '..'.
+"""
+import json
+from pathlib import Path
+
+ASSIGNMENTS_DIR = Path(__file__).resolve().parent.parent
+REQUIRED_FIELDS = {"name": str, "student_files": list, "tests": str}
+OPTIONAL_FIELDS = {"title": str, "linux": str, "base_patch": str, "skeleton_dir": str,
+		   "config": list, "guest_dir": str}
+
+
+class DescriptorError(Exception):
+	"""The assignment descriptor (the instructor's input) is wrong."""
+
+
+class Assignment:
+	def __init__(self, descriptor, fields):
+		self.descriptor = descriptor
+		self.root = descriptor.parent
+		self.name = fields["name"]
+		self.title = fields.get("title", self.name)
+		self.linux = fields.get("linux")
+		self.student_files = fields["student_files"]
+		self.config = fields.get("config", [])
+		self.fields = fields
+		self.tests_path = self.inside(fields["tests"], "tests")
+		self.guest_dir = self.inside(fields["guest_dir"], "guest_dir") \
+			if "guest_dir" in fields else None
+
+	def inside(self, relative, field):
+		path = (self.root / relative).resolve()
+		if self.root.resolve() not in path.parents and path != self.root.resolve():
+			raise DescriptorError(f"{self.descriptor}: \"{field}\": {relative!r} is outside"
+					      " the assignment directory")
+		if not path.exists():
+			raise DescriptorError(f"{self.descriptor}: \"{field}\": {path} does not exist")
+		return path
+
+	def base_patch_path(self):
+		if "base_patch" not in self.fields:
+			return None
+		return self.inside(self.fields["base_patch"], "base_patch")
+
+	def base_patch_bytes(self):
+		patch = self.base_patch_path()
+		return patch.read_bytes() if patch else b""
+
+	def skeleton_dir(self):
+		if "skeleton_dir" not in self.fields:
+			return None
+		return self.inside(self.fields["skeleton_dir"], "skeleton_dir")
+
+	def skeleton_bytes(self, path):
+		"""The skeleton's version of student file PATH, or None if it has none."""
+		skeleton = self.skeleton_dir()
+		if skeleton is None or not (skeleton / path).is_file():
+			return None
+		return (skeleton / path).read_bytes()
+
+
+def check_student_file(descriptor, path):
+	if not isinstance(path, str) or not path or path.startswith("/") or \
+	   ".." in Path(path).parts:
+		raise DescriptorError(f"{descriptor}: \"student_files\": {path!r} is not a relative"
+				      " kernel-tree path")
+
+
+def load_assignment(name_or_dir):
+	candidate = Path(name_or_dir)
+	if not (candidate / "assignment.json").exists():
+		candidate = ASSIGNMENTS_DIR / name_or_dir
+	descriptor = candidate / "assignment.json"
+	if not descriptor.exists():
+		raise DescriptorError(f"no assignment {name_or_dir!r}: {descriptor} does not exist")
+	try:
+		fields = json.loads(descriptor.read_text())
+	except json.JSONDecodeError as error:
+		raise DescriptorError(f"{descriptor}:{error.lineno}: not valid JSON: {error.msg}")
+	if not isinstance(fields, dict):
+		raise DescriptorError(f"{descriptor}: must hold a JSON object")
+	for field, kind in REQUIRED_FIELDS.items():
+		if not isinstance(fields.get(field), kind):
+			raise DescriptorError(f"{descriptor}: \"{field}\" is required"
+					      f" ({kind.__name__})")
+	for field, kind in OPTIONAL_FIELDS.items():
+		if field in fields and not isinstance(fields[field], kind):
+			raise DescriptorError(f"{descriptor}: \"{field}\" must be a {kind.__name__}")
+	unknown = set(fields) - set(REQUIRED_FIELDS) - set(OPTIONAL_FIELDS)
+	if unknown:
+		raise DescriptorError(f"{descriptor}: unknown field(s) {', '.join(sorted(unknown))}")
+	if not fields["student_files"]:
+		raise DescriptorError(f"{descriptor}: \"student_files\" is empty")
+	for path in fields["student_files"]:
+		check_student_file(descriptor, path)
+	return Assignment(descriptor, fields)

@@ -1,0 +1,226 @@
+"""Grades one submission of one assignment: the engine behind the `grade` command.
+
+Interface:
+    grade(assignment, submission_path, public, logs_dir, log) -> Report
+        (LOGS_DIR is emptied and receives each boot's serial log and results port text)
+    Report: .entries [Entry] (informational entries first, then the tests in declaration
+            order), .notes [str] for the top of the report, .score(), .max_score()
+
+Order of work: collect the submission (no build when nothing can be graded), lock the
+work tree, prepare + configure + overlay + build, then run the tests in order, booting
+each Boot lazily the first time a selected test needs it.
+
+Invariants: every declared test that is selected (all, or the public ones with --public)
+gets exactly one entry with a score in [0, points]; a test that crashes scores zero with
+its traceback marked as a grader error, and never stops the others.
+"""
+import difflib
+import shutil
+import subprocess
+import tempfile
+import traceback
+from pathlib import Path
+
+import initramfs
+import qemu
+import results
+import submission as submissions
+from gradelib import Fail, Run, load_tests
+from kbuild import WorkTree
+
+CHECKPATCH_LINES_SHOWN = 40
+
+
+class Entry:
+	def __init__(self, title, points, score, output, hidden=False, functional=True):
+		self.title = title
+		self.points = points
+		self.score = score
+		self.output = output
+		self.hidden = hidden
+		self.functional = functional
+
+
+class Report:
+	def __init__(self, assignment, submission_path, public):
+		self.assignment = assignment
+		self.submission_path = submission_path
+		self.public = public
+		self.entries = []
+		self.notes = []
+		self.grader_errors = []
+
+	def score(self):
+		return sum(entry.score for entry in self.entries)
+
+	def max_score(self):
+		return sum(entry.points for entry in self.entries)
+
+
+def run_test(test, run):
+	"""Score and output of one test function (None or a fraction means success)."""
+	try:
+		fraction = test.function(run)
+	except (Fail, AssertionError) as failure:
+		return 0, str(failure) or "assertion failed"
+	except Exception:
+		return 0, "GRADER ERROR: the test itself crashed:\n" + traceback.format_exc(limit=-2)
+	if fraction is None:
+		return test.points, ""
+	if not isinstance(fraction, (int, float)) or not 0 <= fraction <= 1:
+		return 0, f"GRADER ERROR: the test returned {fraction!r}, not a fraction in [0, 1]"
+	return round(test.points * fraction, 2), f"partial credit: {fraction:.0%}"
+
+
+def student_diff(tree, contents):
+	"""The student's changes as a unified diff against the pristine + base tree."""
+	parts = []
+	for path, data in sorted(contents.items()):
+		if data == tree.start_version(path):
+			continue
+		base = tree.base_version(path)
+		old = base.decode(errors="replace").splitlines(keepends=True) if base else []
+		new = data.decode(errors="replace").splitlines(keepends=True)
+		if new and not new[-1].endswith("\n"):
+			new[-1] += "\n\\ No newline at end of file\n"
+		parts.append("".join(difflib.unified_diff(
+			old, new, "/dev/null" if base is None else f"a/{path}", f"b/{path}")))
+	return "".join(parts)
+
+
+def run_checkpatch(tree, contents, points):
+	diff = student_diff(tree, contents)
+	if not diff:
+		return 0, "no changes to check: the files are still the starting versions"
+	proc = subprocess.run(["perl", str(tree.path / "scripts/checkpatch.pl"), "--no-tree",
+			       "--no-signoff", "--color=never", "--show-types", "-"],
+			      input=diff, text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+	lines = proc.stdout.strip().splitlines()
+	shown = "\n".join(lines[:CHECKPATCH_LINES_SHOWN])
+	if len(lines) > CHECKPATCH_LINES_SHOWN:
+		shown += f"\n... ({len(lines) - CHECKPATCH_LINES_SHOWN} more lines)"
+	return (points if proc.returncode == 0 else 0), shown
+
+
+class Boots:
+	"""Boots each Boot once, on first use, and keeps its verified Run."""
+
+	def __init__(self, assignment, image, workdir, logs_dir, log):
+		self.assignment = assignment
+		self.image = image
+		self.workdir = workdir
+		self.logs_dir = logs_dir
+		self.log = log
+		self.runs = {}
+		self.base = None
+
+	def run_for(self, boot):
+		if boot.name not in self.runs:
+			self.runs[boot.name] = self.start(boot)
+		return self.runs[boot.name]
+
+	def start(self, boot):
+		if self.base is None:
+			self.base = initramfs.base_initramfs(self.assignment, self.log)
+		directory = self.workdir / boot.name
+		directory.mkdir()
+		key = results.new_key()
+		ramdisk = initramfs.run_initramfs(self.base, key, directory)
+		drives = []
+		if boot.swap:
+			drives.append(("swap", initramfs.swap_image(directory, boot.swap)))
+		if boot.disk:
+			drives.append(("disk", initramfs.ext2_image(directory, boot.disk)))
+		self.log(f"booting '{boot.name}' (plan {boot.plan}, {boot.memory} memory,"
+			 f" timeout {boot.timeout} s)")
+		outcome = qemu.boot(self.image, ramdisk, boot.plan, boot.memory, boot.timeout,
+				    directory, drives, log=self.log)
+		self.log(f"boot '{boot.name}': {outcome.status} after {outcome.seconds:.1f} s"
+			 f" ({outcome.accel.upper()})")
+		for kept in directory.glob("*-*.*"):
+			if kept.suffix in (".log", ".txt"):
+				shutil.copy(kept, self.logs_dir / f"{boot.name}-{kept.name}")
+		return Run(boot, outcome, results.verify(outcome.results, outcome.console, key))
+
+
+def submission_entry(collected, assignment):
+	lines = [f"graded files: {', '.join(sorted(collected.contents)) or 'none'}"]
+	lines += collected.notes
+	if collected.problem:
+		lines.append(collected.problem)
+	return Entry("Submission", 0, 0, "\n".join(lines), functional=False)
+
+
+def build_entry(built):
+	if built.ok:
+		output = f"the kernel built in {built.seconds:.0f} s"
+		if built.warnings:
+			output += "; compiler warnings in your files:\n" + "\n".join(built.warnings[:20])
+		return Entry("Kernel build", 0, 0, output, functional=False)
+	return Entry("Kernel build", 0, 0, "your kernel does not compile. The compiler said:\n"
+		     + "\n".join(built.compiler_lines), functional=False)
+
+
+def boot_notes(boots):
+	notes = []
+	for name, run in boots.runs.items():
+		outcome = run.outcome
+		notes.append(f"boot '{name}': {outcome.status} in {outcome.seconds:.1f} s"
+			     f" ({outcome.accel.upper()})")
+		if outcome.status != "finished":
+			notes.append("  " + outcome.problem.replace("\n", "\n  "))
+		if run.suspicious:
+			notes.append(f"  SUSPICIOUS: {len(run.suspicious)} result line(s) rejected"
+				     " (forged, replayed or corrupted):\n  " +
+				     results.summarize_suspicious(run.suspicious).replace("\n", "\n  "))
+	return notes
+
+
+def grade_tests(report, tests, tree, contents, boots, blocked):
+	"""BLOCKED: why boot tests cannot run (build failed, nothing to grade), or None."""
+	scores = {}
+	for test in tests:
+		if test.parent is not None and scores.get(id(test.parent), 0) < test.parent.points:
+			score, output = 0, f"not run: it builds on '{test.parent.title}', which did not pass"
+		elif test.kind == "checkpatch":
+			score, output = run_checkpatch(tree, contents, test.points) if tree else \
+				(0, f"not run: {blocked}")
+		elif test.boot is not None and blocked:
+			score, output = 0, f"not run: {blocked}"
+		else:
+			score, output = run_test(test, boots.run_for(test.boot) if test.boot else None)
+		if output.startswith("GRADER ERROR"):
+			report.grader_errors.append(f"{test.title}: {output}")
+		scores[id(test)] = score
+		report.entries.append(Entry(test.title, test.points, score, output, test.hidden,
+					    test.functional))
+
+
+def grade(assignment, submission_path, public, logs_dir, log):
+	report = Report(assignment, submission_path, public)
+	tests = [t for t in load_tests(assignment.tests_path) if not (public and t.hidden)]
+	if public:
+		report.notes.append("public tests only: the grader also runs hidden tests")
+	tree = WorkTree(assignment, log)
+	with tree.lock():
+		tree.prepare()
+		collected = submissions.collect(submission_path, assignment, tree.start_version)
+		report.entries.append(submission_entry(collected, assignment))
+		if collected.problem:
+			grade_tests(report, tests, None, {}, None, "nothing could be graded (see Submission)")
+			return report
+		tree.configure()
+		tree.overlay(collected.contents)
+		log("building the kernel (incremental)")
+		built = tree.build()
+		report.entries.append(build_entry(built))
+		with tempfile.TemporaryDirectory(prefix="pagelab-run-") as workdir:
+			shutil.rmtree(logs_dir, ignore_errors=True)
+			logs_dir.mkdir(parents=True)
+			boots = Boots(assignment, built.image, Path(workdir), logs_dir, log)
+			grade_tests(report, tests, tree, collected.contents, boots,
+				    None if built.ok else "your kernel does not compile (see Kernel build)")
+			report.notes += boot_notes(boots)
+			if boots.runs:
+				report.notes.append(f"serial logs: {logs_dir}")
+	return report
