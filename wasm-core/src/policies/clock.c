@@ -124,6 +124,8 @@ static void clock_insert(void *state, const struct pl_ref *ref)
 	bool refill = c->table.hole != PL_NONE;
 
 	frame_table_insert(&c->table, c->ctx, ref->page);
+	/* The page enters with every field 0, whatever it had when evicted. */
+	c->referenced[ref->page] = 0;
 	set_referenced(c, ref->page, c->ref_on_load);
 	if (refill)
 		advance_hand(c);

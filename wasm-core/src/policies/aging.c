@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * aging.c - Aging (Tanenbaum, Modern Operating Systems 4e, 3.4.7): a
+ * software approximation of LRU.  Each page keeps an n-bit counter; at every
+ * clock tick the counter shifts right by one and the page's reference bit R
+ * enters at the top, then R is cleared.  The counter thus reads as the
+ * page's reference history, most recent tick in the highest bit, and the
+ * page with the smallest counter is the least recently used one as far as
+ * the last n ticks can tell.
+ *
+ * Structure: one list "frames", the frame table; each page has the fields
+ * "referenced" (R) and "counter".
+ *
+ * Transitions
+ *   hit          R := 1.
+ *   load         R := 1, counter := 0 (the history starts at the next tick).
+ *   tick         every tick_period references (before the reference), for
+ *                every resident page: counter := counter >> 1 | R << (n-1),
+ *                then R := 0.
+ *   fault, full  the victim is the page with the smallest counter; among
+ *                equal counters, the page loaded first.  The new page takes
+ *                its slot.
+ *
+ * Consequence worth showing students: between two ticks a freshly loaded
+ * page has counter 0, so it is evicted before any page whose counter is
+ * non-zero; the tie-break only protects it from older pages whose counter
+ * has decayed to 0 as well.
+ *
+ * Parameters
+ *   bits         n, the width of the counter (default 8, 1..31).
+ *   tick_period  references between two ticks; 0 (the default) means
+ *                "frames".
+ *
+ * Cost: a tick is O(frames * ceil(n/8)): it updates every counter and
+ * sorts the resident pages by counter with a stable radix sort over pages
+ * in load order.  Between ticks counters do not change, so a fault is O(1):
+ * the victim is either the next page of that sorted order or, once the
+ * sorted pages left have a non-zero counter, the oldest page loaded since
+ * the tick.  With tick_period >= frames (the default) this is O(ceil(n/8))
+ * = O(1) amortized per reference.
+ */
+#include <stdlib.h>
+
+#include "policy.h"
+#include "frame_table.h"
+#include "dlist.h"
+
+enum { AGING_FRAMES };
+enum { AGING_REFERENCED, AGING_COUNTER };
+enum { PARAM_BITS, PARAM_TICK_PERIOD };
+
+#define RADIX_BITS 8
+#define RADIX (1u << RADIX_BITS)
+
+struct aging {
+	struct pl_ctx *ctx;
+	struct frame_table table;
+	unsigned bits;
+	uint8_t *referenced;		/* [npages] */
+	uint32_t *counter;		/* [npages] */
+	struct pl_links links;
+	struct pl_dlist loaded;		/* resident pages, loaded first at the head */
+	uint32_t first_fresh;		/* first page loaded since the last tick, or PL_NONE */
+	uint32_t *sorted;		/* [frames] pages of the last tick by (counter, load) */
+	uint32_t *scratch;		/* [frames] for the radix sort */
+	uint32_t nsorted, cursor;	/* sorted[cursor .. nsorted-1] are still resident */
+};
+
+static void aging_destroy(void *state)
+{
+	struct aging *a = state;
+
+	if (!a)
+		return;
+	frame_table_free(&a->table);
+	pl_links_free(&a->links);
+	free(a->referenced);
+	free(a->counter);
+	free(a->sorted);
+	free(a->scratch);
+	free(a);
+}
+
+static void *aging_create(struct pl_ctx *ctx, struct pl_error *err)
+{
+	struct aging *a = calloc(1, sizeof(*a));
+	size_t npages = ctx->npages ? ctx->npages : 1;
+	size_t frames = ctx->frames ? ctx->frames : 1;
+
+	if (!a) {
+		snprintf(err->msg, sizeof(err->msg), "out of memory for Aging");
+		return NULL;
+	}
+	a->ctx = ctx;
+	if (frame_table_init(&a->table, ctx, AGING_FRAMES, err)) {
+		free(a);
+		return NULL;
+	}
+	a->referenced = calloc(npages, sizeof(*a->referenced));
+	a->counter = calloc(npages, sizeof(*a->counter));
+	a->sorted = malloc(frames * sizeof(*a->sorted));
+	a->scratch = malloc(frames * sizeof(*a->scratch));
+	if (pl_links_init(&a->links, ctx->npages) || !a->referenced || !a->counter ||
+	    !a->sorted || !a->scratch) {
+		aging_destroy(a);
+		snprintf(err->msg, sizeof(err->msg), "out of memory for Aging");
+		return NULL;
+	}
+	a->bits = (unsigned)ctx->params[PARAM_BITS];
+	pl_dlist_init(&a->loaded);
+	a->first_fresh = PL_NONE;
+	ctx->tick_period = ctx->params[PARAM_TICK_PERIOD] ?
+			   (uint32_t)ctx->params[PARAM_TICK_PERIOD] : ctx->frames;
+	return a;
+}
+
+static void set_referenced(struct aging *a, uint32_t page, uint8_t bit)
+{
+	if (a->referenced[page] == bit)
+		return;
+	pl_emit_set(a->ctx, page, AGING_REFERENCED, a->referenced[page], bit);
+	a->referenced[page] = bit;
+}
+
+static void aging_hit(void *state, const struct pl_ref *ref)
+{
+	set_referenced(state, ref->page, 1);
+}
+
+static void aging_insert(void *state, const struct pl_ref *ref)
+{
+	struct aging *a = state;
+
+	frame_table_insert(&a->table, a->ctx, ref->page);
+	/* The page enters with every field 0, whatever it had when evicted. */
+	a->counter[ref->page] = 0;
+	a->referenced[ref->page] = 0;
+	pl_dlist_push_tail(&a->links, &a->loaded, ref->page);
+	if (a->first_fresh == PL_NONE)
+		a->first_fresh = ref->page;
+	set_referenced(a, ref->page, 1);
+}
+
+/* Shifts the page's R bit into its counter and clears R. */
+static void age(struct aging *a, uint32_t page)
+{
+	uint32_t from = a->counter[page];
+	uint32_t to = from >> 1 | (uint32_t)a->referenced[page] << (a->bits - 1);
+
+	if (to != from) {
+		pl_emit_set(a->ctx, page, AGING_COUNTER, (int32_t)from, (int32_t)to);
+		a->counter[page] = to;
+	}
+	set_referenced(a, page, 0);
+}
+
+/* Stable LSD radix sort of sorted[0 .. nsorted-1] by counter. */
+static void sort_by_counter(struct aging *a)
+{
+	for (unsigned shift = 0; shift < a->bits; shift += RADIX_BITS) {
+		uint32_t start[RADIX] = { 0 };
+
+		for (uint32_t i = 0; i < a->nsorted; i++)
+			start[(a->counter[a->sorted[i]] >> shift) & (RADIX - 1)]++;
+		for (uint32_t d = 0, sum = 0; d < RADIX; d++) {
+			uint32_t count = start[d];
+
+			start[d] = sum;
+			sum += count;
+		}
+		for (uint32_t i = 0; i < a->nsorted; i++) {
+			uint32_t page = a->sorted[i];
+
+			a->scratch[start[(a->counter[page] >> shift) & (RADIX - 1)]++] = page;
+		}
+		uint32_t *swap = a->sorted;
+
+		a->sorted = a->scratch;
+		a->scratch = swap;
+	}
+}
+
+static void aging_tick(void *state, uint32_t step)
+{
+	struct aging *a = state;
+
+	(void)step;
+	a->nsorted = 0;
+	for (uint32_t p = a->loaded.head; p != PL_NONE; p = a->links.next[p]) {
+		age(a, p);
+		a->sorted[a->nsorted++] = p;
+	}
+	sort_by_counter(a);
+	a->cursor = 0;
+	a->first_fresh = PL_NONE;
+}
+
+static uint32_t aging_victim(const void *state)
+{
+	const struct aging *a = state;
+	uint32_t old = a->cursor < a->nsorted ? a->sorted[a->cursor] : PL_NONE;
+
+	/* Pages loaded since the tick have counter 0 and were loaded after
+	 * every sorted page: they come after the sorted pages of counter 0. */
+	if (old != PL_NONE && (a->counter[old] == 0 || a->first_fresh == PL_NONE))
+		return old;
+	return a->first_fresh;
+}
+
+static void aging_evict(void *state, uint32_t victim)
+{
+	struct aging *a = state;
+
+	/* victim is what aging_victim() named: the head of one of its two queues. */
+	if (victim == a->first_fresh)
+		a->first_fresh = a->links.next[victim];
+	else
+		a->cursor++;
+	pl_dlist_remove(&a->links, &a->loaded, victim);
+	frame_table_evict(&a->table, a->ctx, victim);
+}
+
+static void fill_fields(const void *state, uint32_t page, int32_t *values)
+{
+	const struct aging *a = state;
+
+	values[AGING_REFERENCED] = a->referenced[page];
+	values[AGING_COUNTER] = (int32_t)a->counter[page];
+}
+
+static void aging_snapshot(const void *state, struct pl_snapshot *out)
+{
+	const struct aging *a = state;
+
+	frame_table_snapshot(&a->table, out, fill_fields, a);
+}
+
+static const struct pl_param aging_params[] = {
+	[PARAM_BITS] = {
+		.name = "bits",
+		.help = "width n of each page's age counter",
+		.def = 8, .min = 1, .max = 31,
+	},
+	[PARAM_TICK_PERIOD] = {
+		.name = "tick_period",
+		.help = "references between two ticks that age the counters (0: one per frames)",
+		.def = 0, .min = 0, .max = UINT32_MAX - 1,
+	},
+};
+
+static const char *const aging_lists[] = { [AGING_FRAMES] = "frames" };
+static const char *const aging_fields[] = {
+	[AGING_REFERENCED] = "referenced",
+	[AGING_COUNTER] = "counter",
+};
+
+const struct pl_policy_ops pl_policy_aging = {
+	.name = "aging",
+	.title = "Aging",
+	.help = "Each tick shifts every page's reference bit into an n-bit counter; a fault "
+		"evicts the page with the smallest counter (oldest loaded among equals).",
+	.params = aging_params,
+	.nparams = 2,
+	.lists = aging_lists,
+	.nlists = 1,
+	.fields = aging_fields,
+	.nfields = 2,
+	.create = aging_create,
+	.destroy = aging_destroy,
+	.hit = aging_hit,
+	.insert = aging_insert,
+	.victim = aging_victim,
+	.evict = aging_evict,
+	.tick = aging_tick,
+	.snapshot = aging_snapshot,
+};

@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * nru.c - NRU, Not Recently Used (Tanenbaum, Modern Operating Systems 4e,
+ * 3.4.2): the reference bit R and the modified bit M sort the pages into
+ * four classes, and a fault evicts from the lowest non-empty class.
+ *
+ *   class 0  R=0 M=0  not referenced, not modified
+ *   class 1  R=0 M=1  not referenced, modified (R cleared by a tick)
+ *   class 2  R=1 M=0  referenced, not modified
+ *   class 3  R=1 M=1  referenced, modified
+ *
+ * Structure: one list "frames", the frame table; each page has the fields
+ * "referenced" (R) and "modified" (M).
+ *
+ * Transitions
+ *   read hit     R := 1.
+ *   write hit    R := 1, M := 1.
+ *   load         R := 1; M := 1 if the reference writes.
+ *   tick         every tick_period references (before the reference), R := 0
+ *                for every resident page, as the clock interrupt does; M
+ *                stays (only writing the page back would clear it, and the
+ *                model writes back only on eviction).
+ *   fault, full  the victim comes from the lowest non-empty class; the new
+ *                page takes its slot.
+ *
+ * Choice within a class: Tanenbaum picks at random; pagelab picks
+ * deterministically the page that has been in its class longest (each
+ * class is a FIFO queue; a page joins the tail when its class changes, and
+ * a tick moves the pages of class 2 and 3, in their queue order, to the
+ * tails of classes 0 and 1).  The counters victims_class0..3 say which
+ * class each victim came from.
+ *
+ * Parameters
+ *   tick_period  references between two clearings of R; 0 (the default)
+ *                means "frames", one clearing per frame-table's worth of
+ *                references.
+ *
+ * Cost: O(1) per reference.  A tick touches only the pages whose R is set,
+ * at most one per reference since the previous tick, so it is O(1)
+ * amortized.
+ */
+#include <stdlib.h>
+
+#include "policy.h"
+#include "frame_table.h"
+#include "dlist.h"
+
+enum { NRU_FRAMES };
+enum { NRU_REFERENCED, NRU_MODIFIED };
+enum { PARAM_TICK_PERIOD };
+
+#define NRU_CLASSES 4
+#define CLASS_R 2	/* class = R * 2 + M */
+#define CLASS_M 1
+
+struct nru {
+	struct pl_ctx *ctx;
+	struct frame_table table;
+	struct pl_links links;			/* class membership */
+	struct pl_dlist classes[NRU_CLASSES];	/* longest in the class first */
+	uint8_t *class_of;			/* [npages] */
+	uint64_t victims[NRU_CLASSES];
+};
+
+static void nru_destroy(void *state)
+{
+	struct nru *n = state;
+
+	if (!n)
+		return;
+	frame_table_free(&n->table);
+	pl_links_free(&n->links);
+	free(n->class_of);
+	free(n);
+}
+
+static void *nru_create(struct pl_ctx *ctx, struct pl_error *err)
+{
+	struct nru *n = calloc(1, sizeof(*n));
+
+	if (!n) {
+		snprintf(err->msg, sizeof(err->msg), "out of memory for NRU");
+		return NULL;
+	}
+	n->ctx = ctx;
+	if (frame_table_init(&n->table, ctx, NRU_FRAMES, err)) {
+		free(n);
+		return NULL;
+	}
+	n->class_of = malloc(ctx->npages ? ctx->npages : 1);
+	if (pl_links_init(&n->links, ctx->npages) || !n->class_of) {
+		nru_destroy(n);
+		snprintf(err->msg, sizeof(err->msg), "out of memory for NRU");
+		return NULL;
+	}
+	for (unsigned c = 0; c < NRU_CLASSES; c++)
+		pl_dlist_init(&n->classes[c]);
+	ctx->tick_period = ctx->params[PARAM_TICK_PERIOD] ?
+			   (uint32_t)ctx->params[PARAM_TICK_PERIOD] : ctx->frames;
+	return n;
+}
+
+/* Emits the R and M changes from class `from` to class `to`. */
+static void emit_bits(struct nru *n, uint32_t page, unsigned from, unsigned to)
+{
+	if ((from ^ to) & CLASS_R)
+		pl_emit_set(n->ctx, page, NRU_REFERENCED, !!(from & CLASS_R), !!(to & CLASS_R));
+	if ((from ^ to) & CLASS_M)
+		pl_emit_set(n->ctx, page, NRU_MODIFIED, !!(from & CLASS_M), !!(to & CLASS_M));
+}
+
+static void change_class(struct nru *n, uint32_t page, unsigned to)
+{
+	unsigned from = n->class_of[page];
+
+	if (from == to)
+		return;
+	pl_dlist_remove(&n->links, &n->classes[from], page);
+	pl_dlist_push_tail(&n->links, &n->classes[to], page);
+	n->class_of[page] = (uint8_t)to;
+	emit_bits(n, page, from, to);
+}
+
+static unsigned referenced_class(const struct pl_ref *ref)
+{
+	return CLASS_R | (ref->flags & PL_REF_WRITE ? CLASS_M : 0);
+}
+
+static void nru_hit(void *state, const struct pl_ref *ref)
+{
+	struct nru *n = state;
+
+	change_class(n, ref->page, n->class_of[ref->page] | referenced_class(ref));
+}
+
+static void nru_insert(void *state, const struct pl_ref *ref)
+{
+	struct nru *n = state;
+	unsigned to = referenced_class(ref);
+
+	frame_table_insert(&n->table, n->ctx, ref->page);
+	pl_dlist_push_tail(&n->links, &n->classes[to], ref->page);
+	n->class_of[ref->page] = (uint8_t)to;
+	emit_bits(n, ref->page, 0, to);
+}
+
+static void nru_tick(void *state, uint32_t step)
+{
+	struct nru *n = state;
+
+	(void)step;
+	for (unsigned from = CLASS_R; from < NRU_CLASSES; from++) {
+		while (n->classes[from].len)
+			change_class(n, n->classes[from].head, from & ~CLASS_R);
+	}
+}
+
+static uint32_t nru_victim(const void *state)
+{
+	const struct nru *n = state;
+
+	for (unsigned c = 0; c < NRU_CLASSES; c++) {
+		if (n->classes[c].len)
+			return n->classes[c].head;
+	}
+	return PL_NONE;
+}
+
+static void nru_evict(void *state, uint32_t victim)
+{
+	struct nru *n = state;
+	unsigned c = n->class_of[victim];
+
+	pl_dlist_remove(&n->links, &n->classes[c], victim);
+	n->victims[c]++;
+	frame_table_evict(&n->table, n->ctx, victim);
+}
+
+static void fill_fields(const void *state, uint32_t page, int32_t *values)
+{
+	const struct nru *n = state;
+
+	values[NRU_REFERENCED] = !!(n->class_of[page] & CLASS_R);
+	values[NRU_MODIFIED] = !!(n->class_of[page] & CLASS_M);
+}
+
+static void nru_snapshot(const void *state, struct pl_snapshot *out)
+{
+	const struct nru *n = state;
+
+	frame_table_snapshot(&n->table, out, fill_fields, n);
+}
+
+static void nru_read_counters(const void *state, uint64_t *counters)
+{
+	const struct nru *n = state;
+
+	for (unsigned c = 0; c < NRU_CLASSES; c++)
+		counters[c] = n->victims[c];
+}
+
+static const struct pl_param nru_params[] = {
+	[PARAM_TICK_PERIOD] = {
+		.name = "tick_period",
+		.help = "references between two clearings of the R bits (0: one per frames)",
+		.def = 0, .min = 0, .max = UINT32_MAX - 1,
+	},
+};
+
+static const char *const nru_lists[] = { [NRU_FRAMES] = "frames" };
+static const char *const nru_fields[] = {
+	[NRU_REFERENCED] = "referenced",
+	[NRU_MODIFIED] = "modified",
+};
+static const char *const nru_counters[] = {
+	"victims_class0", "victims_class1", "victims_class2", "victims_class3",
+};
+
+const struct pl_policy_ops pl_policy_nru = {
+	.name = "nru",
+	.title = "NRU (Not Recently Used)",
+	.help = "Classes pages by their referenced and modified bits (R cleared every "
+		"tick) and evicts from the lowest class, the page longest in it.",
+	.params = nru_params,
+	.nparams = 1,
+	.lists = nru_lists,
+	.nlists = 1,
+	.fields = nru_fields,
+	.nfields = 2,
+	.counters = nru_counters,
+	.ncounters = NRU_CLASSES,
+	.create = nru_create,
+	.destroy = nru_destroy,
+	.hit = nru_hit,
+	.insert = nru_insert,
+	.victim = nru_victim,
+	.evict = nru_evict,
+	.tick = nru_tick,
+	.snapshot = nru_snapshot,
+	.read_counters = nru_read_counters,
+};
