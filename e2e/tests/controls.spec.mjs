@@ -1,0 +1,85 @@
+/*
+ * Controls a lecturer uses without the mouse, and the scenario in the URL:
+ * the keyboard shortcuts (TESTIDS.md), lecture mode, and a link that restores
+ * the scenario on another page.
+ */
+import { test, expect } from '../lib/fixtures.mjs';
+import { PageLab } from '../lib/pagelab.mjs';
+
+const SILBERSCHATZ = '7,0,1,2,0,3,0,4,2,3,0,3,2,1,2,0,1,7,0,1';
+/* Longer than one play tick at any speed a lecturer would use. */
+const LONGER_THAN_A_TICK_MS = 1500;
+
+async function pressOnPage(page, key) {
+	await page.evaluate(() => document.activeElement?.blur());
+	await page.keyboard.press(key);
+}
+
+test.describe('the keyboard', () => {
+	test.beforeEach(async ({ lab }) => {
+		await lab.setScenario({ policy: 'fifo', frames: 3, refs: SILBERSCHATZ });
+	});
+
+	test('arrow keys step forward and back, and Home goes back to the start', async ({ lab, page }) => {
+		for (const step of [1, 2, 3]) {
+			await pressOnPage(page, 'ArrowRight');
+			await lab.waitForStep(step, 20);
+		}
+		await pressOnPage(page, 'ArrowLeft');
+		await lab.waitForStep(2, 20);
+		await pressOnPage(page, 'Home');
+		await lab.waitForStep(0, 20);
+	});
+
+	test('space starts playback and space again stops it', async ({ lab, page }) => {
+		await pressOnPage(page, ' ');
+		await expect.poll(async () => (await lab.currentStep()).step).toBeGreaterThan(1);
+		await pressOnPage(page, ' ');
+		const stoppedAt = (await lab.currentStep()).step;
+		await page.waitForTimeout(LONGER_THAN_A_TICK_MS);
+		expect((await lab.currentStep()).step).toBe(stoppedAt);
+	});
+
+	test('typing a space or an arrow in the reference box edits the text and does not step', async ({ lab, page }) => {
+		const refs = lab.byTestId('refs-input');
+		await refs.fill('1 2');
+		await refs.press('ArrowLeft');
+		await refs.press(' ');
+		await page.waitForTimeout(LONGER_THAN_A_TICK_MS);
+		await expect(refs).toHaveValue('1  2');
+		await lab.waitForStep(0, 20);
+	});
+});
+
+test.describe('lecture mode', () => {
+	test('makes the step view\'s type at least half again as large', async ({ lab, page }) => {
+		await lab.setScenario({ policy: 'fifo', frames: 3, refs: SILBERSCHATZ });
+		await lab.goToStep(8);
+		const fontSize = (id) => lab.byTestId(id).evaluate((node) => parseFloat(getComputedStyle(node).fontSize));
+		const before = { counter: await fontSize('step-counter'), narration: await fontSize('narration') };
+		await lab.byTestId('lecture-mode').click();
+		await expect.poll(() => fontSize('step-counter')).toBeGreaterThanOrEqual(before.counter * 1.5);
+		await expect.poll(() => fontSize('narration')).toBeGreaterThanOrEqual(before.narration * 1.5);
+		await lab.screenshot('lecture-mode');
+	});
+});
+
+test.describe('the URL', () => {
+	test('holds the scenario, and opening it on another page restores the same scenario and steps', async ({ lab, page, context }) => {
+		const refs = '1 2 3 4 1 2 5 1 2 3 4 5';
+		await lab.setScenario({ policy: 'clock', frames: 4, refs, params: { ref_on_load: 'clear' } });
+		await lab.goToStep(9);
+		const original = await lab.stepViewDigest();
+		const link = page.url();
+
+		const restored = new PageLab(await context.newPage());
+		await restored.page.goto(link);
+		await expect(restored.byTestId('policy-select')).toHaveValue('clock');
+		await expect(restored.byTestId('frames-input')).toHaveValue('4');
+		await expect(restored.byTestId('refs-input')).toHaveValue(/^1[\s,]+2[\s,]+3[\s,]+4[\s,]+1[\s,]+2[\s,]+5[\s,]+1[\s,]+2[\s,]+3[\s,]+4[\s,]+5$/);
+		await expect(restored.byTestId('param-ref_on_load').locator('option:checked')).toHaveText(/clear/);
+		await expect(restored.byTestId('step-counter')).toHaveText(/ \/ 12/);
+		await restored.goToStep(9);
+		expect(await restored.stepViewDigest()).toEqual(original);
+	});
+});
