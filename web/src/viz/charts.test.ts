@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import {
+	axisTicks,
+	chartGeometry,
+	chartScales,
+	legendLayout,
+	seriesPath,
+	seriesStyle,
+	tickLabel,
+	type ChartSeries,
+	type ChartSpec,
+} from './charts';
+
+const series = (id: string, x: number[], y: number[], mark: ChartSeries['mark'] = 'line'): ChartSeries => ({
+	id,
+	label: id.toUpperCase(),
+	x,
+	y,
+	mark,
+});
+
+const spec = (...s: ChartSeries[]): ChartSpec => ({
+	id: 'test',
+	title: 'Test',
+	xLabel: 'x',
+	yLabel: 'y',
+	series: s,
+	xIntegers: true,
+	yIntegers: true,
+});
+
+const geometry = chartGeometry('normal', 1, 2);
+const plotWidth = geometry.width - geometry.margin.left - geometry.margin.right;
+const plotHeight = geometry.height - geometry.margin.top - geometry.margin.bottom;
+
+describe('chart scales', () => {
+	it('span the x data exactly from the left to the right edge of the plot', () => {
+		const { x } = chartScales(spec(series('fifo', [1, 6], [12, 5])), geometry);
+		expect(x(1)).toBe(0);
+		expect(x(6)).toBeCloseTo(plotWidth);
+	});
+
+	it('start the y axis at zero faults at the bottom of the plot, upwards', () => {
+		const { y } = chartScales(spec(series('fifo', [1, 6], [12, 9])), geometry);
+		expect(y(0)).toBeCloseTo(plotHeight);
+		expect(y(12)).toBeLessThan(y(9));
+	});
+
+	it('end the y axis on a labelled tick at or above the largest value', () => {
+		const { y } = chartScales(spec(series('lru', [0, 20], [0, 12]), series('fifo', [0, 20], [0, 15])), geometry);
+		const top = y.domain()[1];
+		expect(top).toBeGreaterThanOrEqual(15);
+		expect(axisTicks(y, geometry.tickCount.y, true).at(-1)?.value).toBe(top);
+	});
+
+	it('give a single point room instead of dividing by zero', () => {
+		const { x, y } = chartScales(spec(series('one', [3], [0])), geometry);
+		expect(Number.isFinite(x(3))).toBe(true);
+		expect(Number.isFinite(y(0))).toBe(true);
+		expect(x.domain()).toEqual([2, 4]);
+	});
+
+	it('have a usable domain for a chart with no data yet', () => {
+		const { x, y } = chartScales(spec(), geometry);
+		expect(x.domain()).toEqual([0, 1]);
+		expect(y.domain()).toEqual([0, 1]);
+	});
+
+	it('refuse a series whose x and y lengths differ', () => {
+		expect(() => chartScales(spec(series('bad', [1, 2, 3], [1, 2])), geometry)).toThrow(
+			/series 'bad' has 3 x values and 2 y values/,
+		);
+	});
+});
+
+describe('axis ticks', () => {
+	it('fall only on whole frame counts on an integer axis', () => {
+		const { x } = chartScales(spec(series('fifo', [1, 3], [12, 9])), geometry);
+		const ticks = axisTicks(x, 10, true);
+		expect(ticks.map((t) => t.value)).toEqual([1, 2, 3]);
+		expect(ticks.map((t) => t.label)).toEqual(['1', '2', '3']);
+	});
+
+	it('sit where the scale puts their value', () => {
+		const { x } = chartScales(spec(series('fifo', [0, 100], [0, 1])), geometry);
+		for (const tick of axisTicks(x, 5, true))
+			expect(tick.position).toBeCloseTo(x(tick.value));
+	});
+
+	it('are labelled briefly on a 10M-reference axis', () => {
+		expect(tickLabel(10_000_000)).toBe('10M');
+		expect(tickLabel(20_000)).toBe('20k');
+		expect(tickLabel(1500)).toBe('1,500');
+		expect(tickLabel(0.25)).toBe('0.25');
+	});
+});
+
+describe('series paths', () => {
+	it('join the points of a line series', () => {
+		const s = series('fifo', [1, 2], [0, 10]);
+		const scales = chartScales(spec(s), geometry);
+		expect(seriesPath(s, scales)).toBe(`M0,${scales.y(0)}L${plotWidth},${scales.y(10)}`);
+	});
+
+	it('hold each value until the next x for a step series', () => {
+		const s = series('faults', [0, 1, 2], [0, 1, 1], 'step');
+		const scales = chartScales(spec(s), geometry);
+		const path = seriesPath(s, scales);
+		/* from (0,0) across to x=1 still at 0 faults, then up to 1 fault: across before up. */
+		const [x1, y0, y1] = [scales.x(1), scales.y(0), scales.y(1)];
+		expect(path.startsWith(`M0,${y0}L${x1},${y0}L${x1},${y1}`)).toBe(true);
+	});
+});
+
+describe('the legend', () => {
+	it('puts entries side by side while they fit', () => {
+		const layout = legendLayout(['FIFO', 'LRU'], 600, 'normal');
+		expect(layout.rows).toBe(1);
+		expect(layout.entries[0].x).toBe(0);
+		expect(layout.entries[1].x).toBeGreaterThan(0);
+	});
+
+	it('wraps into another row when the next entry would run off the chart', () => {
+		const layout = legendLayout(['a long policy name', 'another long policy name'], 300, 'normal');
+		expect(layout.rows).toBe(2);
+		expect(layout.entries[1]).toEqual({ label: 'another long policy name', x: 0, row: 1 });
+	});
+
+	it('takes no rows when there is nothing to list', () => {
+		expect(legendLayout([], 600, 'normal').rows).toBe(0);
+	});
+});
+
+describe('lecture size', () => {
+	it('is larger in every dimension a hall needs: canvas, type and lines', () => {
+		const normal = chartGeometry('normal', 1, 2);
+		const lecture = chartGeometry('lecture', 1, 2);
+		expect(lecture.width).toBeGreaterThan(normal.width);
+		expect(lecture.fontSize).toBeGreaterThanOrEqual(24);
+		expect(lecture.strokeWidth).toBeGreaterThan(normal.strokeWidth);
+	});
+
+	it('makes room in the top margin for every legend row', () => {
+		expect(chartGeometry('normal', 3, 2).margin.top).toBeGreaterThan(chartGeometry('normal', 1, 2).margin.top);
+	});
+
+	it('scales the dashes with the line so the pattern stays visible', () => {
+		expect(seriesStyle(1, 'normal').dash).toBe('10 5');
+		expect(seriesStyle(1, 'lecture').dash).toBe('22.5 11.25');
+	});
+
+	it('gives neighbouring series different colours and dashes', () => {
+		const first = seriesStyle(0, 'normal');
+		const second = seriesStyle(1, 'normal');
+		expect(first.colour).not.toBe(second.colour);
+		expect(first.dash).not.toBe(second.dash);
+	});
+});

@@ -1,0 +1,269 @@
+/*
+ * charts.ts - the math of every pagelab chart: sizes, scales, ticks, legend
+ * layout and line paths.  d3 computes; components/charts/Chart.tsx renders
+ * the result as SVG (and a canvas for dense point clouds).
+ *
+ * Interface
+ *   ChartSpec        a chart as data: title, axis labels, series, markers.
+ *                    A new analysis (miss-ratio curve, working-set size,
+ *                    lifetime function, access scatter) is a new ChartSpec,
+ *                    never new chart code.
+ *   chartGeometry    pixel layout for 'normal' or 'lecture' size
+ *   chartScales      x and y scales fitted to the spec's data
+ *   axisTicks        tick positions and readable labels
+ *   legendLayout     where each legend entry goes, wrapping into rows
+ *   seriesPath       the SVG path of a line or step series
+ *   seriesStyle      colour and dash of series i (colour-blind safe, and
+ *                    told apart by dash too on a washed-out projector)
+ *
+ * Invariants
+ *   - Every series has x.length === y.length (checked: a mismatch throws).
+ *   - Scales map the data domain onto the plot rectangle, y upwards; an
+ *     empty or one-valued domain is widened so nothing divides by zero.
+ */
+
+import { curveLinear, curveStepAfter, format, line, scaleLinear, type ScaleLinear } from 'd3';
+
+/**
+ * How a series is drawn.  'line' joins points, 'step' holds each value until
+ * the next x (cumulative counts), 'points' draws SVG dots, and
+ * 'canvas-points' draws dots on a canvas under the SVG: for clouds of
+ * hundreds of thousands of points (an access scatter) that SVG cannot hold.
+ */
+export type SeriesMark = 'line' | 'step' | 'points' | 'canvas-points';
+
+export interface ChartSeries {
+	id: string;
+	label: string;
+	x: ArrayLike<number>;
+	y: ArrayLike<number>;
+	mark: SeriesMark;
+}
+
+/** A point called out on the chart, e.g. where Belady's anomaly happens. */
+export interface ChartMarker {
+	seriesId: string;
+	x: number;
+	y: number;
+	label: string;
+}
+
+export interface ChartSpec {
+	/** Short name used in test ids and file names: "cumulative", "frames". */
+	id: string;
+	title: string;
+	xLabel: string;
+	yLabel: string;
+	series: ChartSeries[];
+	markers?: ChartMarker[];
+	/** Ticks only at whole numbers (steps, frames, faults). */
+	xIntegers?: boolean;
+	yIntegers?: boolean;
+}
+
+export type ChartSize = 'normal' | 'lecture';
+
+export interface ChartGeometry {
+	width: number;
+	height: number;
+	margin: { top: number; right: number; bottom: number; left: number };
+	fontSize: number;
+	titleSize: number;
+	strokeWidth: number;
+	pointRadius: number;
+	legendRowHeight: number;
+	legendSwatch: number;
+	tickCount: { x: number; y: number };
+}
+
+const SIZES: Record<ChartSize, Omit<ChartGeometry, 'margin'>> = {
+	normal: {
+		width: 720,
+		height: 400,
+		fontSize: 13,
+		titleSize: 16,
+		strokeWidth: 2,
+		pointRadius: 3.5,
+		legendRowHeight: 20,
+		legendSwatch: 26,
+		tickCount: { x: 10, y: 6 },
+	},
+	/* Readable from the back of a lecture hall: big type, thick lines. */
+	lecture: {
+		width: 1120,
+		height: 620,
+		fontSize: 24,
+		titleSize: 30,
+		strokeWidth: 4.5,
+		pointRadius: 7,
+		legendRowHeight: 36,
+		legendSwatch: 46,
+		tickCount: { x: 8, y: 5 },
+	},
+};
+
+/* Average glyph width relative to the font size, for sans-serif digits and letters. */
+const GLYPH_WIDTH = 0.6;
+
+/** Estimated width in pixels of `text` at `fontSize`, for layout before rendering. */
+export function textWidth(text: string, fontSize: number): number {
+	return text.length * fontSize * GLYPH_WIDTH;
+}
+
+export interface LegendEntry {
+	label: string;
+	x: number;
+	row: number;
+}
+
+export interface LegendLayout {
+	entries: LegendEntry[];
+	rows: number;
+}
+
+/** Flows legend entries left to right within `width`, wrapping into rows. */
+export function legendLayout(labels: string[], width: number, size: ChartSize): LegendLayout {
+	const { fontSize, legendSwatch } = SIZES[size];
+	const gap = fontSize * 1.5;
+	const entries: LegendEntry[] = [];
+	let x = 0;
+	let row = 0;
+	for (const label of labels) {
+		const entryWidth = legendSwatch + fontSize * 0.4 + textWidth(label, fontSize);
+		if (x > 0 && x + entryWidth > width) {
+			row++;
+			x = 0;
+		}
+		entries.push({ label, x, row });
+		x += entryWidth + gap;
+	}
+	return { entries, rows: labels.length ? row + 1 : 0 };
+}
+
+/**
+ * The pixel layout of a chart: the top margin makes room for the title and
+ * the legend rows, the left one for the widest y tick label.
+ */
+export function chartGeometry(size: ChartSize, legendRows: number, yTickChars: number): ChartGeometry {
+	const base = SIZES[size];
+	const top = base.titleSize * 2 + legendRows * base.legendRowHeight + base.fontSize * 0.5;
+	const left = base.fontSize * 2.2 + textWidth('0'.repeat(Math.max(yTickChars, 1)), base.fontSize);
+	return {
+		...base,
+		margin: { top, right: base.fontSize * 2, bottom: base.fontSize * 3.6, left },
+	};
+}
+
+function checkSeries(series: ChartSeries): void {
+	if (series.x.length !== series.y.length)
+		throw new Error(
+			`charts: series '${series.id}' has ${series.x.length} x values and ${series.y.length} y values`,
+		);
+}
+
+/** [min, max] over every series, or null when there are no values. */
+function extent(series: ChartSeries[], axis: 'x' | 'y'): [number, number] | null {
+	let lo = Infinity;
+	let hi = -Infinity;
+	for (const s of series) {
+		checkSeries(s);
+		const values = s[axis];
+		for (let i = 0; i < values.length; i++) {
+			if (values[i] < lo)
+				lo = values[i];
+			if (values[i] > hi)
+				hi = values[i];
+		}
+	}
+	return lo <= hi ? [lo, hi] : null;
+}
+
+/* A domain with some width: a single value gets one unit either side. */
+function widen([lo, hi]: [number, number]): [number, number] {
+	return lo === hi ? [lo - 1, hi + 1] : [lo, hi];
+}
+
+export interface ChartScales {
+	x: ScaleLinear<number, number>;
+	y: ScaleLinear<number, number>;
+}
+
+/**
+ * x spans the data exactly (time and frame counts have no slack to show);
+ * y starts at zero for counts (a fault axis that starts at 9 exaggerates a
+ * difference of one) and ends on a round number.
+ */
+export function chartScales(spec: ChartSpec, geometry: ChartGeometry): ChartScales {
+	const { width, height, margin } = geometry;
+	const xData = extent(spec.series, 'x') ?? [0, 1];
+	const yData = extent(spec.series, 'y') ?? [0, 1];
+	const yLow = Math.min(0, yData[0]);
+	return {
+		x: scaleLinear()
+			.domain(widen(xData))
+			.range([0, width - margin.left - margin.right]),
+		y: scaleLinear()
+			.domain(widen([yLow, Math.max(yData[1], yLow + 1)]))
+			.nice(geometry.tickCount.y)
+			.range([height - margin.top - margin.bottom, 0]),
+	};
+}
+
+export interface Tick {
+	value: number;
+	position: number;
+	label: string;
+}
+
+const plainInteger = format(',d');
+const shortNumber = format('~s');
+const plainNumber = format(',~r');
+
+/** A tick label a student reads at a glance: 12, 1,500, 20k, 10M, 0.25. */
+export function tickLabel(value: number): string {
+	if (Math.abs(value) >= 10000)
+		return shortNumber(value).replace('G', 'B');
+	return Number.isInteger(value) ? plainInteger(value) : plainNumber(+value.toPrecision(6));
+}
+
+/** About `count` ticks on `scale`; only whole numbers when `integers`. */
+export function axisTicks(scale: ScaleLinear<number, number>, count: number, integers: boolean): Tick[] {
+	let values = scale.ticks(count);
+	if (integers) {
+		values = values.filter(Number.isInteger);
+		if (values.length === 0)
+			values = [Math.round(scale.domain()[0])];
+	}
+	return values.map((value) => ({ value, position: scale(value), label: tickLabel(value) }));
+}
+
+/** The SVG path of a 'line' or 'step' series in plot coordinates. */
+export function seriesPath(series: ChartSeries, scales: ChartScales): string {
+	checkSeries(series);
+	const indexes = Array.from({ length: series.x.length }, (_, i) => i);
+	const path = line<number>()
+		.x((i) => scales.x(series.x[i]))
+		.y((i) => scales.y(series.y[i]))
+		.curve(series.mark === 'step' ? curveStepAfter : curveLinear);
+	return path(indexes) ?? '';
+}
+
+/* Okabe and Ito's colour-blind-safe palette, darkest first (yellow left out: invisible on white). */
+const COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000'];
+const DASHES = ['', '10 5', '3 4', '12 4 3 4'];
+
+export interface SeriesStyle {
+	colour: string;
+	/** stroke-dasharray, '' for solid; scaled with the line width. */
+	dash: string;
+}
+
+export function seriesStyle(index: number, size: ChartSize): SeriesStyle {
+	const scale = SIZES[size].strokeWidth / SIZES.normal.strokeWidth;
+	const dash = DASHES[index % DASHES.length]
+		.split(' ')
+		.filter(Boolean)
+		.map((n) => String(+n * scale))
+		.join(' ');
+	return { colour: COLOURS[index % COLOURS.length], dash };
+}
