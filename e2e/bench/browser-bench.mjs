@@ -1,0 +1,180 @@
+/*
+ * browser-bench.mjs - how fast the built page is in Debian's Chromium (npm run bench).
+ *
+ * Prints measured figures; asserts no timing (the machine is shared, and the
+ * goals are for a lecturer's laptop).  It exits non-zero only when the page
+ * cannot be driven at all (a test id missing, a scenario refused), naming why.
+ *
+ * Figures:
+ *   1. Per-step render time with 64 and 256 frames, for LRU (the generic list
+ *      view) and CLOCK (its clock face): from the step-forward click to the step
+ *      view committing the new step (`data-step` on frame-grid and structure) plus
+ *      the forced style and layout of the result.  Goal: <= 16 ms, one frame.
+ *      Measured inside the page, so Playwright's round trips are not counted.
+ *   2. A 1M-reference trace file uploaded, simulated and charted: from the
+ *      file input's change event to the cumulative-faults chart drawn for it.
+ *   3. The longest main-thread task while doing 1 and 2 (PerformanceObserver
+ *      'longtask', which reports tasks of 50 ms and more).  Goal: none over 100 ms.
+ *
+ * Traces are generated here from a fixed seed, so every run measures the same work.
+ */
+import { launchChromium } from '../lib/chromium.mjs';
+import { startStaticServer } from '../lib/static-server.mjs';
+import { PageLab } from '../lib/pagelab.mjs';
+
+const STEPS_MEASURED = 150;
+const BIG_TRACE_REFERENCES = 1_000_000;
+const BIG_TRACE_TIMEOUT_MS = 300_000;
+
+/* A deterministic page stream with locality: mostly a sliding hot set, sometimes cold pages. */
+function referenceStream(length, hotPages, seed) {
+	let state = seed >>> 0;
+	const random = () => {
+		state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+		return state / 2 ** 32;
+	};
+	const pages = new Array(length);
+	for (let i = 0; i < length; i++) {
+		const base = Math.floor(i / 1000) * 7;
+		pages[i] = random() < 0.8
+			? base + Math.floor(random() * hotPages)
+			: Math.floor(random() * hotPages * 16);
+	}
+	return pages;
+}
+
+function installLongTaskObserver() {
+	window.__pagelabLongTasks = [];
+	new PerformanceObserver((list) => {
+		for (const entry of list.getEntries())
+			window.__pagelabLongTasks.push({ start: entry.startTime, duration: entry.duration });
+	}).observe({ type: 'longtask', buffered: true });
+}
+
+/*
+ * Runs in the page: clicks step-forward `steps` times; for each, the time from
+ * the click to both step-view parts showing the new step, plus forced layout.
+ */
+function measureSteps(steps) {
+	const view = (id) => document.querySelector(`[data-testid="${id}"]`);
+	const showsStep = (step) => ['frame-grid', 'structure'].every((id) => view(id)?.dataset.step === String(step));
+	const counter = () => Number(/step (\d+)/.exec(view('step-counter').textContent)[1]);
+	const oneStep = (target) => new Promise((resolve) => {
+		const start = performance.now();
+		const finish = () => {
+			view('frame-grid').getBoundingClientRect();
+			view('structure').getBoundingClientRect();
+			resolve(performance.now() - start);
+		};
+		const observer = new MutationObserver(() => {
+			if (showsStep(target)) {
+				observer.disconnect();
+				finish();
+			}
+		});
+		observer.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-step'] });
+		view('step-forward').click();
+		if (showsStep(target)) {
+			observer.disconnect();
+			finish();
+		}
+	});
+	return (async () => {
+		const times = [];
+		for (let i = 0; i < steps; i++) {
+			times.push(await oneStep(counter() + 1));
+			await new Promise((resolve) => requestAnimationFrame(() => resolve()));
+		}
+		return times;
+	})();
+}
+
+function summarize(times) {
+	const sorted = [...times].sort((a, b) => a - b);
+	const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+	return `median ${at(0.5).toFixed(1)} ms, p95 ${at(0.95).toFixed(1)} ms, max ${sorted[sorted.length - 1].toFixed(1)} ms`;
+}
+
+async function longTasksSince(page, since) {
+	const tasks = await page.evaluate((t) => window.__pagelabLongTasks.filter((task) => task.start >= t), since);
+	const longest = tasks.reduce((max, task) => Math.max(max, task.duration), 0);
+	const over100 = tasks.filter((task) => task.duration > 100).length;
+	return tasks.length === 0
+		? 'no task of 50 ms or more'
+		: `longest ${longest.toFixed(0)} ms; ${tasks.length} of 50 ms or more, ${over100} over 100 ms`;
+}
+
+async function benchStepRender(lab, policy, frames) {
+	const refs = referenceStream(STEPS_MEASURED + frames, frames * 2, frames).join(' ');
+	await lab.setScenario({ policy, frames, refs });
+	/* Fill every frame first: the goal is about a full view, not a filling one. */
+	const fill = await lab.page.evaluate(measureSteps, frames);
+	const since = await lab.page.evaluate(() => performance.now());
+	const times = await lab.page.evaluate(measureSteps, STEPS_MEASURED);
+	console.log(`step render, ${policy}, ${String(frames).padStart(3)} frames: ${summarize(times)} ` +
+		`over ${times.length} steps after the first ${fill.length} (goal <= 16 ms); ` +
+		`long tasks: ${await longTasksSince(lab.page, since)}`);
+}
+
+async function benchBigTrace(lab) {
+	const text = referenceStream(BIG_TRACE_REFERENCES, 64, 1).join('\n') + '\n';
+	const page = lab.page;
+	await page.evaluate(() => {
+		window.__pagelabUploadStart = null;
+		document.addEventListener('change', (event) => {
+			if (event.target.dataset?.testid === 'trace-upload')
+				window.__pagelabUploadStart = performance.now();
+		}, { capture: true, once: true });
+	});
+	const chart = lab.byTestId('chart-cumulative');
+	const pathBefore = await chart.locator('svg path').first().getAttribute('d');
+	let progressSeen = false;
+	await lab.byTestId('trace-upload').setInputFiles({
+		name: 'bench-1m.txt', mimeType: 'text/plain', buffer: Buffer.from(text),
+	});
+	const deadline = Date.now() + BIG_TRACE_TIMEOUT_MS;
+	for (;;) {
+		progressSeen ||= await lab.byTestId('progress').isVisible();
+		const counter = await lab.byTestId('step-counter').textContent();
+		const path = await chart.locator('svg path').first().getAttribute('d').catch(() => null);
+		if (counter.includes(`/ ${BIG_TRACE_REFERENCES}`) && path && path !== pathBefore)
+			break;
+		if (await lab.byTestId('scenario-error').isVisible())
+			throw new Error(`the page refused the 1M trace: ${await lab.byTestId('scenario-error').textContent()}`);
+		if (Date.now() > deadline)
+			throw new Error(`the 1M trace was not charted within ${BIG_TRACE_TIMEOUT_MS / 1000} s`);
+		await page.waitForTimeout(20);
+	}
+	const { start, end } = await page.evaluate(() => ({ start: window.__pagelabUploadStart, end: performance.now() }));
+	console.log(`1M-reference trace (${(text.length / 1e6).toFixed(1)} MB file), upload to chart drawn: ` +
+		`${((end - start) / 1000).toFixed(2)} s (polled every 20 ms); progress shown: ${progressSeen ? 'yes' : 'no'}`);
+	console.log(`  main thread meanwhile: ${await longTasksSince(page, start)} (goal: none over 100 ms)`);
+}
+
+async function main() {
+	const site = await startStaticServer();
+	const browser = await launchChromium();
+	try {
+		const context = await browser.newContext({ baseURL: site.url, viewport: { width: 1440, height: 900 } });
+		const page = await context.newPage();
+		await page.addInitScript(installLongTaskObserver);
+		page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
+		const lab = new PageLab(page);
+		await lab.open();
+		console.log(`browser bench: Chromium ${browser.version()}, headless, no GPU`);
+		for (const frames of [64, 256])
+			for (const policy of ['lru', 'clock'])
+				await benchStepRender(lab, policy, frames);
+		await lab.setScenario({ policy: 'lru', frames: 32, refs: '1 2 3 4 1 2 5' });
+		await lab.byTestId('tab-charts').click();
+		await benchBigTrace(lab);
+	} finally {
+		await browser.close();
+		await site.close();
+	}
+}
+
+main().catch((error) => {
+	console.error(`browser bench failed: ${error.message}`);
+	process.exit(1);
+});
