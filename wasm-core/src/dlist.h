@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dlist.h - doubly linked lists of dense page ids, for policies.
+ *
+ * The links live in two arrays indexed by page id (struct pl_links), and a
+ * list is just its head, tail and length (struct pl_dlist).  Several lists
+ * may share one pl_links as long as a page is in at most one of them at a
+ * time (Linux's four LRU lists, ARC's T1/T2/B1/B2): moving a page between
+ * them is remove + push, O(1), without allocation.
+ *
+ * Invariants: head/tail are PL_NONE exactly when len == 0; next[tail] and
+ * prev[head] are PL_NONE; a page not in any list has undefined links (the
+ * caller knows membership; these helpers do not check it).
+ *
+ * Iterate: for (p = list->head; p != PL_NONE; p = links->next[p]).
+ */
+#ifndef PAGELAB_DLIST_H
+#define PAGELAB_DLIST_H
+
+#include "pagelab.h"
+
+struct pl_links {
+	uint32_t *next;	/* [npages] towards the tail */
+	uint32_t *prev;	/* [npages] towards the head */
+};
+
+struct pl_dlist {
+	uint32_t head, tail, len;
+};
+
+/* Allocates links for pages 0 .. npages-1; -1 when out of memory. */
+int pl_links_init(struct pl_links *links, uint32_t npages);
+void pl_links_free(struct pl_links *links);
+
+static inline void pl_dlist_init(struct pl_dlist *list)
+{
+	list->head = list->tail = PL_NONE;
+	list->len = 0;
+}
+
+static inline void pl_dlist_push_head(struct pl_links *links, struct pl_dlist *list,
+				      uint32_t page)
+{
+	links->prev[page] = PL_NONE;
+	links->next[page] = list->head;
+	if (list->head != PL_NONE)
+		links->prev[list->head] = page;
+	else
+		list->tail = page;
+	list->head = page;
+	list->len++;
+}
+
+static inline void pl_dlist_push_tail(struct pl_links *links, struct pl_dlist *list,
+				      uint32_t page)
+{
+	links->next[page] = PL_NONE;
+	links->prev[page] = list->tail;
+	if (list->tail != PL_NONE)
+		links->next[list->tail] = page;
+	else
+		list->head = page;
+	list->tail = page;
+	list->len++;
+}
+
+/* Unlinks `page`, which must be in `list`. */
+static inline void pl_dlist_remove(struct pl_links *links, struct pl_dlist *list,
+				   uint32_t page)
+{
+	uint32_t prev = links->prev[page], next = links->next[page];
+
+	if (prev != PL_NONE)
+		links->next[prev] = next;
+	else
+		list->head = next;
+	if (next != PL_NONE)
+		links->prev[next] = prev;
+	else
+		list->tail = prev;
+	list->len--;
+}
+
+#endif /* PAGELAB_DLIST_H */

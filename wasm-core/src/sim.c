@@ -1,0 +1,602 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sim.c - the generic driver: runs one policy over one trace, a reference at
+ * a time, keeps residency, dirty bits and statistics, records events and
+ * checkpoints, and restores any earlier step.
+ *
+ * Interface: pl_sim_* and pl_event_kind_name in pagelab.h; the pl_emit_*
+ * calls and pl_resident in policy.h.
+ *
+ * One step (reference `step` to page p):
+ *   tick(step)          if the policy asked for one every tick_period
+ *                       references and step is a positive multiple of it;
+ *   HIT, hit(p)         if p is resident; otherwise
+ *   MISS, then reclaim_goal() times: VICTIM v = victim(), evict(v);
+ *   then insert(p);     and finally a write marks p dirty.
+ *
+ * Invariants, checked on every step whether recording or not (a violation
+ * stops the simulation with a message from pl_sim_error(), never silent
+ * corruption):
+ *   - a page enters memory only during insert(p), and only p, and only
+ *     while fewer than `frames` pages are resident: resident <= frames;
+ *   - a page leaves memory only during evict(v), and only v; victim() must
+ *     name a resident page and evict(v) must leave it non-resident;
+ *   - pl_emit_remove() and moves into a ghost list never touch a resident
+ *     page (leaving memory is pl_emit_evict()'s job, which does writeback);
+ *   - list, field and hand indices are within the policy's declared ones.
+ *   hits + misses == references holds by construction.
+ *
+ * Recording (PL_SIM_RECORD): every event goes to a growing array;
+ * step_begin[k] is the index of the first event of step k, so a step's
+ * events are events[step_begin[k] .. step_begin[k+1]).  A snapshot of the
+ * policy is kept every `checkpoint_every` steps (K, default 256), including
+ * step 0.  pl_sim_seek(k) copies checkpoint floor(k/K) and replays at most
+ * K steps of events onto it: O(S + E * L), with S the checkpoint's size, E
+ * the events replayed and L the length of the lists they touch, and memory
+ * O(events + (n/K) * S).  No policy code runs during a seek.
+ *
+ * Cost when not recording: each pl_emit_*() is a call, two or three
+ * predictable branches and a byte update for residency; next_use is
+ * computed (one backward pass, 4 bytes per reference) only for policies
+ * flagged PL_POLICY_FUTURE.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy.h"
+
+#define DEFAULT_CHECKPOINT_EVERY 256
+
+enum page_state_bits {
+	PAGE_RESIDENT = 1 << 0,
+	PAGE_DIRTY = 1 << 1,
+};
+
+struct pl_sim {
+	const struct pl_policy_ops *ops;
+	void *state;
+	struct pl_ctx ctx;
+	const struct pl_trace *trace;
+	int64_t params[PL_MAX_PARAMS];
+
+	uint8_t *page_state;	/* [npages] enum page_state_bits */
+	uint32_t nresident;
+	uint32_t *next_use;	/* [n], PL_POLICY_FUTURE only */
+	struct pl_stats stats;
+	uint32_t pos;		/* steps done */
+	uint32_t next_tick;	/* step before which tick() runs next, or PL_NONE */
+
+	/* what the policy may do right now, checked by the emit calls */
+	uint32_t may_enter;	/* the page insert() is bringing in, or PL_NONE */
+	uint32_t may_leave;	/* the victim evict() is removing, or PL_NONE */
+
+	bool failed;
+	struct pl_error error;
+
+	bool recording;
+	struct pl_event *events;
+	uint32_t nevents, events_cap;
+	uint32_t *step_begin;	/* [n + 1] */
+	uint32_t checkpoint_every;
+	struct pl_snapshot *checkpoints;	/* [n / checkpoint_every + 1] */
+	uint32_t ncheckpoints;	/* taken so far */
+};
+
+static const char *const event_kind_names[PL_EV_KINDS] = {
+	[PL_EV_HIT] = "hit", [PL_EV_MISS] = "miss", [PL_EV_VICTIM] = "victim",
+	[PL_EV_EVICT] = "evict", [PL_EV_INSERT] = "insert", [PL_EV_MOVE] = "move",
+	[PL_EV_REMOVE] = "remove", [PL_EV_SET] = "set", [PL_EV_HAND] = "hand",
+};
+
+const char *pl_event_kind_name(enum pl_event_kind kind)
+{
+	return (unsigned)kind < PL_EV_KINDS ? event_kind_names[kind] : "unknown";
+}
+
+/* ------------------------------------------------------------- failures */
+
+static unsigned long long number_of(const struct pl_sim *sim, uint32_t page)
+{
+	return page < sim->trace->npages ? (unsigned long long)sim->trace->number[page] : page;
+}
+
+/* Stops the simulation; the first failure is the one reported. */
+static void fail(struct pl_sim *sim, const char *fmt, ...)
+{
+	va_list ap;
+	int used;
+
+	if (sim->failed)
+		return;
+	sim->failed = true;
+	used = snprintf(sim->error.msg, sizeof(sim->error.msg), "policy %s, step %u: ",
+			sim->ops->name, sim->pos);
+	va_start(ap, fmt);
+	vsnprintf(sim->error.msg + used, sizeof(sim->error.msg) - used, fmt, ap);
+	va_end(ap);
+}
+
+const char *pl_sim_error(const struct pl_sim *sim)
+{
+	return sim->failed ? sim->error.msg : NULL;
+}
+
+/* ------------------------------------------------------------- recording */
+
+static int grow_events(struct pl_sim *sim)
+{
+	uint32_t cap = sim->events_cap ? sim->events_cap * 2 : 4096;
+	struct pl_event *events;
+
+	if (sim->events_cap >= UINT32_MAX / 2)
+		return -1;
+	events = realloc(sim->events, (size_t)cap * sizeof(*events));
+	if (!events)
+		return -1;
+	sim->events = events;
+	sim->events_cap = cap;
+	return 0;
+}
+
+static void record(struct pl_sim *sim, enum pl_event_kind kind, unsigned arg, uint32_t page,
+		   int32_t a, int32_t b)
+{
+	if (sim->nevents == sim->events_cap && grow_events(sim)) {
+		fail(sim, "out of memory for the event log (%u events)", sim->nevents);
+		return;
+	}
+	sim->events[sim->nevents++] = (struct pl_event){
+		.step = sim->pos, .kind = (uint16_t)kind, .arg = (uint16_t)arg,
+		.page = page, .a = a, .b = b,
+	};
+}
+
+static void take_checkpoint(struct pl_sim *sim)
+{
+	struct pl_snapshot *cp = &sim->checkpoints[sim->ncheckpoints];
+
+	pl_snapshot_init(cp, sim->ops);
+	sim->ncheckpoints++;
+	if (pl_sim_snapshot(sim, cp))
+		fail(sim, "snapshot() failed (out of memory or lists pushed out of order)");
+}
+
+/* ------------------------------------------------- calls from the policy */
+
+static bool is_ghost(const struct pl_sim *sim, unsigned list)
+{
+	return sim->ops->ghost_lists >> list & 1;
+}
+
+static bool check_list(struct pl_sim *sim, unsigned list)
+{
+	if (list < sim->ops->nlists)
+		return true;
+	fail(sim, "list %u does not exist (the policy declares %u)", list, sim->ops->nlists);
+	return false;
+}
+
+static bool check_page(struct pl_sim *sim, uint32_t page)
+{
+	if (page < sim->trace->npages)
+		return true;
+	fail(sim, "page id %u is out of range (%u pages)", page, sim->trace->npages);
+	return false;
+}
+
+bool pl_resident(const struct pl_ctx *ctx, uint32_t page)
+{
+	return ctx->sim->page_state[page] & PAGE_RESIDENT;
+}
+
+static void enter(struct pl_sim *sim, uint32_t page)
+{
+	if (page != sim->may_enter) {
+		fail(sim, "page %llu entered memory outside insert() of that page",
+		     number_of(sim, page));
+	} else if (sim->page_state[page] & PAGE_RESIDENT) {
+		fail(sim, "page %llu inserted but already resident", number_of(sim, page));
+	} else if (sim->nresident >= sim->ctx.frames) {
+		fail(sim, "page %llu inserted into full memory (%u frames): reclaim evicted too little",
+		     number_of(sim, page), sim->ctx.frames);
+	} else {
+		sim->page_state[page] |= PAGE_RESIDENT;
+		sim->nresident++;
+	}
+}
+
+/* Returns whether the page was dirty (and so is written back). */
+static bool leave(struct pl_sim *sim, uint32_t page)
+{
+	bool dirty = sim->page_state[page] & PAGE_DIRTY;
+
+	if (page != sim->may_leave) {
+		fail(sim, "page %llu evicted, but the victim being evicted is %s", number_of(sim, page),
+		     sim->may_leave == PL_NONE ? "none" : "another page");
+		return false;
+	}
+	if (!(sim->page_state[page] & PAGE_RESIDENT)) {
+		fail(sim, "page %llu evicted twice", number_of(sim, page));
+		return false;
+	}
+	sim->page_state[page] = 0;
+	sim->nresident--;
+	sim->stats.evictions++;
+	sim->stats.writebacks += dirty;
+	return dirty;
+}
+
+void pl_emit_insert(struct pl_ctx *ctx, uint32_t page, unsigned list, uint32_t pos)
+{
+	struct pl_sim *sim = ctx->sim;
+
+	if (!check_list(sim, list) || !check_page(sim, page))
+		return;
+	if (!is_ghost(sim, list))
+		enter(sim, page);
+	if (sim->recording)
+		record(sim, PL_EV_INSERT, list, page, 0, (int32_t)pos);
+}
+
+void pl_emit_move(struct pl_ctx *ctx, uint32_t page, unsigned from, unsigned to, uint32_t pos)
+{
+	struct pl_sim *sim = ctx->sim;
+
+	if (!check_list(sim, from) || !check_list(sim, to) || !check_page(sim, page))
+		return;
+	if (is_ghost(sim, from) && !is_ghost(sim, to))
+		enter(sim, page);
+	else if (!is_ghost(sim, from) && is_ghost(sim, to))
+		fail(sim, "resident page %llu moved into ghost list %s: use pl_emit_evict()",
+		     number_of(sim, page), sim->ops->lists[to]);
+	if (sim->recording)
+		record(sim, PL_EV_MOVE, to, page, (int32_t)from, (int32_t)pos);
+}
+
+void pl_emit_remove(struct pl_ctx *ctx, uint32_t page, unsigned list)
+{
+	struct pl_sim *sim = ctx->sim;
+
+	if (!check_list(sim, list) || !check_page(sim, page))
+		return;
+	if (!is_ghost(sim, list))
+		fail(sim, "page %llu removed from non-ghost list %s: use pl_emit_evict()",
+		     number_of(sim, page), sim->ops->lists[list]);
+	if (sim->recording)
+		record(sim, PL_EV_REMOVE, list, page, 0, 0);
+}
+
+void pl_emit_evict(struct pl_ctx *ctx, uint32_t page, unsigned list)
+{
+	struct pl_sim *sim = ctx->sim;
+	bool dirty;
+
+	if (!check_list(sim, list) || !check_page(sim, page))
+		return;
+	if (is_ghost(sim, list)) {
+		fail(sim, "page %llu evicted from ghost list %s", number_of(sim, page),
+		     sim->ops->lists[list]);
+		return;
+	}
+	dirty = leave(sim, page);
+	if (sim->recording)
+		record(sim, PL_EV_EVICT, list, page, dirty, 0);
+}
+
+void pl_emit_set(struct pl_ctx *ctx, uint32_t page, unsigned field, int32_t from, int32_t to)
+{
+	struct pl_sim *sim = ctx->sim;
+
+	if (field >= sim->ops->nfields) {
+		fail(sim, "field %u does not exist (the policy declares %u)", field,
+		     sim->ops->nfields);
+		return;
+	}
+	if (sim->recording)
+		record(sim, PL_EV_SET, field, page, from, to);
+}
+
+void pl_emit_hand(struct pl_ctx *ctx, unsigned hand, uint32_t from, uint32_t to)
+{
+	struct pl_sim *sim = ctx->sim;
+
+	if (hand >= sim->ops->nhands) {
+		fail(sim, "hand %u does not exist (the policy declares %u)", hand, sim->ops->nhands);
+		return;
+	}
+	if (sim->recording)
+		record(sim, PL_EV_HAND, hand, PL_NONE, (int32_t)from, (int32_t)to);
+}
+
+/* ---------------------------------------------------------------- steps */
+
+static bool is_resident(const struct pl_sim *sim, uint32_t page)
+{
+	return sim->page_state[page] & PAGE_RESIDENT;
+}
+
+static uint32_t reclaim_goal(const struct pl_sim *sim)
+{
+	if (sim->ops->reclaim_goal)
+		return sim->ops->reclaim_goal(sim->state, sim->nresident);
+	return sim->nresident >= sim->ctx.frames;
+}
+
+static void evict_one(struct pl_sim *sim)
+{
+	uint32_t victim = sim->ops->victim(sim->state);
+
+	if (victim >= sim->trace->npages || !is_resident(sim, victim)) {
+		fail(sim, "victim() chose %s%llu, which is not resident",
+		     victim == PL_NONE ? "no page " : "page ", number_of(sim, victim));
+		return;
+	}
+	if (sim->recording)
+		record(sim, PL_EV_VICTIM, 0, victim, 0, 0);
+	sim->may_leave = victim;
+	sim->ops->evict(sim->state, victim);
+	sim->may_leave = PL_NONE;
+	if (is_resident(sim, victim))
+		fail(sim, "evict() left the victim, page %llu, resident", number_of(sim, victim));
+}
+
+static void miss(struct pl_sim *sim, const struct pl_ref *ref)
+{
+	uint32_t goal = reclaim_goal(sim);
+
+	sim->stats.misses++;
+	if (sim->recording)
+		record(sim, PL_EV_MISS, 0, ref->page, 0, 0);
+	for (uint32_t i = 0; i < goal && !sim->failed; i++)
+		evict_one(sim);
+	if (sim->failed)
+		return;
+	sim->may_enter = ref->page;
+	sim->ops->insert(sim->state, ref);
+	sim->may_enter = PL_NONE;
+	if (!is_resident(sim, ref->page))
+		fail(sim, "insert() did not bring page %llu in", number_of(sim, ref->page));
+}
+
+static void hit(struct pl_sim *sim, const struct pl_ref *ref)
+{
+	sim->stats.hits++;
+	if (sim->recording)
+		record(sim, PL_EV_HIT, 0, ref->page, 0, 0);
+	sim->ops->hit(sim->state, ref);
+}
+
+static void finish_recorded_step(struct pl_sim *sim)
+{
+	sim->step_begin[sim->pos] = sim->nevents;
+	if (sim->pos % sim->checkpoint_every == 0)
+		take_checkpoint(sim);
+}
+
+static inline void process(struct pl_sim *sim)
+{
+	const struct pl_trace *t = sim->trace;
+	uint32_t step = sim->pos;
+	struct pl_ref ref = {
+		.page = t->page[step],
+		.step = step,
+		.next_use = sim->next_use ? sim->next_use[step] : PL_NONE,
+		.flags = t->flags[step],
+		.pid = t->pid ? t->pid[step] : 0,
+	};
+
+	if (step == sim->next_tick) {
+		sim->next_tick = sim->ctx.tick_period <= PL_NONE - step ?
+				 step + sim->ctx.tick_period : PL_NONE;
+		sim->ops->tick(sim->state, step);
+	}
+	if (is_resident(sim, ref.page))
+		hit(sim, &ref);
+	else
+		miss(sim, &ref);
+	if (sim->failed)
+		return;
+	if (ref.flags & PL_REF_WRITE)
+		sim->page_state[ref.page] |= PAGE_DIRTY;
+	sim->stats.references++;
+	sim->pos = step + 1;
+	if (sim->recording)
+		finish_recorded_step(sim);
+}
+
+bool pl_sim_step(struct pl_sim *sim)
+{
+	if (sim->failed || sim->pos >= sim->trace->n)
+		return false;
+	process(sim);
+	return !sim->failed;
+}
+
+uint32_t pl_sim_run(struct pl_sim *sim, uint32_t steps)
+{
+	uint32_t start = sim->pos;
+	uint32_t stop = steps < sim->trace->n - start ? start + steps : sim->trace->n;
+
+	while (sim->pos < stop && !sim->failed)
+		process(sim);
+	return sim->pos - start;
+}
+
+uint32_t pl_sim_position(const struct pl_sim *sim)
+{
+	return sim->pos;
+}
+
+const struct pl_stats *pl_sim_stats(const struct pl_sim *sim)
+{
+	return &sim->stats;
+}
+
+void pl_sim_counters(const struct pl_sim *sim, uint64_t *out)
+{
+	memset(out, 0, sim->ops->ncounters * sizeof(*out));
+	if (sim->ops->read_counters)
+		sim->ops->read_counters(sim->state, out);
+}
+
+uint32_t pl_sim_resident(const struct pl_sim *sim)
+{
+	return sim->nresident;
+}
+
+int pl_sim_snapshot(const struct pl_sim *sim, struct pl_snapshot *out)
+{
+	out->nlists = sim->ops->nlists;
+	out->nfields = sim->ops->nfields;
+	out->nhands = sim->ops->nhands;
+	pl_snapshot_clear(out);
+	sim->ops->snapshot(sim->state, out);
+	return out->failed ? -1 : 0;
+}
+
+const struct pl_event *pl_sim_events(const struct pl_sim *sim, uint32_t *count)
+{
+	*count = sim->nevents;
+	return sim->events;
+}
+
+void pl_sim_step_events(const struct pl_sim *sim, uint32_t step, uint32_t *begin, uint32_t *end)
+{
+	if (!sim->recording || step >= sim->pos) {
+		*begin = *end = sim->nevents;
+		return;
+	}
+	*begin = sim->step_begin[step];
+	*end = sim->step_begin[step + 1];
+}
+
+int pl_sim_seek(const struct pl_sim *sim, uint32_t k, struct pl_snapshot *out)
+{
+	uint32_t cp = k / (sim->recording ? sim->checkpoint_every : 1);
+
+	if (!sim->recording || k > sim->pos || cp >= sim->ncheckpoints)
+		return -1;
+	if (pl_snapshot_copy(out, &sim->checkpoints[cp]))
+		return -1;
+	for (uint32_t e = sim->step_begin[cp * sim->checkpoint_every]; e < sim->step_begin[k]; e++)
+		if (pl_snapshot_apply(out, &sim->events[e]))
+			return -1;
+	return 0;
+}
+
+/* ------------------------------------------------------ create / destroy */
+
+static int compute_next_use(struct pl_sim *sim)
+{
+	const struct pl_trace *t = sim->trace;
+	uint32_t *last = malloc(((size_t)t->npages + 1) * sizeof(*last));
+
+	sim->next_use = malloc(((size_t)t->n + 1) * sizeof(*sim->next_use));
+	if (!last || !sim->next_use) {
+		free(last);
+		return -1;
+	}
+	for (uint32_t p = 0; p < t->npages; p++)
+		last[p] = PL_NONE;
+	for (uint32_t i = t->n; i-- > 0;) {
+		sim->next_use[i] = last[t->page[i]];
+		last[t->page[i]] = i;
+	}
+	free(last);
+	return 0;
+}
+
+static int check_params(const struct pl_policy_ops *ops, const int64_t *params,
+			struct pl_error *err)
+{
+	for (unsigned i = 0; i < ops->nparams; i++) {
+		const struct pl_param *p = &ops->params[i];
+
+		if (params[i] < p->min || params[i] > p->max) {
+			snprintf(err->msg, sizeof(err->msg),
+				 "%s: parameter %s = %lld is outside %lld .. %lld", ops->name,
+				 p->name, (long long)params[i], (long long)p->min,
+				 (long long)p->max);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int start_recording(struct pl_sim *sim, uint32_t checkpoint_every)
+{
+	uint32_t n = sim->trace->n;
+
+	sim->checkpoint_every = checkpoint_every ? checkpoint_every : DEFAULT_CHECKPOINT_EVERY;
+	sim->step_begin = calloc((size_t)n + 1, sizeof(*sim->step_begin));
+	sim->checkpoints = calloc((size_t)n / sim->checkpoint_every + 1,
+				  sizeof(*sim->checkpoints));
+	if (!sim->step_begin || !sim->checkpoints)
+		return -1;
+	sim->recording = true;
+	take_checkpoint(sim);
+	return sim->failed ? -1 : 0;
+}
+
+static struct pl_sim *create_failed(struct pl_sim *sim, struct pl_error *err, const char *what)
+{
+	if (what)
+		snprintf(err->msg, sizeof(err->msg), "%s", what);
+	pl_sim_destroy(sim);
+	return NULL;
+}
+
+struct pl_sim *pl_sim_create(const struct pl_policy_ops *ops, uint32_t frames,
+			     const int64_t *params, const struct pl_trace *trace,
+			     unsigned flags, uint32_t checkpoint_every, struct pl_error *err)
+{
+	struct pl_sim *sim;
+
+	if (frames == 0) {
+		snprintf(err->msg, sizeof(err->msg), "frames must be at least 1");
+		return NULL;
+	}
+	sim = calloc(1, sizeof(*sim));
+	if (!sim)
+		return create_failed(sim, err, "out of memory");
+	sim->ops = ops;
+	sim->trace = trace;
+	sim->may_enter = sim->may_leave = PL_NONE;
+	if (params)
+		memcpy(sim->params, params, sizeof(sim->params));
+	else
+		pl_params_default(ops, sim->params);
+	if (check_params(ops, sim->params, err))
+		return create_failed(sim, err, NULL);
+	sim->page_state = calloc((size_t)trace->npages + 1, 1);
+	if (!sim->page_state || ((ops->flags & PL_POLICY_FUTURE) && compute_next_use(sim)))
+		return create_failed(sim, err, "out of memory");
+	sim->ctx = (struct pl_ctx){
+		.frames = frames, .npages = trace->npages, .params = sim->params, .sim = sim,
+	};
+	sim->state = ops->create(&sim->ctx, err);
+	if (!sim->state)
+		return create_failed(sim, err, NULL);
+	sim->next_tick = sim->ctx.tick_period && ops->tick ? sim->ctx.tick_period : PL_NONE;
+	if ((flags & PL_SIM_RECORD) && start_recording(sim, checkpoint_every))
+		return create_failed(sim, err, sim->failed ? sim->error.msg :
+					       "out of memory for the event log");
+	return sim;
+}
+
+void pl_sim_destroy(struct pl_sim *sim)
+{
+	if (!sim)
+		return;
+	if (sim->state)
+		sim->ops->destroy(sim->state);
+	for (uint32_t i = 0; i < sim->ncheckpoints; i++)
+		pl_snapshot_free(&sim->checkpoints[i]);
+	free(sim->checkpoints);
+	free(sim->step_begin);
+	free(sim->events);
+	free(sim->next_use);
+	free(sim->page_state);
+	free(sim);
+}

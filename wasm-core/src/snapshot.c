@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * snapshot.c - a policy's structure as plain data, and the replay of
+ * structural events onto it.
+ *
+ * Interface: pl_snapshot_{init,free,clear,copy,equal,apply} (pagelab.h) and
+ * pl_snapshot_{push,set_hand} (policy.h).
+ *
+ * Layout: the entries of list 0, then list 1, ... in one array, each entry a
+ * page id plus nfields values.  List i starts at the sum of len[0 .. i-1].
+ *
+ * Invariants: total == sum(len); cap >= total; a page appears at most once
+ * in the whole snapshot (a policy keeps a page in one list at a time).
+ *
+ * Cost: apply() finds the page by id (O(list length)) and shifts the entries
+ * after the insertion or removal point (O(total)).  Snapshots are for
+ * showing and checking small simulations, so simplicity wins over speed.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy.h"
+
+void pl_snapshot_init(struct pl_snapshot *s, const struct pl_policy_ops *ops)
+{
+	memset(s, 0, sizeof(*s));
+	s->nlists = ops->nlists;
+	s->nfields = ops->nfields;
+	s->nhands = ops->nhands;
+}
+
+void pl_snapshot_free(struct pl_snapshot *s)
+{
+	free(s->page);
+	free(s->value);
+	s->page = NULL;
+	s->value = NULL;
+	s->cap = 0;
+	pl_snapshot_clear(s);
+}
+
+void pl_snapshot_clear(struct pl_snapshot *s)
+{
+	memset(s->len, 0, sizeof(s->len));
+	memset(s->hand, 0, sizeof(s->hand));
+	s->total = 0;
+	s->failed = false;
+}
+
+static int reserve(struct pl_snapshot *s, uint32_t want)
+{
+	uint32_t cap = s->cap ? s->cap : 16;
+	uint32_t *page;
+	int32_t *value;
+
+	if (want <= s->cap)
+		return 0;
+	while (cap < want)
+		cap *= 2;
+	page = realloc(s->page, (size_t)cap * sizeof(*page));
+	if (!page)
+		return -1;
+	s->page = page;
+	/* at least one value slot, so that a field-less snapshot has a buffer */
+	value = realloc(s->value, (size_t)cap * (s->nfields ? s->nfields : 1) * sizeof(*value));
+	if (!value)
+		return -1;
+	s->value = value;
+	s->cap = cap;
+	return 0;
+}
+
+int pl_snapshot_copy(struct pl_snapshot *dst, const struct pl_snapshot *src)
+{
+	dst->nlists = src->nlists;
+	dst->nfields = src->nfields;
+	dst->nhands = src->nhands;
+	if (reserve(dst, src->total))
+		return -1;
+	memcpy(dst->len, src->len, sizeof(dst->len));
+	memcpy(dst->hand, src->hand, sizeof(dst->hand));
+	dst->total = src->total;
+	dst->failed = src->failed;
+	if (src->total) {
+		memcpy(dst->page, src->page, (size_t)src->total * sizeof(*dst->page));
+		memcpy(dst->value, src->value,
+		       (size_t)src->total * src->nfields * sizeof(*dst->value));
+	}
+	return 0;
+}
+
+bool pl_snapshot_equal(const struct pl_snapshot *a, const struct pl_snapshot *b)
+{
+	if (a->nlists != b->nlists || a->nfields != b->nfields || a->nhands != b->nhands ||
+	    a->total != b->total || a->failed || b->failed)
+		return false;
+	if (memcmp(a->len, b->len, a->nlists * sizeof(a->len[0])) ||
+	    memcmp(a->hand, b->hand, a->nhands * sizeof(a->hand[0])))
+		return false;
+	if (!a->total)
+		return true;
+	return !memcmp(a->page, b->page, (size_t)a->total * sizeof(*a->page)) &&
+	       !memcmp(a->value, b->value, (size_t)a->total * a->nfields * sizeof(*a->value));
+}
+
+static uint32_t list_start(const struct pl_snapshot *s, unsigned list)
+{
+	uint32_t start = 0;
+
+	for (unsigned i = 0; i < list; i++)
+		start += s->len[i];
+	return start;
+}
+
+/* The entry index of `page` in `list`, or UINT32_MAX. */
+static uint32_t find_in_list(const struct pl_snapshot *s, unsigned list, uint32_t page)
+{
+	uint32_t start = list_start(s, list);
+
+	for (uint32_t i = start; i < start + s->len[list]; i++)
+		if (s->page[i] == page)
+			return i;
+	return UINT32_MAX;
+}
+
+static uint32_t find_anywhere(const struct pl_snapshot *s, uint32_t page)
+{
+	for (uint32_t i = 0; i < s->total; i++)
+		if (s->page[i] == page)
+			return i;
+	return UINT32_MAX;
+}
+
+static int32_t *values_of(const struct pl_snapshot *s, uint32_t entry)
+{
+	return s->value + (size_t)entry * s->nfields;
+}
+
+/* Opens a gap at entry index `at` and puts (page, values) there. */
+static int insert_entry(struct pl_snapshot *s, uint32_t at, uint32_t page, const int32_t *values)
+{
+	if (reserve(s, s->total + 1))
+		return -1;
+	memmove(s->page + at + 1, s->page + at, (size_t)(s->total - at) * sizeof(*s->page));
+	memmove(values_of(s, at + 1), values_of(s, at),
+		(size_t)(s->total - at) * s->nfields * sizeof(*s->value));
+	s->page[at] = page;
+	if (values)
+		memcpy(values_of(s, at), values, s->nfields * sizeof(*s->value));
+	else
+		memset(values_of(s, at), 0, s->nfields * sizeof(*s->value));
+	s->total++;
+	return 0;
+}
+
+static void remove_entry(struct pl_snapshot *s, uint32_t at)
+{
+	memmove(s->page + at, s->page + at + 1, (size_t)(s->total - at - 1) * sizeof(*s->page));
+	memmove(values_of(s, at), values_of(s, at + 1),
+		(size_t)(s->total - at - 1) * s->nfields * sizeof(*s->value));
+	s->total--;
+}
+
+int pl_snapshot_push(struct pl_snapshot *s, unsigned list, uint32_t page, const int32_t *values)
+{
+	if (list >= s->nlists || s->total != list_start(s, list + 1)) {
+		/* a list after this one already has entries: pushed out of order */
+		s->failed = true;
+		return -1;
+	}
+	if (insert_entry(s, s->total, page, values)) {
+		s->failed = true;
+		return -1;
+	}
+	s->len[list]++;
+	return 0;
+}
+
+void pl_snapshot_set_hand(struct pl_snapshot *s, unsigned hand, int32_t pos)
+{
+	if (hand < s->nhands)
+		s->hand[hand] = pos;
+	else
+		s->failed = true;
+}
+
+static int apply_insert(struct pl_snapshot *s, unsigned list, uint32_t page, int32_t pos,
+			const int32_t *values)
+{
+	if (list >= s->nlists || pos < 0 || (uint32_t)pos > s->len[list] ||
+	    find_anywhere(s, page) != UINT32_MAX)
+		return -1;
+	if (insert_entry(s, list_start(s, list) + pos, page, values))
+		return -1;
+	s->len[list]++;
+	return 0;
+}
+
+static int apply_remove(struct pl_snapshot *s, unsigned list, uint32_t page)
+{
+	uint32_t at;
+
+	if (list >= s->nlists)
+		return -1;
+	at = find_in_list(s, list, page);
+	if (at == UINT32_MAX)
+		return -1;
+	remove_entry(s, at);
+	s->len[list]--;
+	return 0;
+}
+
+static int apply_move(struct pl_snapshot *s, unsigned from, unsigned to, uint32_t page,
+		      int32_t pos)
+{
+	int32_t values[PL_MAX_FIELDS];
+	uint32_t at;
+
+	if (from >= s->nlists || to >= s->nlists)
+		return -1;
+	at = find_in_list(s, from, page);
+	if (at == UINT32_MAX)
+		return -1;
+	memcpy(values, values_of(s, at), s->nfields * sizeof(*values));
+	remove_entry(s, at);
+	s->len[from]--;
+	return apply_insert(s, to, page, pos, values);
+}
+
+static int apply_set(struct pl_snapshot *s, unsigned field, uint32_t page, int32_t from,
+		     int32_t to)
+{
+	uint32_t at = find_anywhere(s, page);
+
+	if (field >= s->nfields || at == UINT32_MAX || values_of(s, at)[field] != from)
+		return -1;
+	values_of(s, at)[field] = to;
+	return 0;
+}
+
+static int apply_hand(struct pl_snapshot *s, unsigned hand, int32_t from, int32_t to)
+{
+	if (hand >= s->nhands || s->hand[hand] != from)
+		return -1;
+	s->hand[hand] = to;
+	return 0;
+}
+
+int pl_snapshot_apply(struct pl_snapshot *s, const struct pl_event *ev)
+{
+	switch (ev->kind) {
+	case PL_EV_HIT:
+	case PL_EV_MISS:
+	case PL_EV_VICTIM:
+		return 0;
+	case PL_EV_EVICT:
+	case PL_EV_REMOVE:
+		return apply_remove(s, ev->arg, ev->page);
+	case PL_EV_INSERT:
+		return apply_insert(s, ev->arg, ev->page, ev->b, NULL);
+	case PL_EV_MOVE:
+		if (ev->a < 0)
+			return -1;
+		return apply_move(s, (unsigned)ev->a, ev->arg, ev->page, ev->b);
+	case PL_EV_SET:
+		return apply_set(s, ev->arg, ev->page, ev->a, ev->b);
+	case PL_EV_HAND:
+		return apply_hand(s, ev->arg, ev->a, ev->b);
+	default:
+		return -1;
+	}
+}

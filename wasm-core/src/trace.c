@@ -1,0 +1,388 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * trace.c - reference traces: building them, and reading reference strings
+ * and trace files.
+ *
+ * Interface: pl_trace_* in pagelab.h.
+ *
+ * Invariants of a struct pl_trace: page[0 .. n-1] < npages; number[id] is
+ * the input page number that dense id `id` stands for, and the page map
+ * holds exactly the pairs (number[id], id); pid and vtime, once allocated,
+ * have an entry for every reference (0 for those added before).  n stays
+ * below PL_NONE, so a step always fits in 32 bits with PL_NONE to spare.
+ *
+ * Text syntax (one grammar for --refs strings and plain trace files):
+ *   tokens separated by commas, spaces, tabs or line breaks (CR LF is
+ *   fine); a token is a decimal or 0x-hex number below 2^64 with an
+ *   optional trailing 'w' or 'W' marking a write.  Trace files also allow
+ *   '#' comments to the end of the line.  Errors name the source, the line
+ *   and the token.
+ *
+ * Speed: the parser is a single pass over the buffer with a character class
+ * table and its own integer conversion (no strtoull, no per-line copies);
+ * interning a page number is one hash probe on average.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pagelab.h"
+#include "page_map.h"
+
+void pl_trace_init(struct pl_trace *t)
+{
+	memset(t, 0, sizeof(*t));
+}
+
+void pl_trace_free(struct pl_trace *t)
+{
+	free(t->page);
+	free(t->flags);
+	free(t->pid);
+	free(t->vtime);
+	free(t->number);
+	pl_page_map_destroy(t->map);
+	pl_trace_init(t);
+}
+
+static void *grow_array(void *array, uint32_t cap, size_t size)
+{
+	return realloc(array, (size_t)cap * size);
+}
+
+/* Makes room for one more reference in every per-reference array. */
+static int reserve_reference(struct pl_trace *t)
+{
+	uint32_t cap;
+	void *p;
+
+	if (t->n < t->cap)
+		return 0;
+	if (t->cap >= PL_NONE / 2)
+		cap = PL_NONE - 1;
+	else
+		cap = t->cap ? t->cap * 2 : 1024;
+	if (cap <= t->n)
+		return -1;
+	if (!(p = grow_array(t->page, cap, sizeof(*t->page))))
+		return -1;
+	t->page = p;
+	if (!(p = grow_array(t->flags, cap, sizeof(*t->flags))))
+		return -1;
+	t->flags = p;
+	if (t->pid) {
+		if (!(p = grow_array(t->pid, cap, sizeof(*t->pid))))
+			return -1;
+		t->pid = p;
+	}
+	if (t->vtime) {
+		if (!(p = grow_array(t->vtime, cap, sizeof(*t->vtime))))
+			return -1;
+		t->vtime = p;
+	}
+	t->cap = cap;
+	return 0;
+}
+
+static int remember_number(struct pl_trace *t, uint32_t id, uint64_t number)
+{
+	if (id >= t->page_cap) {
+		uint32_t cap = t->page_cap ? t->page_cap * 2 : 1024;
+		uint64_t *p = grow_array(t->number, cap, sizeof(*t->number));
+
+		if (!p)
+			return -1;
+		t->number = p;
+		t->page_cap = cap;
+	}
+	t->number[id] = number;
+	t->npages = id + 1;
+	return 0;
+}
+
+uint32_t pl_trace_add(struct pl_trace *t, uint64_t number, unsigned flags)
+{
+	uint32_t id;
+	int added;
+
+	if (reserve_reference(t))
+		return PL_NONE;
+	if (!t->map && !(t->map = pl_page_map_create()))
+		return PL_NONE;
+	id = pl_page_map_intern(t->map, number, &added);
+	if (id == PL_NONE || (added && remember_number(t, id, number)))
+		return PL_NONE;
+	t->page[t->n] = id;
+	t->flags[t->n] = (uint8_t)flags;
+	if (t->pid)
+		t->pid[t->n] = 0;
+	if (t->vtime)
+		t->vtime[t->n] = 0;
+	t->n++;
+	return id;
+}
+
+int pl_trace_set_pid(struct pl_trace *t, uint32_t pid)
+{
+	if (!t->n)
+		return -1;
+	if (!t->pid && !(t->pid = calloc(t->cap, sizeof(*t->pid))))
+		return -1;
+	t->pid[t->n - 1] = pid;
+	return 0;
+}
+
+int pl_trace_set_vtime(struct pl_trace *t, uint64_t vtime)
+{
+	if (!t->n)
+		return -1;
+	if (!t->vtime && !(t->vtime = calloc(t->cap, sizeof(*t->vtime))))
+		return -1;
+	t->vtime[t->n - 1] = vtime;
+	return 0;
+}
+
+/* ------------------------------------------------------------- parsing */
+
+enum char_class {
+	CC_TOKEN,	/* part of a token */
+	CC_BLANK,	/* separator within a line: space, tab, CR, comma */
+	CC_NEWLINE,
+	CC_COMMENT,	/* '#': a comment where comments are allowed */
+};
+
+static const unsigned char char_class[256] = {
+	[' '] = CC_BLANK, ['\t'] = CC_BLANK, ['\r'] = CC_BLANK, [','] = CC_BLANK,
+	['\v'] = CC_BLANK, ['\f'] = CC_BLANK, ['\n'] = CC_NEWLINE, ['#'] = CC_COMMENT,
+};
+
+struct text {
+	const char *p, *end;
+	const char *source;	/* for messages: "--refs", a file name */
+	unsigned long line;
+	bool comments;
+};
+
+enum token_verdict { TOKEN_OK, TOKEN_BAD, TOKEN_TOO_LARGE };
+
+static int hex_digit(unsigned char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20;
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+static enum token_verdict parse_hex(const char *s, const char *end, uint64_t *out)
+{
+	uint64_t value = 0;
+
+	if (s == end)
+		return TOKEN_BAD;
+	for (; s < end; s++) {
+		int d = hex_digit((unsigned char)*s);
+
+		if (d < 0)
+			return TOKEN_BAD;
+		if (value >> 60)
+			return TOKEN_TOO_LARGE;
+		value = value << 4 | (uint64_t)d;
+	}
+	*out = value;
+	return TOKEN_OK;
+}
+
+static enum token_verdict parse_decimal(const char *s, const char *end, uint64_t *out)
+{
+	uint64_t value = 0;
+	bool too_large = false;
+
+	if (s == end)
+		return TOKEN_BAD;
+	for (; s < end; s++) {
+		unsigned d = (unsigned char)*s - '0';
+
+		if (d > 9)
+			return TOKEN_BAD;
+		if (value > (UINT64_MAX - d) / 10)
+			too_large = true;
+		value = value * 10 + d;
+	}
+	*out = value;
+	return too_large ? TOKEN_TOO_LARGE : TOKEN_OK;
+}
+
+static enum token_verdict parse_token(const char *s, const char *end, uint64_t *number,
+				      unsigned *flags)
+{
+	*flags = 0;
+	if ((end[-1] | 0x20) == 'w') {
+		*flags = PL_REF_WRITE;
+		end--;
+	}
+	if (end - s > 2 && s[0] == '0' && (s[1] | 0x20) == 'x')
+		return parse_hex(s + 2, end, number);
+	return parse_decimal(s, end, number);
+}
+
+/* Copies at most 40 characters of the token, with unprintable bytes as '?'. */
+static void quote_token(char *out, size_t size, const char *s, const char *end)
+{
+	size_t n = (size_t)(end - s);
+	size_t i;
+
+	if (n > 40)
+		n = 40;
+	if (n >= size - 4)
+		n = size - 4;
+	for (i = 0; i < n; i++)
+		out[i] = (s[i] >= 0x20 && s[i] < 0x7f) ? s[i] : '?';
+	if ((size_t)(end - s) > n) {
+		memcpy(out + i, "...", 3);
+		i += 3;
+	}
+	out[i] = '\0';
+}
+
+static int token_error(const struct text *x, const char *tok, const char *end,
+		       enum token_verdict verdict, struct pl_error *err)
+{
+	char quoted[48];
+
+	quote_token(quoted, sizeof(quoted), tok, end);
+	if (verdict == TOKEN_TOO_LARGE)
+		snprintf(err->msg, sizeof(err->msg),
+			 "%s:%lu: '%s' does not fit in 64 bits", x->source, x->line, quoted);
+	else
+		snprintf(err->msg, sizeof(err->msg),
+			 "%s:%lu: '%s' is not a page number (decimal or 0x-hex, "
+			 "optional trailing w for a write)", x->source, x->line, quoted);
+	return -1;
+}
+
+static int add_error(const struct pl_trace *t, const struct text *x, struct pl_error *err)
+{
+	if (t->n >= PL_NONE - 1)
+		snprintf(err->msg, sizeof(err->msg),
+			 "%s:%lu: more than %u references, the most a trace can hold",
+			 x->source, x->line, PL_NONE - 2);
+	else
+		snprintf(err->msg, sizeof(err->msg), "%s:%lu: out of memory after %u references",
+			 x->source, x->line, t->n);
+	return -1;
+}
+
+static const char *skip_comment(const char *p, const char *end)
+{
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+	return nl ? nl : end;
+}
+
+static const char *token_end(const struct text *x, const char *p)
+{
+	while (p < x->end && char_class[(unsigned char)*p] == CC_TOKEN)
+		p++;
+	return p;
+}
+
+static int parse_text(struct pl_trace *t, struct text *x, struct pl_error *err)
+{
+	while (x->p < x->end) {
+		const char *tok, *end;
+		enum token_verdict verdict;
+		uint64_t number;
+		unsigned flags;
+
+		switch (char_class[(unsigned char)*x->p]) {
+		case CC_NEWLINE:
+			x->line++;
+			/* fall through */
+		case CC_BLANK:
+			x->p++;
+			continue;
+		case CC_COMMENT:
+			if (x->comments) {
+				x->p = skip_comment(x->p, x->end);
+				continue;
+			}
+			break;
+		}
+		tok = x->p;
+		/* a '#' where comments are not allowed is read as a (bad) token */
+		end = token_end(x, tok + 1);
+		verdict = parse_token(tok, end, &number, &flags);
+		if (verdict != TOKEN_OK)
+			return token_error(x, tok, end, verdict, err);
+		if (pl_trace_add(t, number, flags) == PL_NONE)
+			return add_error(t, x, err);
+		x->p = end;
+	}
+	return 0;
+}
+
+int pl_trace_parse_refs(struct pl_trace *t, const char *text, const char *source,
+			struct pl_error *err)
+{
+	struct text x = {
+		.p = text, .end = text + strlen(text), .source = source, .line = 1,
+		.comments = false,
+	};
+
+	return parse_text(t, &x, err);
+}
+
+int pl_trace_read_buffer(struct pl_trace *t, const char *buf, size_t len, const char *name,
+			 struct pl_error *err)
+{
+	struct text x = {
+		.p = buf, .end = buf + len, .source = name, .line = 1, .comments = true,
+	};
+
+	return parse_text(t, &x, err);
+}
+
+/* Reads the whole stream into one buffer (a pipe has no size to ask for). */
+static char *slurp(FILE *in, size_t *len)
+{
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap), *bigger;
+
+	while (buf) {
+		n += fread(buf + n, 1, cap - n, in);
+		if (n < cap)
+			break;
+		bigger = realloc(buf, cap * 2);
+		if (!bigger)
+			free(buf);
+		buf = bigger;
+		cap *= 2;
+	}
+	*len = n;
+	return buf;
+}
+
+int pl_trace_read(struct pl_trace *t, FILE *in, const char *name, struct pl_error *err)
+{
+	size_t len;
+	char *buf;
+	int ret;
+
+	errno = 0;
+	buf = slurp(in, &len);
+	if (!buf) {
+		snprintf(err->msg, sizeof(err->msg), "%s: out of memory reading the trace", name);
+		return -1;
+	}
+	if (ferror(in)) {
+		snprintf(err->msg, sizeof(err->msg), "%s: read error: %s", name,
+			 errno ? strerror(errno) : "unknown");
+		free(buf);
+		return -1;
+	}
+	ret = pl_trace_read_buffer(t, buf, len, name, err);
+	free(buf);
+	return ret;
+}
