@@ -15,6 +15,14 @@ async function pressOnPage(page, key) {
 	await page.keyboard.press(key);
 }
 
+/* The fastest speed, whether the control is a slider or a list of speeds. */
+async function setToFastest(control) {
+	if (await control.evaluate((node) => node.tagName === 'SELECT'))
+		await control.selectOption({ index: await control.locator('option').count() - 1 });
+	else
+		await control.fill(await control.getAttribute('max'));
+}
+
 test.describe('the keyboard', () => {
 	test.beforeEach(async ({ lab }) => {
 		await lab.setScenario({ policy: 'fifo', frames: 3, refs: SILBERSCHATZ });
@@ -48,6 +56,51 @@ test.describe('the keyboard', () => {
 		await page.waitForTimeout(LONGER_THAN_A_TICK_MS);
 		await expect(refs).toHaveValue('1  2');
 		await lab.waitForStep(0, 20);
+	});
+});
+
+test.describe('the step controls on LRU with the Silberschatz string', () => {
+	test.beforeEach(async ({ lab }) => {
+		await lab.setScenario({ policy: 'lru', frames: 3, refs: SILBERSCHATZ });
+	});
+
+	test('next fault skips the hits: from step 4 it goes to 6, then 8', async ({ lab }) => {
+		await lab.goToStep(4);
+		await lab.byTestId('next-fault').click();
+		await lab.waitForStep(6, 20);
+		await lab.byTestId('next-fault').click();
+		await lab.waitForStep(8, 20);
+	});
+
+	test('next eviction goes to the first reference that evicts a page: 4, then 6', async ({ lab }) => {
+		await lab.byTestId('next-eviction').click();
+		await lab.waitForStep(4, 20);
+		await lab.byTestId('next-eviction').click();
+		await lab.waitForStep(6, 20);
+	});
+
+	test('the scrub slider jumps to any step and shows what stepping there shows', async ({ lab }) => {
+		await lab.goToStep(13);
+		const stepped = await lab.stepViewDigest();
+		await lab.byTestId('reset').click();
+		await lab.waitForStep(0, 20);
+		await lab.byTestId('scrub').fill('13');
+		await lab.waitForStep(13, 20);
+		expect(await lab.stepViewDigest()).toEqual(stepped);
+	});
+
+	test('reset goes back to step 0 with no faults counted', async ({ lab }) => {
+		await lab.goToStep(5);
+		await lab.byTestId('reset').click();
+		await lab.waitForStep(0, 20);
+		expect(await lab.stats()).toEqual({ faults: 0, hits: 0, evictions: 0 });
+	});
+
+	test('play walks to the end of the trace and stops there', async ({ lab }) => {
+		await setToFastest(lab.byTestId('speed'));
+		await lab.byTestId('play-pause').click();
+		await lab.waitForStep(20, 20);
+		expect(await lab.stats()).toEqual({ faults: 12, hits: 8, evictions: 9 });
 	});
 });
 
