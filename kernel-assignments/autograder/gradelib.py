@@ -106,9 +106,9 @@ def load_tests(path):
 
 BOOT_TROUBLE = {
 	"panic": "the kernel panicked",
-	"oops": "the kernel oopsed",
-	"hang": "the test run hung (no power-off within {timeout} s)",
-	"flood": "the guest flooded its output (run stopped)",
+	"oops": "the kernel oopsed (a kernel bug; the machine stopped there)",
+	"hang": "the test run hung (no power-off within {timeout} s; it was stopped)",
+	"flood": "the guest flooded its output (the run was stopped at the size cap)",
 	"crashed": "QEMU stopped unexpectedly",
 }
 
@@ -126,7 +126,9 @@ class Run:
 		status = self.outcome.status
 		if status in BOOT_TROUBLE:
 			trouble = BOOT_TROUBLE[status].format(timeout=self.boot.timeout)
-			return f"no result for {what}: {trouble}:\n{self.outcome.problem}"
+			when = "during the test" if "pl-init: running plan" in self.console \
+				else "while booting, before any test ran"
+			return f"no result for {what}: {trouble} {when}:\n{self.outcome.problem}"
 		tail = "\n".join(self.console.splitlines()[-12:])
 		return (f"no result for {what}: the test program did not report it (it may have"
 			f" crashed, or an earlier step failed). Last console lines:\n{tail}")

@@ -18,7 +18,8 @@ Invariants:
       pristine + base version); .pagelab/base/<path> the pristine + base version, absent when
       the file is new.  Overlays compare against these, so unchanged files keep their mtime
       and a re-grade rebuilds only what changed.
-    - A failed build never leaves a bootable image behind: the image is removed first.
+    - A build counts only when make succeeds: an image left by an earlier build is never
+      handed out after a failed one.
 Errors in the setup itself raise SetupError with a message naming the input.
 """
 import contextlib
@@ -280,8 +281,6 @@ class WorkTree:
 
 	def build(self):
 		image = self.path / "arch/x86/boot/bzImage"
-		if image.exists():
-			image.unlink()
 		started = time.monotonic()
 		status, output = self.make(["bzImage"], check=False)
 		seconds = time.monotonic() - started

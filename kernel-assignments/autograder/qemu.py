@@ -8,10 +8,11 @@ Interface:
 
 Status, in order of precedence:
     "flood"     the guest wrote more than CONSOLE_CAP / RESULTS_CAP bytes (run stopped)
-    "panic"     "Kernel panic" in the log (oops=panic makes every oops end here too;
-                the problem lines then start at the first Oops/BUG line)
-    "oops"      Oops / BUG: / general protection without a panic line
-    "hang"      the run did not end within the timeout (stopped)
+    "oops"      an Oops / BUG: / general protection fault (oops=panic then panics;
+                .problem starts at the oops, not at the panic it caused)
+    "panic"     "Kernel panic" without an oops before it (e.g. panic() at boot)
+    "hang"      the run did not end within the timeout (stopped); .problem shows the
+                RCU stall or soft-lockup report if the kernel printed one
     "finished"  /init powered off through isa-debug-exit
     "crashed"   QEMU ended any other way (its stderr is in .problem)
 
@@ -28,8 +29,9 @@ from kbuild import cache_dir
 
 CONSOLE_CAP = 4 << 20
 RESULTS_CAP = 1 << 20
-PROBLEM_PATTERN = re.compile(r"Kernel panic|BUG:|Oops|general protection|"
-			     r"unable to handle|soft lockup|hung_task|blocked for more than")
+OOPS_PATTERN = re.compile(r"BUG:|Oops|general protection|unable to handle")
+PANIC_PATTERN = re.compile(r"Kernel panic")
+STALL_PATTERN = re.compile(r"rcu.*stall|soft lockup|blocked for more than")
 DEBUG_EXIT_FINISHED = 1  # /init writes 0 to isa-debug-exit; QEMU exits with (0 << 1) | 1
 KVM_PROBE_TIMEOUT = 30
 
@@ -80,28 +82,32 @@ def qemu_command(image, initramfs, plan, memory, results_path, accel, drives):
 	return command + ["-append", " ".join(append)]
 
 
-def problem_lines(console):
-	"""The explanation of a crash: from the first problem line, at most 30 lines."""
+def lines_from(console, pattern, count=30):
+	"""COUNT lines from the first that matches PATTERN, or "" when none does."""
 	lines = console.splitlines()
 	for index, line in enumerate(lines):
-		if PROBLEM_PATTERN.search(line):
-			return "\n".join(lines[index:index + 30])
+		if pattern.search(line):
+			return "\n".join(lines[index:index + count])
 	return ""
+
+
+def last_lines(console, count=15):
+	return "\n".join(console.splitlines()[-count:])
 
 
 def classify(console, flooded, timed_out, exit_code, stderr):
 	if flooded:
-		return "flood", "\n".join(console.splitlines()[-15:])
-	if "Kernel panic" in console:
-		return "panic", problem_lines(console)
-	if PROBLEM_PATTERN.search(console):
-		return "oops", problem_lines(console)
+		return "flood", last_lines(console)
+	if OOPS_PATTERN.search(console):
+		return "oops", lines_from(console, OOPS_PATTERN)
+	if PANIC_PATTERN.search(console):
+		return "panic", lines_from(console, PANIC_PATTERN)
 	if timed_out:
-		return "hang", "\n".join(console.splitlines()[-15:])
+		return "hang", lines_from(console, STALL_PATTERN) or last_lines(console)
 	if exit_code == DEBUG_EXIT_FINISHED:
 		return "finished", ""
 	return "crashed", f"QEMU exit status {exit_code}\n{stderr.strip()[-2000:]}\n" + \
-		"\n".join(console.splitlines()[-15:])
+		last_lines(console)
 
 
 def boot(image, initramfs, plan, memory, timeout, workdir, drives=(), accel=None, log=print):

@@ -62,11 +62,11 @@ static int power_off(const char *code_text)
 
 static int print_hmac(const char *key_hex, const char *message)
 {
-	unsigned char key[64], mac[32];
+	unsigned char key[256], mac[32];	/* longer than a block: tests key hashing */
 	size_t len = strlen(key_hex) / 2, i;
 
 	if (strlen(key_hex) % 2 || len > sizeof(key))
-		return usage("KEYHEX must be an even number of hex digits, at most 128");
+		return usage("KEYHEX must be an even number of hex digits, at most 512");
 	for (i = 0; i < len; i++)
 		if (sscanf(key_hex + 2 * i, "%2hhx", &key[i]) != 1)
 			return usage("KEYHEX holds a non-hex digit");

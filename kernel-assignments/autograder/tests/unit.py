@@ -1,0 +1,358 @@
+"""Checks of the grader's parts that need no kernel: signing, parsing, submissions, reports.
+
+Each check states one behaviour; they run from run.py before the kernel cases.
+"""
+import json
+import os
+import subprocess
+import tempfile
+from pathlib import Path
+
+import assignment as assignments
+import gradelib
+import initramfs
+import kbuild
+import qemu
+import results
+import submission as submissions
+from harness import check, expect
+from report import gradescope_json, text_report
+
+AUTOGRADER = Path(__file__).resolve().parent.parent
+GUEST = AUTOGRADER.parent / "common" / "guest"
+SELFTEST = AUTOGRADER / "selftest"
+KEY = "5f" * 32
+
+
+def native_pltool():
+	"""pltool built for the host, so its C code can be checked against Python."""
+	output = Path(tempfile.gettempdir()) / f"pagelab-pltool-{os.getpid()}"
+	if not output.exists():
+		subprocess.run(["gcc", "-O2", "-Wall", "-Wextra", "-Werror", f"-I{GUEST}",
+				str(GUEST / "pltool.c"), str(GUEST / "pltest.c"), "-o", str(output)],
+			       check=True)
+	return output
+
+
+def pltool(*args, key=KEY, out=None):
+	env = dict(os.environ, PL_KEY=key or "")
+	if out:
+		env["PL_OUT"] = str(out)
+	return subprocess.run([str(native_pltool()), *args], env=env, text=True,
+			      stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def signed_lines(*commands):
+	with tempfile.NamedTemporaryFile("r", suffix=".txt") as port:
+		for command in commands:
+			pltool(*command, out=port.name)
+		return Path(port.name).read_text()
+
+
+@check("the guest's HMAC-SHA256 equals Python's for short, block-sized and long keys and messages")
+def hmac_matches_python():
+	for key in ("", "00", "6b6579", "ab" * 64, "cd" * 100):
+		for length in (0, 1, 55, 56, 63, 64, 65, 200):
+			message = "m" * length
+			got = pltool("hmac", key, message).stdout.strip()
+			expect(got == results.sign(key, message),
+			       f"key {key[:8]}... message length {length}: C gave {got!r}")
+
+
+@check("a line signed by the guest library is accepted with its message and value")
+def signed_line_accepted():
+	text = signed_lines(("result", "memstat.exists", "1", "returned", "0"),
+			    ("value", "memstat.promoted", "delta", "1234"))
+	verified = results.verify(text, "", KEY)
+	expect(verified.results == {"memstat.exists": (True, "returned 0")}, verified.results)
+	expect(verified.values == {("memstat.promoted", "delta"): 1234}, verified.values)
+	expect(verified.suspicious == [], verified.suspicious)
+
+
+@check("a line with a changed message, a wrong key or no key at all is rejected as suspicious")
+def tampered_lines_rejected():
+	text = signed_lines(("result", "a.b", "0", "failed"))
+	forged = text.replace(" 0 failed ", " 1 failed ")
+	verified = results.verify(forged, "", KEY)
+	expect("a.b" not in verified.results and verified.suspicious, "a flipped result was accepted")
+	verified = results.verify(text, "", "aa" * 32)
+	expect(not verified.results and verified.suspicious, "a line under another key was accepted")
+	with tempfile.NamedTemporaryFile("r") as port:
+		pltool("result", "a.b", "1", "ok", key=None, out=port.name)
+		verified = results.verify(Path(port.name).read_text(), "", KEY)
+	expect(not verified.results and "unsigned" in verified.suspicious[0], verified.suspicious)
+
+
+@check("a replayed line is rejected, so a kernel cannot repeat an earlier pass")
+def replayed_line_rejected():
+	text = signed_lines(("result", "a.first", "1", "ok"))
+	verified = results.verify(text + text, "", KEY)
+	expect(verified.results == {"a.first": (True, "ok")}, verified.results)
+	expect(len(verified.suspicious) == 1 and "replayed" in verified.suspicious[0],
+	       verified.suspicious)
+
+
+@check("result lines printed on the console are ignored and reported")
+def console_lines_reported():
+	text = signed_lines(("result", "a.b", "1", "ok"))
+	verified = results.verify("", "[  1.0] " + text, KEY)
+	expect(not verified.results and "console" in verified.suspicious[0], verified.suspicious)
+
+
+@check("a failure of an id wins over an earlier pass of the same id")
+def failure_wins():
+	text = signed_lines(("result", "a.b", "1", "ok"))
+	text += signed_lines(("result", "a.b", "0", "broke later"))
+	verified = results.verify(text, "", KEY)
+	expect(verified.results["a.b"] == (False, "broke later"), verified.results)
+
+
+@check("pltool refuses bad usage with status 2 and says why")
+def pltool_usage():
+	proc = pltool("result", "a.b", "maybe")
+	expect(proc.returncode == 2 and "0 or 1" in proc.stderr, proc.stderr)
+	proc = pltool("value", "a.b", "k", "12x")
+	expect(proc.returncode == 2 and "not a number" in proc.stderr, proc.stderr)
+
+
+@check("the initramfs writer makes archives cpio can list, device node included")
+def newc_archive_lists():
+	archive = initramfs.newc_archive([initramfs.directory("bin"),
+					  ("dev/console", 0o20600, b"", (5, 1)),
+					  initramfs.regular("bin/hello", b"#!/bin/sh\necho hi\n")])
+	proc = subprocess.run(["cpio", "-t", "--quiet"], input=archive, stdout=subprocess.PIPE,
+			      stderr=subprocess.PIPE)
+	expect(proc.stdout.decode().split() == ["bin", "dev/console", "bin/hello"],
+	       proc.stdout + proc.stderr)
+
+
+@check("sizes like 64M parse and nonsense is refused with the text")
+def sizes_parse():
+	expect(initramfs.parse_size("64M") == 64 << 20, "64M")
+	try:
+		initramfs.parse_size("lots")
+	except ValueError as error:
+		expect("'lots'" in str(error), str(error))
+	else:
+		expect(False, "'lots' was accepted")
+
+
+def write_descriptor(directory, text):
+	(directory / "tests.py").write_text("")
+	(directory / "assignment.json").write_text(text)
+	return directory
+
+
+def descriptor_error(text):
+	with tempfile.TemporaryDirectory() as directory:
+		try:
+			assignments.load_assignment(write_descriptor(Path(directory), text))
+		except assignments.DescriptorError as error:
+			return str(error)
+	return None
+
+
+@check("a broken assignment descriptor is refused naming the file, the line or the field")
+def descriptors_checked():
+	expect(":3: not valid JSON" in (descriptor_error('{\n"name": "x",\n oops}') or ""),
+	       descriptor_error('{\n"name": "x",\n oops}'))
+	error = descriptor_error('{"name": "x", "tests": "tests.py"}')
+	expect(error and '"student_files" is required' in error, error)
+	error = descriptor_error('{"name": "x", "tests": "tests.py", "student_files": ["../etc/x"]}')
+	expect(error and "not a relative kernel-tree path" in error, error)
+	error = descriptor_error('{"name": "x", "tests": "../../tests.py", "student_files": ["a.c"]}')
+	expect(error and "outside the assignment directory" in error, error)
+	error = descriptor_error('{"name": "x", "tests": "tests.py", "student_files": ["a.c"],'
+				 ' "colour": 1}')
+	expect(error and "unknown field(s) colour" in error, error)
+
+
+@check("config lines parse, and options that did not stick are named with what they became")
+def config_checked():
+	expect(kbuild.parse_config_line("CONFIG_SWAP=y", "x") == ("CONFIG_SWAP", "y"), "y")
+	expect(kbuild.parse_config_line("# CONFIG_LRU_GEN is not set", "x") == ("CONFIG_LRU_GEN", "n"),
+	       "not set")
+	try:
+		kbuild.parse_config_line("SWAP=y", "memstat/assignment.json: config")
+	except kbuild.SetupError as error:
+		expect("memstat/assignment.json: config" in str(error), str(error))
+	else:
+		expect(False, "SWAP=y was accepted")
+	lost = kbuild.missing_options("CONFIG_SWAP=y\nCONFIG_LRU_GEN=y\n",
+				      [("CONFIG_SWAP", "y"), ("CONFIG_LRU_GEN", "n"), ("CONFIG_SMP", "y")])
+	expect(lost == ["CONFIG_LRU_GEN=n (got y)", "CONFIG_SMP=y (got n)"], lost)
+	expect(len(kbuild.read_config_list(kbuild.MINIMAL_CONFIG)) > 25, "minimal.config")
+
+
+@check("a failed build shows the compiler's lines, not make's progress lines")
+def compiler_lines_filtered():
+	output = ("  CC      kernel/fork.o\n  CC      kernel/pagelab_selftest.o\n"
+		  "kernel/pagelab_selftest.c:15:9: error: expected ';' before 'unsigned'\n"
+		  "   15 |  u64 total = 0, value\n"
+		  "make[2]: *** [scripts/Makefile.build:250: kernel/pagelab_selftest.o] Error 1\n"
+		  "make[1]: Entering directory '/x'\n")
+	lines = kbuild.compiler_lines(output)
+	expect(lines[0].startswith("kernel/pagelab_selftest.c:15:9: error"), lines)
+	expect(not any(line.startswith("  CC") or "Entering" in line for line in lines), lines)
+
+
+def selftest():
+	return assignments.load_assignment(SELFTEST)
+
+
+def start_version(path):
+	return (SELFTEST / "skeleton" / path).read_bytes()
+
+
+@check("a submission directory is read by kernel path, else by unique file name; others are ignored")
+def directory_submissions():
+	with tempfile.TemporaryDirectory() as directory:
+		root = Path(directory)
+		(root / "deep").mkdir()
+		(root / "deep" / "pagelab_selftest.c").write_text("by name")
+		(root / "Makefile").write_text("x")
+		collected = submissions.collect(root, selftest(), start_version)
+		expect(collected.contents == {"kernel/pagelab_selftest.c": b"by name"}, collected.contents)
+		expect(any("ignored" in note and "Makefile" in note for note in collected.notes),
+		       collected.notes)
+		(root / "kernel").mkdir()
+		(root / "kernel" / "pagelab_selftest.c").write_text("by path")
+		collected = submissions.collect(root, selftest(), start_version)
+		expect(collected.contents == {"kernel/pagelab_selftest.c": b"by path"}, collected.contents)
+
+
+@check("two files with the student file's name, or a symlink, are refused with a note")
+def ambiguous_submissions():
+	with tempfile.TemporaryDirectory() as directory:
+		root = Path(directory)
+		for sub in ("a", "b"):
+			(root / sub).mkdir()
+			(root / sub / "pagelab_selftest.c").write_text(sub)
+		collected = submissions.collect(root, selftest(), start_version)
+		expect(collected.problem and "none of the assignment's files" in collected.problem,
+		       collected.problem)
+		expect(any("several candidates" in note for note in collected.notes), collected.notes)
+	with tempfile.TemporaryDirectory() as directory:
+		root = Path(directory)
+		(root / "pagelab_selftest.c").symlink_to("/etc/passwd")
+		collected = submissions.collect(root, selftest(), start_version)
+		expect(any("symbolic link" in note for note in collected.notes), collected.notes)
+
+
+@check("a patch is applied to the starting files; parts touching other files are ignored")
+def patch_submissions():
+	patch = (SELFTEST / "cases" / "patch" / "submission.patch").read_text()
+	other = ("diff --git a/mm/vmscan.c b/mm/vmscan.c\n--- a/mm/vmscan.c\n+++ b/mm/vmscan.c\n"
+		 "@@ -1 +1 @@\n-a\n+b\n")
+	with tempfile.NamedTemporaryFile("w", suffix=".patch") as handed_in:
+		handed_in.write(other + patch)
+		handed_in.flush()
+		collected = submissions.collect(handed_in.name, selftest(), start_version)
+	reference = (SELFTEST / "cases/reference/kernel/pagelab_selftest.c").read_bytes()
+	expect(collected.problem is None, collected.problem)
+	expect(collected.contents == {"kernel/pagelab_selftest.c": reference}, "wrong contents")
+	expect(any("mm/vmscan.c" in note for note in collected.notes), collected.notes)
+
+
+@check("a patch that does not apply is a problem quoting patch's own words")
+def failing_patch():
+	collected = submissions.collect(SELFTEST / "cases/patch-fails/submission.patch", selftest(),
+					start_version)
+	expect(collected.problem and "does not apply" in collected.problem and "FAILED" in
+	       collected.problem, collected.problem)
+
+
+def declare(source):
+	with tempfile.NamedTemporaryFile("w", suffix=".py") as tests:
+		tests.write(source)
+		tests.flush()
+		return gradelib.load_tests(tests.name)
+
+
+@check("tests.py mistakes are reported with the file and the cause")
+def tests_file_errors():
+	for source, words in (("from gradelib import test\n@test(-1, 'x')\ndef t(run): pass\n",
+			       "points must be a number"),
+			      ("from gradelib import Boot\nBoot('b', 'p', memory='lots')\n", "memory"),
+			      ("x = = 1\n", "could not be loaded"),
+			      ("", "declares no tests")):
+		try:
+			declare(source)
+		except gradelib.TestsError as error:
+			expect(words in str(error), f"{words!r} not in {error}")
+		else:
+			expect(False, f"accepted: {source!r}")
+
+
+class FakeOutcome:
+	def __init__(self, status, console="", problem=""):
+		self.status = status
+		self.console = console
+		self.problem = problem
+		self.results = ""
+		self.seconds = 1.0
+		self.accel = "tcg"
+
+
+def fake_run(status="finished", lines=(), console="pl-init: running plan p\n", problem=""):
+	text = signed_lines(*lines) if lines else ""
+	boot = gradelib.Boot("b", "p", timeout=30)
+	return gradelib.Run(boot, FakeOutcome(status, console, problem), results.verify(text, "", KEY))
+
+
+@check("a missing result after an oops explains the oops with the kernel's lines")
+def missing_result_explained():
+	run = fake_run("oops", problem="BUG: kernel NULL pointer dereference, address: 0")
+	try:
+		run.expect_pass("x.y")
+	except gradelib.Fail as failure:
+		expect("oopsed" in str(failure) and "during the test" in str(failure) and
+		       "NULL pointer" in str(failure), str(failure))
+	run = fake_run("hang", console="booting\n")
+	try:
+		run.value("x.y", "k")
+	except gradelib.Fail as failure:
+		expect("hung" in str(failure) and "30 s" in str(failure) and "before any test" in
+		       str(failure), str(failure))
+
+
+@check("tests score full, a fraction, or zero; a crashing test is a grader error, not a crash")
+def test_scoring():
+	from grader import run_test
+	tests = declare("from gradelib import test, Fail\n"
+			"@test(4, 'full')\ndef a(run): pass\n"
+			"@test(4, 'half')\ndef b(run): return 0.5\n"
+			"@test(4, 'fails')\ndef c(run): raise Fail('because')\n"
+			"@test(4, 'crashes')\ndef d(run): return 1 / 0\n")
+	scores = [run_test(t, None) for t in tests]
+	expect([s for s, _ in scores] == [4, 2, 0, 0], scores)
+	expect(scores[2][1] == "because" and scores[3][1].startswith("GRADER ERROR"), scores)
+
+
+@check("the console is classified as oops, panic, hang, flood or finished, in that precedence")
+def boot_classification():
+	oops = "ok\nBUG: kernel NULL pointer dereference\nKernel panic - not syncing: Fatal exception\n"
+	expect(qemu.classify(oops, False, False, 0, "")[0] == "oops", "oops")
+	expect(qemu.classify(oops, False, False, 0, "")[1].startswith("BUG:"), "oops lines")
+	expect(qemu.classify("Kernel panic - not syncing: x\n", False, False, 0, "")[0] == "panic",
+	       "panic")
+	expect(qemu.classify("rcu: INFO: rcu_sched self-detected stall\n", False, True, 0, "") ==
+	       ("hang", "rcu: INFO: rcu_sched self-detected stall"), "hang")
+	expect(qemu.classify(oops, True, False, 0, "")[0] == "flood", "flood")
+	expect(qemu.classify("pl-init: powering off\n", False, False, 1, "")[0] == "finished", "done")
+	expect(qemu.classify("", False, False, 0, "qemu: boom")[0] == "crashed", "crashed")
+
+
+@check("results.json and the text report show the same scores, hidden tests after publishing")
+def report_views():
+	from grader import Entry, Report
+	report = Report(selftest(), "sub/", False)
+	report.entries = [Entry("Submission", 0, 0, "graded files: x", functional=False),
+			  Entry("works", 4, 4, ""), Entry("secret", 2, 0, "nope", hidden=True)]
+	data = gradescope_json(report)
+	expect(data["score"] == 4 and [t["visibility"] for t in data["tests"]] ==
+	       ["visible", "visible", "after_published"], data)
+	json.dumps(data)
+	text = text_report(report)
+	expect(text.startswith("selftest: 4/6 points (4/6 functional)"), text)
+	expect("FAIL     0/2  secret (hidden)" in text and "nope" in text, text)
