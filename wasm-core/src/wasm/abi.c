@@ -1,0 +1,458 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * abi.c - the flat C ABI the WebAssembly module exports to JavaScript.
+ *
+ * JavaScript cannot hold C pointers to structures safely, so every object
+ * lives here in a table and JS names it by a small integer handle: traces
+ * (pl_abi_trace_*) and simulations (pl_abi_sim_*).  Everything crosses as
+ * numbers, NUL-terminated strings or pointers into the module's memory that
+ * JS reads as typed arrays (the event log is an Int32Array view of struct
+ * pl_event, five words each).  64-bit values cross as doubles, exact below
+ * 2^53, so the module needs no BigInt support.
+ *
+ * This file knows nothing about any policy: it only forwards pagelab.h.
+ *
+ * Invariants
+ *   - A handle is an index into its table, >= 0; -1 means failure, and then
+ *     pl_abi_error() returns the core's one-line message naming the input.
+ *   - A trace must outlive the simulations made from it: JS frees
+ *     simulations first (the worker does).
+ *   - Pointers returned to JS stay valid until the next call that may
+ *     allocate; JS copies what it reads before calling again.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <emscripten/emscripten.h>
+
+#include "pagelab.h"
+
+#define ABI_MAX_TRACES 64
+#define ABI_MAX_SIMS 256
+
+struct abi_sim {
+	struct pl_sim *sim;
+	const struct pl_policy_ops *ops;
+	struct pl_snapshot snapshot;	/* scratch for pl_abi_sim_seek() */
+};
+
+static struct pl_trace *traces[ABI_MAX_TRACES];
+static struct abi_sim *sims[ABI_MAX_SIMS];
+static struct pl_error last_error;
+
+static void fail(const char *msg)
+{
+	strncpy(last_error.msg, msg, sizeof(last_error.msg) - 1);
+	last_error.msg[sizeof(last_error.msg) - 1] = '\0';
+}
+
+EMSCRIPTEN_KEEPALIVE const char *pl_abi_error(void)
+{
+	return last_error.msg;
+}
+
+/* ------------------------------------------------------------ reflection */
+
+EMSCRIPTEN_KEEPALIVE int pl_abi_policy_count(void)
+{
+	int n = 0;
+
+	while (pl_policies[n])
+		n++;
+	return n;
+}
+
+static const struct pl_policy_ops *policy_at(int i)
+{
+	return i >= 0 && i < pl_abi_policy_count() ? pl_policies[i] : NULL;
+}
+
+EMSCRIPTEN_KEEPALIVE const char *pl_abi_policy_name(int i)
+{
+	return pl_policy_name(policy_at(i));
+}
+
+EMSCRIPTEN_KEEPALIVE const char *pl_abi_policy_title(int i)
+{
+	return pl_policy_title(policy_at(i));
+}
+
+EMSCRIPTEN_KEEPALIVE const char *pl_abi_policy_help(int i)
+{
+	return pl_policy_help(policy_at(i));
+}
+
+EMSCRIPTEN_KEEPALIVE int pl_abi_policy_nparams(int i)
+{
+	return pl_policy_nparams(policy_at(i));
+}
+
+EMSCRIPTEN_KEEPALIVE const char *pl_abi_param_name(int i, int p)
+{
+	return pl_policy_param(policy_at(i), p)->name;
+}
+
+EMSCRIPTEN_KEEPALIVE const char *pl_abi_param_help(int i, int p)
+{
+	return pl_policy_param(policy_at(i), p)->help;
+}
+
+/* which: 0 default, 1 minimum, 2 maximum. */
+EMSCRIPTEN_KEEPALIVE double pl_abi_param_bound(int i, int p, int which)
+{
+	const struct pl_param *param = pl_policy_param(policy_at(i), p);
+
+	return which == 0 ? param->def : which == 1 ? param->min : param->max;
+}
+
+/* The c-th named choice, or NULL past the last (or for a plain integer). */
+EMSCRIPTEN_KEEPALIVE const char *pl_abi_param_choice(int i, int p, int c)
+{
+	const struct pl_param *param = pl_policy_param(policy_at(i), p);
+	int k;
+
+	if (!param->choices)
+		return NULL;
+	for (k = 0; k < c && param->choices[k]; k++)
+		;
+	return param->choices[k];
+}
+
+EMSCRIPTEN_KEEPALIVE int pl_abi_policy_nlists(int i)
+{
+	return pl_policy_nlists(policy_at(i));
+}
+
+EMSCRIPTEN_KEEPALIVE const char *pl_abi_list_name(int i, int l)
+{
+	return pl_policy_list_name(policy_at(i), l);
+}
+
+EMSCRIPTEN_KEEPALIVE int pl_abi_list_is_ghost(int i, int l)
+{
+	return pl_policy_list_is_ghost(policy_at(i), l);
+}
+
+EMSCRIPTEN_KEEPALIVE int pl_abi_policy_nfields(int i)
+{
+	return pl_policy_nfields(policy_at(i));
+}
+
+EMSCRIPTEN_KEEPALIVE const char *pl_abi_field_name(int i, int f)
+{
+	return pl_policy_field_name(policy_at(i), f);
+}
+
+EMSCRIPTEN_KEEPALIVE int pl_abi_policy_nhands(int i)
+{
+	return pl_policy_nhands(policy_at(i));
+}
+
+EMSCRIPTEN_KEEPALIVE const char *pl_abi_hand_name(int i, int h)
+{
+	return pl_policy_hand_name(policy_at(i), h);
+}
+
+EMSCRIPTEN_KEEPALIVE int pl_abi_hand_list(int i, int h)
+{
+	return pl_policy_hand_list(policy_at(i), h);
+}
+
+EMSCRIPTEN_KEEPALIVE int pl_abi_policy_ncounters(int i)
+{
+	return pl_policy_ncounters(policy_at(i));
+}
+
+EMSCRIPTEN_KEEPALIVE const char *pl_abi_counter_name(int i, int c)
+{
+	return pl_policy_counter_name(policy_at(i), c);
+}
+
+/* ----------------------------------------------------------------- trace */
+
+static struct pl_trace *trace_at(int t)
+{
+	return t >= 0 && t < ABI_MAX_TRACES ? traces[t] : NULL;
+}
+
+EMSCRIPTEN_KEEPALIVE int pl_abi_trace_new(void)
+{
+	int t;
+
+	for (t = 0; t < ABI_MAX_TRACES && traces[t]; t++)
+		;
+	if (t == ABI_MAX_TRACES) {
+		fail("too many traces open at once");
+		return -1;
+	}
+	traces[t] = malloc(sizeof(*traces[t]));
+	if (!traces[t]) {
+		fail("out of memory for a trace");
+		return -1;
+	}
+	pl_trace_init(traces[t]);
+	return t;
+}
+
+EMSCRIPTEN_KEEPALIVE void pl_abi_trace_free(int t)
+{
+	struct pl_trace *trace = trace_at(t);
+
+	if (!trace)
+		return;
+	pl_trace_free(trace);
+	free(trace);
+	traces[t] = NULL;
+}
+
+EMSCRIPTEN_KEEPALIVE int pl_abi_trace_parse_refs(int t, const char *text, const char *source)
+{
+	return pl_trace_parse_refs(trace_at(t), text, source, &last_error);
+}
+
+EMSCRIPTEN_KEEPALIVE int pl_abi_trace_read_buffer(int t, const char *buf, uint32_t len,
+						  const char *name)
+{
+	return pl_trace_read_buffer(trace_at(t), buf, len, name, &last_error);
+}
+
+/* Appends n references; writes may be NULL (all reads). */
+EMSCRIPTEN_KEEPALIVE int pl_abi_trace_add_pages(int t, const uint32_t *pages,
+						const uint8_t *writes, uint32_t n)
+{
+	struct pl_trace *trace = trace_at(t);
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned flags = writes && writes[i] ? PL_REF_WRITE : 0;
+
+		if (pl_trace_add(trace, pages[i], flags) == PL_NONE) {
+			fail("out of memory while adding references to the trace");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+EMSCRIPTEN_KEEPALIVE uint32_t pl_abi_trace_length(int t)
+{
+	return trace_at(t)->n;
+}
+
+EMSCRIPTEN_KEEPALIVE uint32_t pl_abi_trace_npages(int t)
+{
+	return trace_at(t)->npages;
+}
+
+/* [n] dense page id of each reference. */
+EMSCRIPTEN_KEEPALIVE const uint32_t *pl_abi_trace_pages(int t)
+{
+	return trace_at(t)->page;
+}
+
+/* [n] enum pl_ref_flags of each reference. */
+EMSCRIPTEN_KEEPALIVE const uint8_t *pl_abi_trace_flags(int t)
+{
+	return trace_at(t)->flags;
+}
+
+/* [npages] 64-bit input page number of each dense id (JS reads lo, hi words). */
+EMSCRIPTEN_KEEPALIVE const uint64_t *pl_abi_trace_numbers(int t)
+{
+	return trace_at(t)->number;
+}
+
+/* ------------------------------------------------------------ simulation */
+
+static struct abi_sim *sim_at(int s)
+{
+	return s >= 0 && s < ABI_MAX_SIMS ? sims[s] : NULL;
+}
+
+/* Applies "name=value" lines (newline-separated) on top of the defaults. */
+static int parse_assignments(const struct pl_policy_ops *ops, const char *text,
+			     int64_t values[PL_MAX_PARAMS])
+{
+	char line[128];
+	const char *end;
+
+	pl_params_default(ops, values);
+	for (; *text; text = *end ? end + 1 : end) {
+		size_t len;
+
+		end = strchr(text, '\n');
+		if (!end)
+			end = text + strlen(text);
+		len = end - text;
+		if (len == 0)
+			continue;
+		if (len >= sizeof(line)) {
+			fail("a parameter assignment is longer than 127 characters");
+			return -1;
+		}
+		memcpy(line, text, len);
+		line[len] = '\0';
+		if (pl_params_set(ops, values, line, &last_error) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * A simulation of policy number `policy` over trace `t`; `params` holds
+ * "name=value" lines (may be empty).  record: keep events and checkpoints.
+ */
+EMSCRIPTEN_KEEPALIVE int pl_abi_sim_create(int policy, uint32_t frames, int t,
+					   const char *params, int record,
+					   uint32_t checkpoint_every)
+{
+	const struct pl_policy_ops *ops = policy_at(policy);
+	struct pl_trace *trace = trace_at(t);
+	int64_t values[PL_MAX_PARAMS];
+	struct abi_sim *entry;
+	int s;
+
+	if (!ops || !trace) {
+		fail("no such policy or trace");
+		return -1;
+	}
+	if (parse_assignments(ops, params, values) < 0)
+		return -1;
+	for (s = 0; s < ABI_MAX_SIMS && sims[s]; s++)
+		;
+	if (s == ABI_MAX_SIMS) {
+		fail("too many simulations open at once");
+		return -1;
+	}
+	entry = calloc(1, sizeof(*entry));
+	if (!entry) {
+		fail("out of memory for a simulation");
+		return -1;
+	}
+	entry->ops = ops;
+	entry->sim = pl_sim_create(ops, frames, values, trace, record ? PL_SIM_RECORD : 0,
+				   checkpoint_every, &last_error);
+	if (!entry->sim) {
+		free(entry);
+		return -1;
+	}
+	pl_snapshot_init(&entry->snapshot, ops);
+	sims[s] = entry;
+	return s;
+}
+
+EMSCRIPTEN_KEEPALIVE void pl_abi_sim_free(int s)
+{
+	struct abi_sim *entry = sim_at(s);
+
+	if (!entry)
+		return;
+	pl_snapshot_free(&entry->snapshot);
+	pl_sim_destroy(entry->sim);
+	free(entry);
+	sims[s] = NULL;
+}
+
+/*
+ * Runs up to `steps` references; the i-th of them writes its outcome (1 hit,
+ * 0 fault) to outcome[i], unless outcome is NULL.  Returns the number run;
+ * fewer than asked means the trace ended or the simulation failed
+ * (pl_abi_sim_error).
+ */
+EMSCRIPTEN_KEEPALIVE uint32_t pl_abi_sim_run(int s, uint32_t steps, uint8_t *outcome)
+{
+	struct pl_sim *sim = sim_at(s)->sim;
+	const struct pl_stats *stats = pl_sim_stats(sim);
+	uint32_t done;
+
+	if (!outcome)
+		return pl_sim_run(sim, steps);
+	for (done = 0; done < steps; done++) {
+		uint64_t hits_before = stats->hits;
+
+		if (!pl_sim_step(sim))
+			break;
+		outcome[done] = stats->hits != hits_before;
+	}
+	return done;
+}
+
+EMSCRIPTEN_KEEPALIVE uint32_t pl_abi_sim_position(int s)
+{
+	return pl_sim_position(sim_at(s)->sim);
+}
+
+/* NULL while the simulation is sound; else why it stopped. */
+EMSCRIPTEN_KEEPALIVE const char *pl_abi_sim_error(int s)
+{
+	return pl_sim_error(sim_at(s)->sim);
+}
+
+/* which: 0 references, 1 hits, 2 misses, 3 evictions, 4 writebacks. */
+EMSCRIPTEN_KEEPALIVE double pl_abi_sim_stat(int s, int which)
+{
+	const struct pl_stats *stats = pl_sim_stats(sim_at(s)->sim);
+	const uint64_t figures[] = { stats->references, stats->hits, stats->misses,
+				     stats->evictions, stats->writebacks };
+
+	return which >= 0 && which < 5 ? (double)figures[which] : -1;
+}
+
+EMSCRIPTEN_KEEPALIVE double pl_abi_sim_counter(int s, int c)
+{
+	uint64_t counters[PL_MAX_COUNTERS];
+
+	pl_sim_counters(sim_at(s)->sim, counters);
+	return c >= 0 && (unsigned)c < pl_policy_ncounters(sim_at(s)->ops) ? (double)counters[c] : -1;
+}
+
+/* ------------------------------------------------------- recorded sessions */
+
+/*
+ * Seeks the structure at step k into the simulation's scratch snapshot and
+ * returns it as words JS reads with HEAP32:
+ *   [0] nlists [1] nfields [2] nhands [3] total
+ *   [4 .. 4+PL_MAX_LISTS) len[]   then PL_MAX_HANDS hand positions
+ *   then the address of page[total] and of value[total * nfields].
+ * NULL (with pl_abi_error) if the step is out of range or not recorded.
+ */
+EMSCRIPTEN_KEEPALIVE const int32_t *pl_abi_sim_seek(int s, uint32_t k)
+{
+	static int32_t words[4 + PL_MAX_LISTS + PL_MAX_HANDS + 2];
+	struct abi_sim *entry = sim_at(s);
+	struct pl_snapshot *snap = &entry->snapshot;
+	int32_t *w = words;
+	unsigned i;
+
+	if (pl_sim_seek(entry->sim, k, snap) < 0 || snap->failed) {
+		fail("cannot restore that step: it was not recorded or is past the end");
+		return NULL;
+	}
+	*w++ = snap->nlists;
+	*w++ = snap->nfields;
+	*w++ = snap->nhands;
+	*w++ = snap->total;
+	for (i = 0; i < PL_MAX_LISTS; i++)
+		*w++ = snap->len[i];
+	for (i = 0; i < PL_MAX_HANDS; i++)
+		*w++ = snap->hand[i];
+	*w++ = (int32_t)(uintptr_t)snap->page;
+	*w++ = (int32_t)(uintptr_t)snap->value;
+	return words;
+}
+
+/* The whole event log; pl_abi_sim_event_bound() says which part is a step's. */
+EMSCRIPTEN_KEEPALIVE const struct pl_event *pl_abi_sim_events(int s)
+{
+	uint32_t count;
+
+	return pl_sim_events(sim_at(s)->sim, &count);
+}
+
+/* Index of the first event of `step` (which: 0) or one past its last (which: 1). */
+EMSCRIPTEN_KEEPALIVE uint32_t pl_abi_sim_event_bound(int s, uint32_t step, int which)
+{
+	uint32_t begin, end;
+
+	pl_sim_step_events(sim_at(s)->sim, step, &begin, &end);
+	return which == 0 ? begin : end;
+}

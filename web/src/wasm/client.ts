@@ -1,0 +1,160 @@
+/*
+ * client.ts - the promise-based PagelabClient (protocol.ts) over a worker.
+ *
+ * createWorkerClient() starts worker.ts; the tests build a Client over a
+ * Host in the same thread with connectInProcess().  Each call gets an id;
+ * the host's progress replies go to that call's onProgress and the final
+ * reply settles its promise.
+ *
+ * Invariants
+ *   - Each pending call settles exactly once: by its reply, by its
+ *     AbortSignal (AbortError; the host is told to stop), or by dispose().
+ *   - Errors from the core arrive as PagelabError with the core's message.
+ */
+import { Host, type Reply, type Request, type SimulateReply } from './host';
+import type { Engine } from './engine';
+import {
+	PagelabError,
+	type CallOptions,
+	type FaultsByFramesRequest,
+	type FramesPoint,
+	type PagelabClient,
+	type PolicyEvent,
+	type PolicyInfo,
+	type Session,
+	type SimulateRequest,
+	type SimulateResult,
+	type Snapshot,
+	type TraceInfo,
+	type TraceSource,
+} from './protocol';
+
+/** The two ends of a message channel, as a Worker or an in-process pair provides. */
+export interface Port {
+	send(request: Request): void;
+	onReply(listener: (reply: Reply) => void): void;
+	close(): void;
+}
+
+/** Request without its id, one member per method. */
+type Body = Request extends infer R ? (R extends Request ? Omit<R, 'id'> : never) : never;
+
+interface Pending {
+	resolve(value: unknown): void;
+	reject(error: Error): void;
+	onProgress?: (done: number, total: number) => void;
+}
+
+export class Client implements PagelabClient {
+	private readonly pending = new Map<number, Pending>();
+	private nextId = 1;
+	private policies?: Promise<PolicyInfo[]>;
+
+	constructor(private readonly port: Port) {
+		port.onReply((reply) => this.receive(reply));
+	}
+
+	listPolicies(): Promise<PolicyInfo[]> {
+		this.policies ??= this.call<PolicyInfo[]>({ method: 'listPolicies' });
+		return this.policies;
+	}
+
+	loadTrace(trace: TraceSource, options?: CallOptions): Promise<TraceInfo> {
+		return this.call<TraceInfo>({ method: 'loadTrace', trace }, options);
+	}
+
+	async simulate(request: SimulateRequest, options?: CallOptions): Promise<SimulateResult> {
+		const reply = await this.call<SimulateReply>({ method: 'simulate', request }, options);
+		const { session, ...result } = reply;
+		if (session === undefined) return result;
+		const policy = (await this.listPolicies()).find((p) => p.name === request.policy)!;
+		return { ...result, session: this.session(session, policy, request.frames, result.stats.references) };
+	}
+
+	faultsByFrames(request: FaultsByFramesRequest, options?: CallOptions): Promise<FramesPoint[]> {
+		return this.call<FramesPoint[]>({ method: 'faultsByFrames', request }, options);
+	}
+
+	dispose(): void {
+		this.port.close();
+		for (const pending of this.pending.values()) pending.reject(new PagelabError('the simulation worker was stopped'));
+		this.pending.clear();
+	}
+
+	private session(handle: number, policy: PolicyInfo, frames: number, steps: number): Session {
+		let disposed = false;
+		return {
+			policy,
+			frames,
+			steps,
+			snapshot: (step) => this.call<Snapshot>({ method: 'snapshot', session: handle, step }),
+			events: (from, to) => this.call<PolicyEvent[]>({ method: 'events', session: handle, from, to }),
+			dispose: async () => {
+				if (disposed) return;
+				disposed = true;
+				await this.call<null>({ method: 'disposeSession', session: handle });
+			},
+		};
+	}
+
+	private call<T>(body: Body, options: CallOptions = {}): Promise<T> {
+		const id = this.nextId++;
+		const { signal, onProgress } = options;
+		return new Promise<T>((resolve, reject) => {
+			if (signal?.aborted) {
+				reject(new DOMException('the call was aborted', 'AbortError'));
+				return;
+			}
+			const abort = () => {
+				this.pending.delete(id);
+				this.port.send({ method: 'cancel', target: id, id: this.nextId++ });
+				reject(new DOMException('the call was aborted', 'AbortError'));
+			};
+			signal?.addEventListener('abort', abort, { once: true });
+			this.pending.set(id, {
+				resolve: (value) => {
+					signal?.removeEventListener('abort', abort);
+					resolve(value as T);
+				},
+				reject: (error) => {
+					signal?.removeEventListener('abort', abort);
+					reject(error);
+				},
+				onProgress,
+			});
+			this.port.send({ ...body, id } as Request);
+		});
+	}
+
+	private receive(reply: Reply): void {
+		const pending = this.pending.get(reply.id);
+		if (!pending) return;
+		if ('progress' in reply) {
+			pending.onProgress?.(...reply.progress);
+			return;
+		}
+		this.pending.delete(reply.id);
+		if (reply.ok) pending.resolve(reply.value);
+		else pending.reject(new PagelabError(reply.error));
+	}
+}
+
+export function createWorkerClient(): Client {
+	const worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
+	return new Client({
+		send: (request) => worker.postMessage(request),
+		onReply: (listener) => worker.addEventListener('message', (event: MessageEvent<Reply>) => listener(event.data)),
+		close: () => worker.terminate(),
+	});
+}
+
+/** A client whose host runs in this thread (tests, Node). */
+export function connectInProcess(engine: Promise<Engine>): Client {
+	let listener: (reply: Reply) => void = () => {};
+	const host = new Host(engine, (reply) => queueMicrotask(() => listener(reply)));
+	return new Client({
+		send: (request) => void host.handle(structuredClone(request)),
+		onReply: (l) => (listener = l),
+		close: () => {},
+	});
+}

@@ -1,0 +1,307 @@
+/*
+ * engine.ts - synchronous TypeScript over the flat C ABI (abi.c).
+ *
+ * The engine turns handles, pointers and C strings into the types of
+ * protocol.ts.  It runs wherever the module is: inside the Web Worker
+ * (host.ts) and directly under Node in the tests.  It never blocks for long
+ * on its own: simulations advance in chunks that the caller schedules.
+ *
+ * Invariants
+ *   - Every C string or buffer the engine allocates is freed before the call
+ *     that allocated it returns (try/finally).
+ *   - Failures of the core become PagelabError with the core's message.
+ *   - Page numbers handed out are the trace's own numbers, never dense ids.
+ */
+import type { PagelabModule } from './module';
+import {
+	EVENT_KINDS,
+	PagelabError,
+	type ParamValues,
+	type PolicyEvent,
+	type PolicyInfo,
+	type Snapshot,
+	type Stats,
+	type TraceInfo,
+} from './protocol';
+
+const EVENT_WORDS = 5;
+const PL_NONE = 0xffffffff;
+const MAX_LISTS = 8;
+const MAX_HANDS = 2;
+
+export class Engine {
+	private readonly policies: PolicyInfo[];
+
+	constructor(private readonly m: PagelabModule) {
+		this.policies = [];
+		for (let i = 0; i < m._pl_abi_policy_count(); i++) this.policies.push(this.describe(i));
+	}
+
+	listPolicies(): PolicyInfo[] {
+		return this.policies;
+	}
+
+	policyIndex(name: string): number {
+		const index = this.policies.findIndex((p) => p.name === name);
+		if (index < 0) {
+			const known = this.policies.map((p) => p.name).join(', ');
+			throw new PagelabError(`policy: '${name}' is not a policy (known: ${known})`);
+		}
+		return index;
+	}
+
+	/* ------------------------------------------------------------ traces */
+
+	/** A new trace parsed from a reference string; returns its handle. */
+	traceFromText(text: string, name: string): number {
+		return this.newTrace((t) =>
+			this.withStrings([text, name], ([textPtr, namePtr]) =>
+				this.m._pl_abi_trace_parse_refs(t, textPtr, namePtr),
+			),
+		);
+	}
+
+	/** A new trace read from file bytes in any format the core reads. */
+	traceFromFile(bytes: Uint8Array, name: string): number {
+		return this.newTrace((t) =>
+			this.withBuffer(bytes, (buf) =>
+				this.withStrings([name], ([namePtr]) =>
+					this.m._pl_abi_trace_read_buffer(t, buf, bytes.length, namePtr),
+				),
+			),
+		);
+	}
+
+	/** A new trace of the given page numbers (writes[i] != 0: a write). */
+	traceFromPages(pages: Uint32Array, writes?: Uint8Array): number {
+		return this.newTrace((t) =>
+			this.withBuffer(new Uint8Array(pages.buffer, pages.byteOffset, pages.byteLength), (p) =>
+				writes
+					? this.withBuffer(writes, (w) => this.m._pl_abi_trace_add_pages(t, p, w, pages.length))
+					: this.m._pl_abi_trace_add_pages(t, p, 0, pages.length),
+			),
+		);
+	}
+
+	freeTrace(t: number): void {
+		this.m._pl_abi_trace_free(t);
+	}
+
+	traceLength(t: number): number {
+		return this.m._pl_abi_trace_length(t);
+	}
+
+	/** Page number of each dense id of trace t. */
+	pageNumbers(t: number): Float64Array {
+		const npages = this.m._pl_abi_trace_npages(t);
+		const base = this.m._pl_abi_trace_numbers(t) >>> 2;
+		const words = this.m.HEAPU32;
+		const numbers = new Float64Array(npages);
+		for (let i = 0; i < npages; i++)
+			numbers[i] = words[base + 2 * i] + words[base + 2 * i + 1] * 2 ** 32;
+		return numbers;
+	}
+
+	traceInfo(t: number, withPages: boolean): TraceInfo {
+		const n = this.m._pl_abi_trace_length(t);
+		const distinctPages = this.m._pl_abi_trace_npages(t);
+		if (!withPages)
+			return { references: n, distinctPages, pages: new Float64Array(0), writes: new Uint8Array(0) };
+		const numbers = this.pageNumbers(t);
+		const ids = this.m.HEAPU32.subarray(this.m._pl_abi_trace_pages(t) >>> 2);
+		const flags = this.m.HEAPU8.subarray(this.m._pl_abi_trace_flags(t));
+		const pages = new Float64Array(n);
+		const writes = new Uint8Array(n);
+		for (let i = 0; i < n; i++) {
+			pages[i] = numbers[ids[i]];
+			writes[i] = flags[i] & 1;
+		}
+		return { references: n, distinctPages, pages, writes };
+	}
+
+	/* ------------------------------------------------------- simulations */
+
+	createSim(
+		policy: string,
+		frames: number,
+		params: ParamValues | undefined,
+		trace: number,
+		record: boolean,
+	): number {
+		const index = this.policyIndex(policy);
+		if (!Number.isInteger(frames) || frames < 1)
+			throw new PagelabError(`frames: '${frames}' is not a whole number of frames >= 1`);
+		const assignments = Object.entries(params ?? {})
+			.map(([name, value]) => `${name}=${value}`)
+			.join('\n');
+		const sim = this.withStrings([assignments], ([paramsPtr]) =>
+			this.m._pl_abi_sim_create(index, frames, trace, paramsPtr, record ? 1 : 0, 0),
+		);
+		if (sim < 0) throw new PagelabError(this.lastError());
+		return sim;
+	}
+
+	freeSim(sim: number): void {
+		this.m._pl_abi_sim_free(sim);
+	}
+
+	/**
+	 * Runs up to `steps` references, writing each outcome (1 hit, 0 fault)
+	 * into `outcome` at its step.  Returns how many ran; throws if the policy
+	 * broke an invariant.
+	 */
+	run(sim: number, steps: number, outcome: Uint8Array): number {
+		const from = this.m._pl_abi_sim_position(sim);
+		const buf = this.m._malloc(Math.max(1, steps));
+		try {
+			const done = this.m._pl_abi_sim_run(sim, steps, buf);
+			outcome.set(this.m.HEAPU8.subarray(buf, buf + done), from);
+			const error = this.m._pl_abi_sim_error(sim);
+			if (error) throw new PagelabError(this.m.UTF8ToString(error));
+			return done;
+		} finally {
+			this.m._free(buf);
+		}
+	}
+
+	stats(sim: number): Stats {
+		const stat = (which: number) => this.m._pl_abi_sim_stat(sim, which);
+		return {
+			references: stat(0),
+			hits: stat(1),
+			misses: stat(2),
+			evictions: stat(3),
+			writebacks: stat(4),
+		};
+	}
+
+	counters(sim: number, policy: string): Record<string, number> {
+		const names = this.policies[this.policyIndex(policy)].counters;
+		return Object.fromEntries(names.map((name, c) => [name, this.m._pl_abi_sim_counter(sim, c)]));
+	}
+
+	/** The structure at `step`, page numbers translated through `numbers`. */
+	snapshot(sim: number, step: number, numbers: Float64Array): Snapshot {
+		const at = this.m._pl_abi_sim_seek(sim, step);
+		if (!at) throw new PagelabError(`step ${step}: ${this.lastError()}`);
+		const w = this.m.HEAP32.subarray(at >>> 2, (at >>> 2) + 4 + MAX_LISTS + MAX_HANDS + 2);
+		const [nlists, nfields, nhands] = [w[0], w[1], w[2]];
+		const pagesAt = w[4 + MAX_LISTS + MAX_HANDS] >>> 2;
+		const valuesAt = w[4 + MAX_LISTS + MAX_HANDS + 1] >>> 2;
+		const ids = this.m.HEAPU32;
+		const values = this.m.HEAP32;
+		const lists: Snapshot['lists'] = [];
+		let entry = 0;
+		for (let l = 0; l < nlists; l++) {
+			const list = [];
+			for (let k = 0; k < w[4 + l]; k++, entry++) {
+				const fields = Array.from(values.subarray(valuesAt + entry * nfields, valuesAt + (entry + 1) * nfields));
+				list.push({ page: numbers[ids[pagesAt + entry]], values: fields });
+			}
+			lists.push(list);
+		}
+		const hands = Array.from(w.subarray(4 + MAX_LISTS, 4 + MAX_LISTS + nhands));
+		return { step, lists, hands };
+	}
+
+	/** Events of references from..to-1, page numbers translated through `numbers`. */
+	events(sim: number, from: number, to: number, numbers: Float64Array): PolicyEvent[] {
+		if (to <= from) return [];
+		const begin = this.m._pl_abi_sim_event_bound(sim, from, 0);
+		const end = this.m._pl_abi_sim_event_bound(sim, to - 1, 1);
+		const base = this.m._pl_abi_sim_events(sim) >>> 2;
+		const words = this.m.HEAP32;
+		const events: PolicyEvent[] = [];
+		for (let e = begin; e < end; e++) {
+			const at = base + e * EVENT_WORDS;
+			const kindAndArg = words[at + 1];
+			const page = words[at + 2] >>> 0;
+			events.push({
+				step: words[at] >>> 0,
+				kind: EVENT_KINDS[kindAndArg & 0xffff],
+				arg: kindAndArg >>> 16,
+				page: page === PL_NONE ? null : numbers[page],
+				a: words[at + 3],
+				b: words[at + 4],
+			});
+		}
+		return events;
+	}
+
+	/* ----------------------------------------------------------- helpers */
+
+	private describe(i: number): PolicyInfo {
+		const m = this.m;
+		const str = (ptr: number) => m.UTF8ToString(ptr);
+		const range = (n: number) => Array.from({ length: n }, (_, k) => k);
+		return {
+			name: str(m._pl_abi_policy_name(i)),
+			title: str(m._pl_abi_policy_title(i)),
+			help: str(m._pl_abi_policy_help(i)),
+			params: range(m._pl_abi_policy_nparams(i)).map((p) => ({
+				name: str(m._pl_abi_param_name(i, p)),
+				help: str(m._pl_abi_param_help(i, p)),
+				def: m._pl_abi_param_bound(i, p, 0),
+				min: m._pl_abi_param_bound(i, p, 1),
+				max: m._pl_abi_param_bound(i, p, 2),
+				choices: this.choices(i, p),
+			})),
+			lists: range(m._pl_abi_policy_nlists(i)).map((l) => ({
+				name: str(m._pl_abi_list_name(i, l)),
+				ghost: m._pl_abi_list_is_ghost(i, l) !== 0,
+			})),
+			fields: range(m._pl_abi_policy_nfields(i)).map((f) => str(m._pl_abi_field_name(i, f))),
+			hands: range(m._pl_abi_policy_nhands(i)).map((h) => ({
+				name: str(m._pl_abi_hand_name(i, h)),
+				list: m._pl_abi_hand_list(i, h),
+			})),
+			counters: range(m._pl_abi_policy_ncounters(i)).map((c) => str(m._pl_abi_counter_name(i, c))),
+		};
+	}
+
+	private choices(i: number, p: number): string[] | null {
+		const names: string[] = [];
+		for (let c = 0, ptr; (ptr = this.m._pl_abi_param_choice(i, p, c)); c++)
+			names.push(this.m.UTF8ToString(ptr));
+		return names.length ? names : null;
+	}
+
+	private lastError(): string {
+		return this.m.UTF8ToString(this.m._pl_abi_error());
+	}
+
+	private newTrace(fill: (t: number) => number): number {
+		const t = this.m._pl_abi_trace_new();
+		if (t < 0) throw new PagelabError(this.lastError());
+		if (fill(t) < 0) {
+			const message = this.lastError();
+			this.m._pl_abi_trace_free(t);
+			throw new PagelabError(message);
+		}
+		return t;
+	}
+
+	private withStrings<T>(texts: string[], use: (ptrs: number[]) => T): T {
+		const ptrs = texts.map((text) => {
+			const bytes = this.m.lengthBytesUTF8(text) + 1;
+			const ptr = this.m._malloc(bytes);
+			this.m.stringToUTF8(text, ptr, bytes);
+			return ptr;
+		});
+		try {
+			return use(ptrs);
+		} finally {
+			ptrs.forEach((ptr) => this.m._free(ptr));
+		}
+	}
+
+	private withBuffer<T>(bytes: Uint8Array, use: (ptr: number) => T): T {
+		const ptr = this.m._malloc(Math.max(1, bytes.length));
+		this.m.HEAPU8.set(bytes, ptr);
+		try {
+			return use(ptr);
+		} finally {
+			this.m._free(ptr);
+		}
+	}
+}

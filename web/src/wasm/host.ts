@@ -1,0 +1,236 @@
+/*
+ * host.ts - the worker side of the client protocol: answers requests with
+ * the engine, in chunks, so that progress flows and cancels are heard.
+ *
+ * The host is plain TypeScript with a `post` callback, so the same code runs
+ * in the Web Worker (worker.ts wires it to postMessage) and in the tests
+ * (wired straight to a client in the same thread).
+ *
+ * Invariants
+ *   - Every request gets exactly one final reply (ok or error); progress
+ *     replies come before it.
+ *   - Nothing the host allocates in the module outlives a request, except a
+ *     recorded session's simulation and trace, freed by disposeSession.
+ *   - Long loops yield to the event loop between chunks, so a cancel
+ *     message arriving meanwhile stops the work at the next chunk.
+ */
+import type { Engine } from './engine';
+import { generate } from '../model/generator';
+import {
+	PagelabError,
+	type FaultsByFramesRequest,
+	type FramesPoint,
+	type SimulateRequest,
+	type SimulateResult,
+	type TraceSource,
+} from './protocol';
+
+/** References simulated between two progress reports / cancel checks. */
+const CHUNK = 1 << 18;
+
+export type Request =
+	| { id: number; method: 'listPolicies' }
+	| { id: number; method: 'loadTrace'; trace: TraceSource }
+	| { id: number; method: 'simulate'; request: SimulateRequest }
+	| { id: number; method: 'faultsByFrames'; request: FaultsByFramesRequest }
+	| { id: number; method: 'snapshot'; session: number; step: number }
+	| { id: number; method: 'events'; session: number; from: number; to: number }
+	| { id: number; method: 'disposeSession'; session: number }
+	| { id: number; method: 'cancel'; target: number };
+
+/** What `simulate` sends back: the result with the session as a number. */
+export type SimulateReply = Omit<SimulateResult, 'session'> & { session?: number };
+
+export type Reply =
+	| { id: number; progress: [number, number] }
+	| { id: number; ok: true; value: unknown }
+	| { id: number; ok: false; error: string; aborted: boolean };
+
+export type Post = (reply: Reply, transfer?: Transferable[]) => void;
+
+interface SessionState {
+	sim: number;
+	trace: number;
+	numbers: Float64Array;
+	steps: number;
+}
+
+class Aborted extends Error {}
+
+const MAX_EVENT_SPAN = 100_000;
+
+export class Host {
+	private readonly sessions = new Map<number, SessionState>();
+	private readonly cancelled = new Set<number>();
+	private nextSession = 1;
+
+	constructor(
+		private readonly engine: Promise<Engine>,
+		private readonly post: Post,
+	) {}
+
+	async handle(request: Request): Promise<void> {
+		if (request.method === 'cancel') {
+			this.cancelled.add(request.target);
+			return;
+		}
+		const { id } = request;
+		try {
+			const engine = await this.engine;
+			const [value, transfer] = await this.answer(engine, request);
+			this.post({ id, ok: true, value }, transfer);
+		} catch (error) {
+			const aborted = error instanceof Aborted;
+			const message = error instanceof Error ? error.message : String(error);
+			this.post({ id, ok: false, error: aborted ? 'cancelled' : message, aborted });
+		} finally {
+			this.cancelled.delete(id);
+		}
+	}
+
+	private async answer(engine: Engine, request: Request): Promise<[unknown, Transferable[]]> {
+		switch (request.method) {
+			case 'listPolicies':
+				return [engine.listPolicies(), []];
+			case 'loadTrace': {
+				const t = this.loadTrace(engine, request.trace);
+				try {
+					const info = engine.traceInfo(t, true);
+					return [info, [info.pages.buffer, info.writes.buffer]];
+				} finally {
+					engine.freeTrace(t);
+				}
+			}
+			case 'simulate': {
+				const reply = await this.simulate(engine, request.id, request.request);
+				const transfer = [reply.outcome.buffer, reply.trace.pages.buffer, reply.trace.writes.buffer];
+				return [reply, transfer];
+			}
+			case 'faultsByFrames':
+				return [await this.faultsByFrames(engine, request.id, request.request), []];
+			case 'snapshot': {
+				const session = this.session(request.session);
+				this.checkStep(session, request.step);
+				return [engine.snapshot(session.sim, request.step, session.numbers), []];
+			}
+			case 'events': {
+				const session = this.session(request.session);
+				const { from, to } = request;
+				this.checkStep(session, from);
+				this.checkStep(session, to);
+				if (to - from > MAX_EVENT_SPAN)
+					throw new PagelabError(`events: at most ${MAX_EVENT_SPAN} steps at once (asked ${from}..${to})`);
+				return [engine.events(session.sim, from, to, session.numbers), []];
+			}
+			case 'disposeSession': {
+				const session = this.sessions.get(request.session);
+				if (session) {
+					engine.freeSim(session.sim);
+					engine.freeTrace(session.trace);
+					this.sessions.delete(request.session);
+				}
+				return [null, []];
+			}
+			case 'cancel':
+				throw new PagelabError('cancel is not a call');
+		}
+	}
+
+	private loadTrace(engine: Engine, source: TraceSource): number {
+		switch (source.kind) {
+			case 'text':
+				return engine.traceFromText(source.text, source.name ?? 'reference string');
+			case 'file':
+				return engine.traceFromFile(source.bytes, source.name);
+			case 'pages':
+				return engine.traceFromPages(source.pages, source.writes);
+			case 'generator':
+				return engine.traceFromPages(generate(source.spec));
+		}
+	}
+
+	private async simulate(engine: Engine, id: number, request: SimulateRequest): Promise<SimulateReply> {
+		const trace = this.loadTrace(engine, request.trace);
+		let sim = -1;
+		let kept = false;
+		try {
+			sim = engine.createSim(request.policy, request.frames, request.params, trace, !!request.record);
+			const n = engine.traceLength(trace);
+			const outcome = new Uint8Array(n);
+			await this.runChunked(id, n, (steps) => engine.run(sim, steps, outcome));
+			const reply: SimulateReply = {
+				policy: request.policy,
+				frames: request.frames,
+				stats: engine.stats(sim),
+				counters: engine.counters(sim, request.policy),
+				outcome,
+				trace: engine.traceInfo(trace, !request.omitTrace),
+			};
+			if (this.cancelled.has(id)) throw new Aborted();
+			if (request.record) {
+				reply.session = this.nextSession++;
+				this.sessions.set(reply.session, { sim, trace, numbers: engine.pageNumbers(trace), steps: n });
+				kept = true;
+			}
+			return reply;
+		} finally {
+			if (!kept) {
+				if (sim >= 0) engine.freeSim(sim);
+				engine.freeTrace(trace);
+			}
+		}
+	}
+
+	private async faultsByFrames(engine: Engine, id: number, request: FaultsByFramesRequest): Promise<FramesPoint[]> {
+		const trace = this.loadTrace(engine, request.trace);
+		try {
+			const n = engine.traceLength(trace);
+			const total = n * request.frames.length;
+			const points: FramesPoint[] = [];
+			const outcome = new Uint8Array(n);
+			for (const [i, frames] of request.frames.entries()) {
+				const sim = engine.createSim(request.policy, frames, request.params, trace, false);
+				try {
+					await this.runChunked(id, n, (steps) => engine.run(sim, steps, outcome), i * n, total);
+					points.push({ frames, stats: engine.stats(sim) });
+				} finally {
+					engine.freeSim(sim);
+				}
+			}
+			return points;
+		} finally {
+			engine.freeTrace(trace);
+		}
+	}
+
+	/** Calls run(steps) until n references are done, reporting progress. */
+	private async runChunked(
+		id: number,
+		n: number,
+		run: (steps: number) => number,
+		offset = 0,
+		total = n,
+	): Promise<void> {
+		for (let done = 0; done < n; ) {
+			const ran = run(Math.min(CHUNK, n - done));
+			if (ran === 0) break;
+			done += ran;
+			this.post({ id, progress: [offset + done, total] });
+			if (done < n) {
+				await new Promise((resolve) => setTimeout(resolve, 0));
+				if (this.cancelled.has(id)) throw new Aborted();
+			}
+		}
+	}
+
+	private session(handle: number): SessionState {
+		const session = this.sessions.get(handle);
+		if (!session) throw new PagelabError(`session ${handle} was disposed or never existed`);
+		return session;
+	}
+
+	private checkStep(session: SessionState, step: number): void {
+		if (!Number.isInteger(step) || step < 0 || step > session.steps)
+			throw new PagelabError(`step ${step} is outside 0..${session.steps}`);
+	}
+}

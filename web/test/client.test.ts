@@ -1,0 +1,104 @@
+/*
+ * The typed client, end to end through the host and the WebAssembly module
+ * (in this thread instead of a worker): reflection, simulation, sessions,
+ * errors and cancellation.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { inProcessClient } from './support';
+import { PagelabError } from '../src/wasm/protocol';
+
+const client = inProcessClient();
+afterAll(() => client.dispose());
+
+const SILBERSCHATZ = '7 0 1 2 0 3 0 4 2 3 0 3 2 1 2 0 1 7 0 1';
+
+describe('the client', () => {
+	it('lists every policy with its lists, fields and parameters', async () => {
+		const policies = await client.listPolicies();
+		const names = policies.map((p) => p.name);
+		expect(names).toEqual(expect.arrayContaining(['fifo', 'lru']));
+		const lru = policies.find((p) => p.name === 'lru')!;
+		expect(lru.title.length).toBeGreaterThan(0);
+		expect(lru.lists.length).toBeGreaterThan(0);
+	});
+
+	it('counts the textbook faults of FIFO and LRU on the Silberschatz string with 3 frames', async () => {
+		const trace = { kind: 'text' as const, text: SILBERSCHATZ };
+		const fifo = await client.simulate({ policy: 'fifo', frames: 3, trace });
+		const lru = await client.simulate({ policy: 'lru', frames: 3, trace });
+		expect(fifo.stats.misses).toBe(15);
+		expect(lru.stats.misses).toBe(12);
+		expect(fifo.outcome.length).toBe(20);
+		expect(Array.from(fifo.outcome).filter((o) => o === 0).length).toBe(15);
+	});
+
+	it('reports the page numbers of the trace, not dense ids', async () => {
+		const info = await client.loadTrace({ kind: 'text', text: '100 0x20 100w' });
+		expect(Array.from(info.pages)).toEqual([100, 32, 100]);
+		expect(Array.from(info.writes)).toEqual([0, 0, 1]);
+		expect(info.distinctPages).toBe(2);
+	});
+
+	it('rejects a malformed reference string with the token named', async () => {
+		const bad = client.simulate({ policy: 'lru', frames: 3, trace: { kind: 'text', text: '1 2 x17 3' } });
+		await expect(bad).rejects.toThrow(PagelabError);
+		await expect(bad).rejects.toThrow(/x17/);
+	});
+
+	it('rejects an unknown policy and a bad parameter by name', async () => {
+		const trace = { kind: 'text' as const, text: '1 2 3' };
+		await expect(client.simulate({ policy: 'nope', frames: 3, trace })).rejects.toThrow(/nope/);
+		await expect(client.simulate({ policy: 'lru', frames: 0, trace })).rejects.toThrow(/frames/);
+		await expect(
+			client.simulate({ policy: 'lru', frames: 3, trace, params: { bogus: 1 } }),
+		).rejects.toThrow(/bogus/);
+	});
+
+	it('seeks any step of a recorded session and gives each step its events', async () => {
+		const result = await client.simulate({
+			policy: 'fifo',
+			frames: 3,
+			trace: { kind: 'text', text: SILBERSCHATZ },
+			record: true,
+		});
+		const session = result.session!;
+		expect(session.steps).toBe(20);
+		const start = await session.snapshot(0);
+		expect(start.lists.every((list) => list.length === 0)).toBe(true);
+		const third = await session.snapshot(3);
+		const resident = third.lists.flat().map((e) => e.page).sort((a, b) => a - b);
+		expect(resident).toEqual([0, 1, 7]);
+		const events = await session.events(3, 4);
+		expect(events[0]).toMatchObject({ step: 3, kind: 'miss', page: 2 });
+		expect(events.some((e) => e.kind === 'evict' && e.page === 7)).toBe(true);
+		await session.dispose();
+		await expect(session.snapshot(1)).rejects.toThrow(/disposed/);
+	});
+
+	it('counts faults for each number of frames', async () => {
+		const points = await client.faultsByFrames({
+			policy: 'fifo',
+			trace: { kind: 'text', text: '1 2 3 4 1 2 5 1 2 3 4 5' },
+			frames: [3, 4],
+		});
+		expect(points.map((p) => p.stats.misses)).toEqual([9, 10]);
+	});
+
+	it('reports progress on a long trace and stops when aborted', async () => {
+		const trace = { kind: 'generator' as const, spec: { kind: 'uniform' as const, length: 2_000_000, pages: 1000, seed: 1 } };
+		const seen: number[] = [];
+		const done = await client.simulate({ policy: 'lru', frames: 100, trace, omitTrace: true }, {
+			onProgress: (d) => seen.push(d),
+		});
+		expect(done.stats.references).toBe(2_000_000);
+		expect(seen.length).toBeGreaterThan(2);
+		expect(seen[seen.length - 1]).toBe(2_000_000);
+
+		const controller = new AbortController();
+		const aborted = client.simulate({ policy: 'lru', frames: 100, trace }, {
+			onProgress: () => controller.abort(),
+			signal: controller.signal,
+		});
+		await expect(aborted).rejects.toThrow(/abort/);
+	});
+});
