@@ -1,0 +1,361 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rrip.c - Re-Reference Interval Prediction (Jaleel, Theobald, Steely and
+ * Emer, ISCA 2010): "srrip" (static RRIP, hit priority), "srrip_fp" (static
+ * RRIP, frequency priority) and "brrip" (bimodal RRIP), three ops tables
+ * sharing all their code.
+ *
+ * Algorithm
+ *   Every resident page has an M-bit re-reference prediction value (RRPV):
+ *   0 predicts a near-immediate re-reference, max = 2^M - 1 a distant one.
+ *   Pages sit in a fixed row of frames (frame_table.h: they fill slots
+ *   0, 1, 2, ... and a new page takes the slot of the page it replaced),
+ *   which is the "left to right" of the paper's and seed 000's Figure 2.
+ *   On a miss with memory full, the victim is the leftmost page whose RRPV
+ *   is max; if there is none, every RRPV is incremented until one is.
+ *
+ * Transition table (r = the page's RRPV)
+ *                  srrip          srrip_fp            brrip
+ *   insertion      r := max - 1   r := max - 1        r := max, except every
+ *                                                     long_every-th insertion:
+ *                                                     max - 1
+ *   hit            r := 0         r := max(r - 1, 0)  r := 0
+ *   eviction       leftmost page with r == max, after raising every r by
+ *                  (max - highest r) when no page is at max
+ *   BRRIP's epsilon is deterministic: a counter of insertions, so runs are
+ *   reproducible and the lecture can say exactly which insertion is "long".
+ *
+ * Parameters (defaults): rrpv_bits M = 2 (1 .. 5); brrip also long_every
+ * = 32 (the paper's epsilon = 1/32).
+ *
+ * Counters: aging_rounds (times every RRPV was raised), long_insertions
+ * (at max - 1), distant_insertions (at max).
+ *
+ * Data structure and cost
+ *   For every RRPV value a two-level bitmap of the slots holding a page
+ *   with that value, and a count.  The victim is the first set bit of the
+ *   highest non-empty value: O(frames / 4096) word tests, O(1) at any
+ *   realistic size, and victim() only reads.  Raising every RRPV by d
+ *   rotates the bitmaps (O(2^M)) and updates each page's value with its
+ *   SET event (O(frames)); each raise lifts every resident page at least
+ *   one step towards max, and a page only falls back on a reference or an
+ *   insertion, so raises cost amortized O(2^M) per reference.  Hits and
+ *   insertions are O(1).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "frame_table.h"
+
+#define RRIP_MAX_BITS 5
+#define RRIP_VALUES (1 << RRIP_MAX_BITS)
+
+enum rrip_variant {
+	SRRIP_HP,
+	SRRIP_FP,
+	BRRIP,
+};
+
+enum { RRIP_AGING_ROUNDS, RRIP_LONG_INSERTIONS, RRIP_DISTANT_INSERTIONS, NR_RRIP_COUNTERS };
+enum { RRIP_PARAM_BITS, RRIP_PARAM_LONG_EVERY };
+
+/* The slots holding pages of one RRPV value. */
+struct slot_set {
+	uint64_t *word;		/* bit s: slot s is in the set */
+	uint64_t *summary;	/* bit w: word[w] is not zero */
+	uint32_t count;
+};
+
+struct rrip {
+	struct pl_ctx *ctx;
+	enum rrip_variant variant;
+	int32_t max;
+	uint32_t long_every;
+	uint32_t insertions;
+	struct frame_table frames;
+	uint8_t *rrpv;		/* [npages] */
+	uint32_t nwords, nsummary;
+	struct slot_set *by_value[RRIP_VALUES];	/* by_value[r]: pages with RRPV r */
+	struct slot_set sets[RRIP_VALUES];	/* storage behind by_value */
+	uint64_t count[NR_RRIP_COUNTERS];
+};
+
+/* -------------------------------------------------------------- slot sets */
+
+static void slot_set_add(struct slot_set *set, uint32_t slot)
+{
+	uint32_t w = slot / 64;
+
+	set->word[w] |= 1ull << (slot % 64);
+	set->summary[w / 64] |= 1ull << (w % 64);
+	set->count++;
+}
+
+static void slot_set_del(struct slot_set *set, uint32_t slot)
+{
+	uint32_t w = slot / 64;
+
+	set->word[w] &= ~(1ull << (slot % 64));
+	if (!set->word[w])
+		set->summary[w / 64] &= ~(1ull << (w % 64));
+	set->count--;
+}
+
+/* The lowest slot in a non-empty set. */
+static uint32_t slot_set_first(const struct slot_set *set, uint32_t nsummary)
+{
+	for (uint32_t s = 0; s < nsummary; s++) {
+		if (set->summary[s]) {
+			uint32_t w = s * 64 + __builtin_ctzll(set->summary[s]);
+
+			return w * 64 + __builtin_ctzll(set->word[w]);
+		}
+	}
+	return PL_NONE;
+}
+
+/* ------------------------------------------------------------ RRPV updates */
+
+static uint32_t slot_of(const struct rrip *r, uint32_t page)
+{
+	return r->frames.page_slot[page];
+}
+
+static void set_rrpv(struct rrip *r, uint32_t page, int32_t value)
+{
+	int32_t old = r->rrpv[page];
+
+	if (old == value)
+		return;
+	slot_set_del(r->by_value[old], slot_of(r, page));
+	slot_set_add(r->by_value[value], slot_of(r, page));
+	r->rrpv[page] = (uint8_t)value;
+	pl_emit_set(r->ctx, page, 0, old, value);
+}
+
+static int32_t highest_rrpv(const struct rrip *r)
+{
+	int32_t v = r->max;
+
+	while (v > 0 && !r->by_value[v]->count)
+		v--;
+	return v;
+}
+
+/* Raises every RRPV by d; no page is above max - d, so none saturates. */
+static void age_all(struct rrip *r, int32_t d)
+{
+	struct slot_set *rotated[RRIP_VALUES];
+
+	for (int32_t v = 0; v <= r->max; v++)
+		rotated[(v + d) % (r->max + 1)] = r->by_value[v];
+	memcpy(r->by_value, rotated, sizeof(rotated[0]) * (r->max + 1));
+	for (uint32_t slot = 0; slot < r->frames.used; slot++) {
+		uint32_t page = r->frames.slot_page[slot];
+
+		if (page == PL_NONE)
+			continue;
+		pl_emit_set(r->ctx, page, 0, r->rrpv[page], r->rrpv[page] + d);
+		r->rrpv[page] += d;
+	}
+	r->count[RRIP_AGING_ROUNDS]++;
+}
+
+/* -------------------------------------------------------------------- ops */
+
+static void rrip_destroy(void *state)
+{
+	struct rrip *r = state;
+
+	if (!r)
+		return;
+	for (unsigned v = 0; v < RRIP_VALUES; v++) {
+		free(r->sets[v].word);
+		free(r->sets[v].summary);
+	}
+	frame_table_free(&r->frames);
+	free(r->rrpv);
+	free(r);
+}
+
+static void *rrip_create(struct pl_ctx *ctx, enum rrip_variant variant, struct pl_error *err)
+{
+	struct rrip *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		goto oom;
+	r->ctx = ctx;
+	r->variant = variant;
+	r->max = (1 << ctx->params[RRIP_PARAM_BITS]) - 1;
+	r->long_every = variant == BRRIP ? ctx->params[RRIP_PARAM_LONG_EVERY] : 1;
+	r->nwords = ctx->frames / 64 + 1;
+	r->nsummary = r->nwords / 64 + 1;
+	r->rrpv = calloc(ctx->npages ? ctx->npages : 1, 1);
+	if (!r->rrpv)
+		goto oom;
+	if (frame_table_init(&r->frames, ctx, 0, err)) {
+		rrip_destroy(r);
+		return NULL;
+	}
+	for (int32_t v = 0; v <= r->max; v++) {
+		r->sets[v].word = calloc(r->nwords, sizeof(uint64_t));
+		r->sets[v].summary = calloc(r->nsummary, sizeof(uint64_t));
+		if (!r->sets[v].word || !r->sets[v].summary)
+			goto oom;
+		r->by_value[v] = &r->sets[v];
+	}
+	return r;
+oom:
+	rrip_destroy(r);
+	snprintf(err->msg, sizeof(err->msg), "out of memory for RRIP with %u frames",
+		 ctx->frames);
+	return NULL;
+}
+
+static void *srrip_create(struct pl_ctx *ctx, struct pl_error *err)
+{
+	return rrip_create(ctx, SRRIP_HP, err);
+}
+
+static void *srrip_fp_create(struct pl_ctx *ctx, struct pl_error *err)
+{
+	return rrip_create(ctx, SRRIP_FP, err);
+}
+
+static void *brrip_create(struct pl_ctx *ctx, struct pl_error *err)
+{
+	return rrip_create(ctx, BRRIP, err);
+}
+
+static void rrip_hit(void *state, const struct pl_ref *ref)
+{
+	struct rrip *r = state;
+	int32_t old = r->rrpv[ref->page];
+
+	set_rrpv(r, ref->page, r->variant == SRRIP_FP && old > 0 ? old - 1 : 0);
+}
+
+static int32_t insertion_rrpv(struct rrip *r)
+{
+	r->insertions++;
+	if (r->variant == BRRIP && r->insertions % r->long_every) {
+		r->count[RRIP_DISTANT_INSERTIONS]++;
+		return r->max;
+	}
+	r->count[RRIP_LONG_INSERTIONS]++;
+	return r->max - 1;
+}
+
+static void rrip_insert(void *state, const struct pl_ref *ref)
+{
+	struct rrip *r = state;
+	uint32_t page = ref->page;
+	uint32_t slot = frame_table_insert(&r->frames, r->ctx, page);
+
+	/* a page enters with every field 0 */
+	r->rrpv[page] = 0;
+	slot_set_add(r->by_value[0], slot);
+	set_rrpv(r, page, insertion_rrpv(r));
+}
+
+static uint32_t rrip_victim(const void *state)
+{
+	const struct rrip *r = state;
+	uint32_t slot = slot_set_first(r->by_value[highest_rrpv(r)], r->nsummary);
+
+	return slot == PL_NONE ? PL_NONE : r->frames.slot_page[slot];
+}
+
+static void rrip_evict(void *state, uint32_t victim)
+{
+	struct rrip *r = state;
+	int32_t highest = highest_rrpv(r);
+
+	if (highest < r->max)
+		age_all(r, r->max - highest);
+	slot_set_del(r->by_value[r->rrpv[victim]], slot_of(r, victim));
+	r->rrpv[victim] = 0;
+	frame_table_evict(&r->frames, r->ctx, victim);
+}
+
+static void fill_rrpv(const void *state, uint32_t page, int32_t *values)
+{
+	const struct rrip *r = state;
+
+	values[0] = r->rrpv[page];
+}
+
+static void rrip_snapshot(const void *state, struct pl_snapshot *out)
+{
+	const struct rrip *r = state;
+
+	frame_table_snapshot(&r->frames, out, fill_rrpv, r);
+}
+
+static void rrip_read_counters(const void *state, uint64_t *counters)
+{
+	const struct rrip *r = state;
+
+	memcpy(counters, r->count, sizeof(r->count));
+}
+
+static const char *const rrip_lists[] = { "frames" };
+static const char *const rrip_fields[] = { "rrpv" };
+static const char *const rrip_counters[NR_RRIP_COUNTERS] = {
+	"aging_rounds", "long_insertions", "distant_insertions",
+};
+
+#define RRIP_BITS_PARAM \
+	{ "rrpv_bits", "RRPV width M: values 0 .. 2^M - 1", 2, 1, RRIP_MAX_BITS, NULL }
+
+static const struct pl_param srrip_params[] = { RRIP_BITS_PARAM };
+static const struct pl_param brrip_params[] = {
+	RRIP_BITS_PARAM,
+	{ "long_every", "every Nth insertion is at max - 1 (long), the rest at max "
+	  "(distant): BRRIP's epsilon = 1/N", 32, 1, 1 << 30, NULL },
+};
+
+#define RRIP_OPS(create_fn)				\
+	.lists = rrip_lists,				\
+	.nlists = 1,					\
+	.fields = rrip_fields,				\
+	.nfields = 1,					\
+	.counters = rrip_counters,			\
+	.ncounters = NR_RRIP_COUNTERS,			\
+	.create = create_fn,				\
+	.destroy = rrip_destroy,			\
+	.hit = rrip_hit,				\
+	.insert = rrip_insert,				\
+	.victim = rrip_victim,				\
+	.evict = rrip_evict,				\
+	.snapshot = rrip_snapshot,			\
+	.read_counters = rrip_read_counters
+
+const struct pl_policy_ops pl_policy_srrip = {
+	.name = "srrip",
+	.title = "Static RRIP, hit priority",
+	.help = "RRIP with insertion at max-1 and RRPV 0 on a hit; evicts the leftmost "
+		"page at max, ageing all pages when none is.",
+	.params = srrip_params,
+	.nparams = 1,
+	RRIP_OPS(srrip_create),
+};
+
+const struct pl_policy_ops pl_policy_srrip_fp = {
+	.name = "srrip_fp",
+	.title = "Static RRIP, frequency priority",
+	.help = "SRRIP whose hits decrement the RRPV by one instead of zeroing it.",
+	.params = srrip_params,
+	.nparams = 1,
+	RRIP_OPS(srrip_fp_create),
+};
+
+const struct pl_policy_ops pl_policy_brrip = {
+	.name = "brrip",
+	.title = "Bimodal RRIP",
+	.help = "RRIP inserting at max (distant) except every long_every-th insertion "
+		"at max-1; hits set the RRPV to 0. Resists scans.",
+	.params = brrip_params,
+	.nparams = 2,
+	RRIP_OPS(brrip_create),
+};

@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * test_rrip.c - RRIP (srrip, srrip_fp, brrip): seed 000's Figure 2 as a
+ * golden trace, and each variant against a deliberately naive reference
+ * implementation on thousands of random traces.
+ *
+ * Frames are written the way the figure draws them, left to right, each
+ * page with its RRPV after an underscore ("a1_2"), and an empty frame as
+ * the figure's invalid block "I_3" (an empty frame counts as distant).
+ */
+#include "check.h"
+#include "splitmix64.h"
+#include "support.h"
+
+/* ------------------------------------------------------------ Figure 2 */
+
+/*
+ * Seed 000 (Singer 2017), Figure 2, taken from Figure 3 of Jaleel et al.,
+ * ISCA 2010: 2-bit SRRIP with hit promotion, 4 blocks.  Blocks a1 a2 are
+ * pages 1 2; b1 .. b4 are pages 11 .. 14.
+ */
+static const char *figure_name(uint64_t number)
+{
+	switch (number) {
+	case 1: return "a1";
+	case 2: return "a2";
+	case 11: return "b1";
+	case 12: return "b2";
+	case 13: return "b3";
+	case 14: return "b4";
+	}
+	return "?";
+}
+
+/* The frames row as the figure draws it: "a1_2 a2_0 I_3 I_3". */
+static const char *figure_row(const struct run *r, uint32_t frames)
+{
+	static char row[256];
+	struct pl_snapshot s;
+	size_t len = 0;
+
+	pl_snapshot_init(&s, r->ops);
+	if (pl_sim_snapshot(r->sim, &s))
+		test_abort("no snapshot");
+	row[0] = 0;
+	for (uint32_t i = 0; i < frames; i++) {
+		if (i < s.total)
+			len += snprintf(row + len, sizeof(row) - len, "%s%s_%d", i ? " " : "",
+					figure_name(r->trace.number[s.page[i]]), s.value[i]);
+		else
+			len += snprintf(row + len, sizeof(row) - len, "%sI_3", i ? " " : "");
+	}
+	pl_snapshot_free(&s);
+	return row;
+}
+
+TEST(srrip_reproduces_seed_000_figure_2_reference_by_reference)
+{
+	static const struct {
+		const char *outcome;
+		const char *row;
+	} figure[] = {
+		/* a1 */ { "miss", "a1_2 I_3 I_3 I_3" },
+		/* a2 */ { "miss", "a1_2 a2_2 I_3 I_3" },
+		/* a2 */ { "hit", "a1_2 a2_0 I_3 I_3" },
+		/* a1 */ { "hit", "a1_0 a2_0 I_3 I_3" },
+		/* b1 */ { "miss", "a1_0 a2_0 b1_2 I_3" },
+		/* b2 */ { "miss", "a1_0 a2_0 b1_2 b2_2" },
+		/* b3 */ { "miss", "a1_1 a2_1 b3_2 b2_3" },
+		/* b4 */ { "miss", "a1_1 a2_1 b3_2 b4_2" },
+		/* a1 */ { "hit", "a1_0 a2_1 b3_2 b4_2" },
+		/* a2 */ { "hit", "a1_0 a2_0 b3_2 b4_2" },
+	};
+	struct run r;
+	uint64_t hits = 0;
+
+	run_start(&r, "srrip", 4, "1 2 2 1 11 12 13 14 1 2", "rrpv_bits=2", 0);
+	for (unsigned i = 0; i < sizeof(figure) / sizeof(figure[0]); i++) {
+		run_step(&r);
+		bool hit = pl_sim_stats(r.sim)->hits > hits;
+
+		hits = pl_sim_stats(r.sim)->hits;
+		CHECK_STR_EQ(hit ? "hit" : "miss", figure[i].outcome);
+		CHECK_STR_EQ(figure_row(&r, 4), figure[i].row);
+	}
+	CHECK_EQ(pl_sim_stats(r.sim)->misses, 6);
+	CHECK_EQ(run_counter(&r, "aging_rounds"), 1);
+	run_free(&r);
+}
+
+/* ------------------------------------------------- the other variants */
+
+TEST(srrip_fp_steps_the_rrpv_down_one_hit_at_a_time)
+{
+	CHECK_STR_EQ(final_describe("srrip_fp", 4, "1 2 2 2 1", NULL),
+		     "frames: 1(rrpv=1) 2");
+	CHECK_STR_EQ(final_describe("srrip", 4, "1 2 2 2 1", NULL), "frames: 1 2");
+}
+
+TEST(brrip_inserts_every_32nd_page_long_and_the_rest_distant)
+{
+	char refs[64 * 4] = "";
+	size_t len = 0;
+
+	for (int page = 1; page <= 64; page++)
+		len += snprintf(refs + len, sizeof(refs) - len, "%d ", page);
+	CHECK_EQ(final_counter("brrip", 4, refs, NULL, "long_insertions"), 2);
+	CHECK_EQ(final_counter("brrip", 4, refs, NULL, "distant_insertions"), 62);
+	CHECK_STR_EQ(final_describe("brrip", 2, "1 2 3", "long_every=2"),
+		     "frames: 3(rrpv=3) 2(rrpv=2)");
+}
+
+TEST(brrip_keeps_a_reused_working_set_through_a_scan_that_washes_out_srrip)
+{
+	/* pages 1-3 reused, then a scan of 8 new pages, then 1-3 again */
+	const char *refs = "1 2 3 1 2 3 101 102 103 104 105 106 107 108 1 2 3";
+
+	CHECK_EQ(simulate("brrip", 4, refs, NULL).hits, 6);
+	CHECK_EQ(simulate("srrip", 4, refs, NULL).hits, 3);
+	CHECK_EQ(simulate("lru", 4, refs, NULL).hits, 3);
+}
+
+TEST(with_a_one_bit_rrpv_srrip_inserts_at_zero_and_ages_every_page_on_a_miss)
+{
+	CHECK_STR_EQ(final_describe("srrip", 3, "1 2 3 1 4", "rrpv_bits=1"),
+		     "frames: 4 2(rrpv=1) 3(rrpv=1)");
+}
+
+/* ------------------------------------------- naive reference and diff */
+
+/*
+ * RRIP exactly as the figure's caption states it, with no cleverness: the
+ * frames are an array; on a miss, search for the first max from the left,
+ * and if there is none, increment all RRPVs and search again.
+ */
+struct naive_rrip {
+	uint32_t frames, used, insertions;
+	int max, long_every;
+	const char *variant;
+	uint64_t page[16];
+	int rrpv[16];
+};
+
+static int naive_find(const struct naive_rrip *n, uint64_t page)
+{
+	for (uint32_t i = 0; i < n->used; i++)
+		if (n->page[i] == page)
+			return i;
+	return -1;
+}
+
+static uint32_t naive_victim_slot(struct naive_rrip *n)
+{
+	for (;;) {
+		for (uint32_t i = 0; i < n->frames; i++)
+			if (n->rrpv[i] == n->max)
+				return i;
+		for (uint32_t i = 0; i < n->frames; i++)
+			n->rrpv[i]++;
+	}
+}
+
+/* Returns whether the reference hit. */
+static bool naive_reference(struct naive_rrip *n, uint64_t page)
+{
+	int at = naive_find(n, page);
+	uint32_t slot;
+
+	if (at >= 0) {
+		if (!strcmp(n->variant, "srrip_fp"))
+			n->rrpv[at] = n->rrpv[at] ? n->rrpv[at] - 1 : 0;
+		else
+			n->rrpv[at] = 0;
+		return true;
+	}
+	slot = n->used < n->frames ? n->used++ : naive_victim_slot(n);
+	n->page[slot] = page;
+	n->insertions++;
+	if (!strcmp(n->variant, "brrip") && n->insertions % n->long_every)
+		n->rrpv[slot] = n->max;
+	else
+		n->rrpv[slot] = n->max - 1;
+	return false;
+}
+
+/* Compares the simulator's frames with the naive ones; returns the mismatches. */
+static unsigned compare_frames(const struct run *r, const struct naive_rrip *n)
+{
+	struct pl_snapshot s;
+	unsigned mismatches = 0;
+
+	pl_snapshot_init(&s, r->ops);
+	pl_sim_snapshot(r->sim, &s);
+	if (s.total != n->used)
+		mismatches++;
+	for (uint32_t i = 0; i < s.total && i < n->used; i++)
+		if (r->trace.number[s.page[i]] != n->page[i] || s.value[i] != n->rrpv[i])
+			mismatches++;
+	pl_snapshot_free(&s);
+	return mismatches;
+}
+
+/* One random trace; returns 0 when every step agreed. */
+static unsigned diff_one_trace(const char *variant, uint64_t *rng)
+{
+	struct naive_rrip n = { .variant = variant };
+	char refs[4096], params[64];
+	uint64_t pages[400];
+	uint32_t len = 20 + splitmix64_below(splitmix64_next(rng), 300);
+	uint32_t distinct = 2 + splitmix64_below(splitmix64_next(rng), 20);
+	size_t at = 0;
+	unsigned bad = 0;
+	uint64_t hits = 0;
+	struct run r;
+
+	n.frames = 1 + splitmix64_below(splitmix64_next(rng), 8);
+	n.max = (1 << (1 + splitmix64_below(splitmix64_next(rng), 3))) - 1;
+	n.long_every = 1 + splitmix64_below(splitmix64_next(rng), 5);
+	for (uint32_t i = 0; i < len; i++) {
+		pages[i] = splitmix64_below(splitmix64_next(rng), distinct);
+		at += snprintf(refs + at, sizeof(refs) - at, "%llu ",
+			       (unsigned long long)pages[i]);
+	}
+	if (!strcmp(variant, "brrip"))
+		snprintf(params, sizeof(params), "rrpv_bits=%d long_every=%d",
+			 __builtin_popcount(n.max), n.long_every);
+	else
+		snprintf(params, sizeof(params), "rrpv_bits=%d", __builtin_popcount(n.max));
+	run_start(&r, variant, n.frames, refs, params, 0);
+	for (uint32_t i = 0; i < len; i++) {
+		bool naive_hit = naive_reference(&n, pages[i]);
+
+		run_step(&r);
+		bad += naive_hit != (pl_sim_stats(r.sim)->hits > hits);
+		hits = pl_sim_stats(r.sim)->hits;
+		bad += compare_frames(&r, &n);
+	}
+	if (bad)
+		printf("    %s, %u frames, params \"%s\", refs \"%s\": %u mismatches\n", variant,
+		       n.frames, params, refs, bad);
+	run_free(&r);
+	return bad;
+}
+
+static unsigned diff_many(const char *variant, unsigned traces, uint64_t seed)
+{
+	unsigned failed_traces = 0;
+
+	for (unsigned i = 0; i < traces && failed_traces < 3; i++)
+		failed_traces += diff_one_trace(variant, &seed) != 0;
+	return failed_traces;
+}
+
+TEST(srrip_matches_the_naive_figure_2_algorithm_on_2000_random_traces)
+{
+	CHECK_EQ(diff_many("srrip", 2000, 1), 0);
+}
+
+TEST(srrip_fp_matches_its_naive_reference_on_2000_random_traces)
+{
+	CHECK_EQ(diff_many("srrip_fp", 2000, 2), 0);
+}
+
+TEST(brrip_matches_its_naive_reference_on_2000_random_traces)
+{
+	CHECK_EQ(diff_many("brrip", 2000, 3), 0);
+}
+
+int main(void)
+{
+	return run_tests();
+}
