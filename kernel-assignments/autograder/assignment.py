@@ -2,6 +2,8 @@
 
 Interface:
     load_assignment(name_or_dir) -> Assignment   raises DescriptorError naming file and field
+        NAME_OR_DIR: a directory holding assignment.json, or a name looked up under
+        kernel-assignments/ and then kernel-assignments/autograder/ (the self-test)
     Assignment fields: name, title, linux, root, descriptor, student_files, config,
         guest_dir, tests_path; methods base_patch_path(), base_patch_bytes(),
         skeleton_bytes(path), skeleton_dir()
@@ -75,9 +77,9 @@ def check_student_file(descriptor, path):
 
 
 def load_assignment(name_or_dir):
-	candidate = Path(name_or_dir)
-	if not (candidate / "assignment.json").exists():
-		candidate = ASSIGNMENTS_DIR / name_or_dir
+	candidates = [Path(name_or_dir), ASSIGNMENTS_DIR / name_or_dir,
+		      ASSIGNMENTS_DIR / "autograder" / name_or_dir]
+	candidate = next((c for c in candidates if (c / "assignment.json").exists()), candidates[1])
 	descriptor = candidate / "assignment.json"
 	if not descriptor.exists():
 		raise DescriptorError(f"no assignment {name_or_dir!r}: {descriptor} does not exist")
