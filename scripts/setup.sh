@@ -67,6 +67,10 @@ setup_kernel() {
 	need 'test -f /usr/include/openssl/ssl.h' libssl-dev
 	need 'command -v xz && command -v lz4 && command -v cpio && command -v mke2fs' \
 		xz-utils lz4 cpio e2fsprogs
+	# the autograder: Python (standard library only), patch for submissions and base
+	# patches, static libc for the guest programs
+	need 'command -v python3 && command -v patch' python3 patch
+	need 'test -f /usr/lib/x86_64-linux-gnu/libc.a' libc6-dev
 }
 
 setup_node() {
