@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * linux.c - "linux": the Linux 6.1 two-list LRU with multi-gen LRU off.
+ *
+ * Algorithm
+ *   Four lists (inactive/active x anon/file), PG_referenced and PG_active,
+ *   the folio_mark_accessed() table, the hardware accessed bit tested at
+ *   reclaim by folio_referenced(), reclaim between watermarks, and the
+ *   inactive_is_low() balance: all of it is the shared model in
+ *   lru_lists.c, whose header describes every rule, cites the 6.1
+ *   function behind it and lists what is simplified.
+ *
+ *   What this file adds is how the active list ages, as in 6.1's
+ *   shrink_active_list() (mm/vmscan.c): take `batch` pages from the active
+ *   tail; folio_referenced() tests and clears each one's accessed bit, but
+ *   since 6.1 only gives executable file pages another trip around the
+ *   active list (and the model has none), every page is deactivated: to
+ *   the head of the inactive list, PG_active cleared, PG_referenced kept.
+ *
+ * Transition table (list, PG_referenced, accessed bit)
+ *   fault, anon or mmap'd file -> inactive, 0, 1
+ *   fault, read()/write() file -> inactive, 1, 0
+ *   syscall hit: inactive,0 -> inactive,1 -> active,0 (pgactivate) -> active,1
+ *   mapped hit:  accessed bit := 1
+ *   reclaim, active tail        -> inactive head, accessed := 0 (pgdeactivate)
+ *   reclaim, inactive tail: accessed && referenced -> active head (pgactivate)
+ *                           accessed && !referenced -> inactive head,
+ *                                                      referenced := 1 (pgrotated)
+ *                           !accessed -> evicted (pgsteal)
+ *
+ * Parameters (defaults): anon_percent 50, file_access syscall, swappiness 60,
+ * batch 32 (SWAP_CLUSTER_MAX), wmark_low 0, wmark_high 0.
+ *
+ * Cost per reference: O(1) for hits and faults, reclaim amortized O(1)
+ * (see lru_lists.c).
+ */
+#include "lru_lists.h"
+
+static void deactivate_tail(struct lruvec *vec, enum lru_list_id active, uint32_t nr)
+{
+	for (uint32_t i = 0; i < nr; i++) {
+		vec->count[LRU_PGREFILL]++;
+		lruvec_deactivate(vec, lruvec_tail(vec, active));
+	}
+}
+
+static uint32_t tail_or_newcomer(const struct lruvec *vec, enum lru_list_id active,
+				 uint32_t newcomer)
+{
+	uint32_t tail = lruvec_tail(vec, active);
+
+	return tail != PL_NONE ? tail : newcomer;
+}
+
+static const struct lru_aging second_chance_aging = {
+	.shrink_active = deactivate_tail,
+	.first_deactivated = tail_or_newcomer,
+};
+
+static void *linux_create(struct pl_ctx *ctx, struct pl_error *err)
+{
+	return lruvec_create(ctx, &second_chance_aging, LRU_COMMON_FIELDS, err);
+}
+
+static const struct pl_param linux_params[] = { LRU_PARAMS };
+
+const struct pl_policy_ops pl_policy_linux = {
+	.name = "linux",
+	.title = "Linux two-list LRU (6.1)",
+	.help = "Linux 6.1's active/inactive lists for anon and file pages: "
+		"mark_page_accessed, the accessed bit tested at reclaim, "
+		"shrink_active_list / shrink_inactive_list and inactive_is_low.",
+	.params = linux_params,
+	.nparams = NR_LRU_PARAMS,
+	.lists = lru_list_names,
+	.nlists = NR_LRU_LISTS,
+	.fields = lru_field_names,
+	.nfields = LRU_COMMON_FIELDS,
+	.counters = lru_counter_names,
+	.ncounters = NR_LRU_COUNTERS,
+	.create = linux_create,
+	.destroy = lruvec_destroy,
+	.hit = lruvec_hit,
+	.insert = lruvec_insert,
+	.victim = lruvec_victim,
+	.evict = lruvec_evict,
+	.reclaim_goal = lruvec_reclaim_goal,
+	.snapshot = lruvec_snapshot,
+	.read_counters = lruvec_read_counters,
+};

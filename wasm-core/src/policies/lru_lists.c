@@ -1,0 +1,471 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lru_lists.c - the Linux 6.1 two-list LRU model (CONFIG_LRU_GEN off), the
+ * machinery behind the policies "linux" and "linux_rrip".  Interface and
+ * invariants: lru_lists.h.
+ *
+ * Pages and lists
+ *   A page is anonymous or a file page, for its whole life: a fixed hash of
+ *   its dense page id puts `anon_percent` % of the pages in anon.  (The
+ *   dense id is the order of first reference, so the split is reproducible
+ *   for a given trace.)  There are four lists, as in enum lru_list and
+ *   seed 001's memstat: inactive_anon, active_anon, inactive_file,
+ *   active_file.  Position 0 is the head (where list_add() puts pages);
+ *   reclaim takes pages from the tail (lru_to_folio()).
+ *
+ * Fields: referenced (PG_referenced), active (PG_active, which mirrors the
+ * list), accessed (the PTE's hardware accessed bit, "young").
+ *
+ * How a reference touches a page (the rule is the reference's type)
+ *   Anonymous memory is only reachable through page tables, so an anon
+ *   reference sets the accessed bit and nothing else; the kernel sees it
+ *   only when reclaim calls folio_referenced().  A file reference is a
+ *   read()/write() system call by default (file_access=syscall): the
+ *   kernel calls folio_mark_accessed() (mm/swap.c) on it, whose table is
+ *     inactive,unreferenced -> inactive,referenced
+ *     inactive,referenced   -> active,unreferenced   (folio_activate: pgactivate)
+ *     active,unreferenced   -> active,referenced
+ *     active,referenced     -> unchanged
+ *   With file_access=mapped, file references are loads and stores through
+ *   an mmap and set the accessed bit, like anon ones.  Reads and writes
+ *   are treated alike (a write also dirties the page; the driver writes
+ *   dirty pages back when they are evicted).
+ *
+ * Faults (folio_add_lru -> lru_add_fn)
+ *   A new page goes to the head of the inactive list of its type (anon too:
+ *   6.1 starts anon pages inactive).  A mapped page arrives with its
+ *   accessed bit set by the faulting access; a syscall file page gets
+ *   folio_mark_accessed() from filemap_read(), so it arrives referenced.
+ *
+ * Reclaim
+ *   reclaim_goal: when a fault finds at most wmark_low frames free, reclaim
+ *   frees frames until wmark_high stay free after the fault (kswapd's
+ *   low/high watermarks); with both 0 (the default) it frees the one frame
+ *   the fault needs.  Each freed frame is one pass of:
+ *   1. get_scan_count(): pick anon or file.  Simplified to a ratio: scan
+ *      anon when pgscan_anon * (200 - swappiness) < pgscan_file *
+ *      swappiness, else file; a type with no pages is never picked.
+ *   2. inactive_is_low() (same formula as 6.1: inactive * ratio < active,
+ *      ratio = int_sqrt(10 * GB of the type's pages), 1 below 1 GB with
+ *      4 KiB pages): if so, shrink_active_list() deactivates `batch` pages
+ *      (SWAP_CLUSTER_MAX = 32) from the active tail: the accessed bit is
+ *      tested and cleared (folio_referenced) and, as in 6.1 for anything
+ *      but executable file pages, the page is deactivated anyway -- to the
+ *      inactive head, PG_active cleared, PG_referenced kept (pgrefill,
+ *      pgdeactivate, demoted).
+ *   3. shrink_inactive_list() -> shrink_folio_list(): take the inactive
+ *      tail (pgscan) and ask folio_check_references():
+ *        accessed, referenced   -> activate: to the active head (pgactivate)
+ *        accessed, unreferenced -> keep: referenced set, back to the
+ *                                  inactive head for another trip (pgrotated)
+ *        not accessed           -> reclaim: evicted (pgsteal, evicted)
+ *      The accessed bit is cleared and PG_referenced is tested-and-cleared
+ *      (then set again on a keep or an activation) on the way.  If the
+ *      inactive list runs dry, step 2 runs again.
+ *   victim() follows the same steps read-only (see lruvec_victim()).
+ *
+ * Counters: pgactivate, pgdeactivate, pgrefill, pgscan_anon, pgscan_file,
+ * pgsteal_anon, pgsteal_file, pgrotated (as in /proc/vmstat), then seed
+ * 001's memstat figures: the four list sizes, referenced pages on active /
+ * inactive lists, and cumulative promoted (activations by
+ * folio_mark_accessed, where seed 001 counts them), demoted (by
+ * shrink_active_list) and evicted (by shrink_inactive_list).
+ *
+ * Simplified, and why
+ *   - One reclaim pass per frame to free instead of batches of 32: the
+ *     driver evicts one page per victim()/evict() pair.  The kernel would
+ *     reclaim every unreferenced page of an isolated batch and overshoot
+ *     the target by up to 31 pages; here exactly the target is freed.
+ *     Deactivation keeps its batches.
+ *   - folio_batch (per-CPU pagevec) delays are gone: an activation moves
+ *     the page at once.
+ *   - One mapping per page (referenced_ptes <= 1), no VM_EXEC, VM_LOCKED,
+ *     mlock, unevictable list, refault-driven deactivation (workingset)
+ *     or writeback: dirty pages are written back synchronously on eviction.
+ *   - pgrotated: 6.1 counts pages moved to the inactive tail when their
+ *     writeback ends (folio_rotate_reclaimable).  With synchronous
+ *     writeback that never happens, so the name counts the model's
+ *     rotation instead: pages folio_check_references() keeps.
+ *   - get_scan_count()'s cost model is reduced to the swappiness ratio.
+ *
+ * Cost per reference: O(1) for a hit or a fault; reclaim is amortized O(1)
+ * per reference, because every page it passes over without evicting had
+ * its accessed bit or PG_referenced set by a reference, and passing clears
+ * it.  victim() repeats evict()'s walk read-only, doubling that work.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lru_lists.h"
+
+const char *const lru_list_names[NR_LRU_LISTS] = {
+	"inactive_anon", "active_anon", "inactive_file", "active_file",
+};
+
+const char *const lru_field_names[LRU_MAX_FIELDS] = {
+	"referenced", "active", "accessed", "rrpv",
+};
+
+const char *const lru_counter_names[NR_LRU_COUNTERS] = {
+	"pgactivate", "pgdeactivate", "pgrefill", "pgscan_anon", "pgscan_file",
+	"pgsteal_anon", "pgsteal_file", "pgrotated",
+	"nr_inactive_anon", "nr_active_anon", "nr_inactive_file", "nr_active_file",
+	"referenced_active", "referenced_inactive",
+	"promoted", "demoted", "evicted",
+};
+
+const char *const lru_file_access_names[] = { "syscall", "mapped", NULL };
+
+/* What folio_check_references() decides for an inactive page at reclaim. */
+enum folio_references {
+	FOLIOREF_RECLAIM,
+	FOLIOREF_KEEP,
+	FOLIOREF_ACTIVATE,
+};
+
+/* ------------------------------------------------------------ page basics */
+
+static bool page_is_file(const struct lruvec *vec, uint32_t page)
+{
+	/* murmur3's finalizer: consecutive ids land far apart */
+	uint32_t h = page;
+
+	h ^= h >> 16;
+	h *= 0x85ebca6bu;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35u;
+	h ^= h >> 16;
+	return h % 100 >= vec->anon_percent;
+}
+
+/* Does a reference to this page go through folio_mark_accessed()? */
+static bool marks_accessed(const struct lruvec *vec, uint32_t page)
+{
+	return page_is_file(vec, page) && !vec->file_mapped;
+}
+
+static enum lru_list_id inactive_lru_of(const struct lruvec *vec, uint32_t page)
+{
+	return page_is_file(vec, page) ? LRU_INACTIVE_FILE : LRU_INACTIVE_ANON;
+}
+
+static bool is_active_lru(enum lru_list_id lru)
+{
+	return lru & LRU_ACTIVE;
+}
+
+void lruvec_set_field(struct lruvec *vec, uint32_t page, enum lru_field f, int32_t value)
+{
+	uint8_t *slot = &vec->field[(size_t)page * vec->nfields + f];
+
+	if (*slot == value)
+		return;
+	pl_emit_set(vec->ctx, page, f, *slot, value);
+	*slot = (uint8_t)value;
+}
+
+void lruvec_move_head(struct lruvec *vec, uint32_t page, enum lru_list_id to)
+{
+	enum lru_list_id from = vec->lru[page];
+
+	pl_dlist_remove(&vec->links, &vec->lists[from], page);
+	pl_dlist_push_head(&vec->links, &vec->lists[to], page);
+	vec->lru[page] = to;
+	pl_emit_move(vec->ctx, page, from, to, 0);
+}
+
+/* folio_activate_fn(): to the head of the active list of the page's type. */
+static void activate(struct lruvec *vec, uint32_t page)
+{
+	lruvec_move_head(vec, page, inactive_lru_of(vec, page) + LRU_ACTIVE);
+	lruvec_set_field(vec, page, LRU_PG_ACTIVE, 1);
+	vec->count[LRU_PGACTIVATE]++;
+	if (vec->aging->activated)
+		vec->aging->activated(vec, page);
+}
+
+void lruvec_deactivate(struct lruvec *vec, uint32_t page)
+{
+	lruvec_set_field(vec, page, LRU_ACCESSED, 0);	/* folio_referenced() */
+	lruvec_set_field(vec, page, LRU_PG_ACTIVE, 0);
+	lruvec_move_head(vec, page, inactive_lru_of(vec, page));
+	vec->count[LRU_PGDEACTIVATE]++;
+	vec->count[LRU_DEMOTED]++;
+}
+
+/* folio_mark_accessed(), the four-state table in the header. */
+static void mark_accessed(struct lruvec *vec, uint32_t page)
+{
+	bool was_active = lruvec_field(vec, page, LRU_PG_ACTIVE);
+
+	if (!lruvec_field(vec, page, LRU_REFERENCED)) {
+		lruvec_set_field(vec, page, LRU_REFERENCED, 1);
+	} else if (!was_active) {
+		activate(vec, page);
+		lruvec_set_field(vec, page, LRU_REFERENCED, 0);
+		vec->count[LRU_PROMOTED]++;
+	}
+	if (was_active && vec->aging->accessed_active)
+		vec->aging->accessed_active(vec, page);
+}
+
+static void touch(struct lruvec *vec, uint32_t page)
+{
+	if (marks_accessed(vec, page))
+		mark_accessed(vec, page);
+	else
+		lruvec_set_field(vec, page, LRU_ACCESSED, 1);
+}
+
+/* -------------------------------------------------------------------- ops */
+
+void *lruvec_create(struct pl_ctx *ctx, const struct lru_aging *aging, unsigned nfields,
+		    struct pl_error *err)
+{
+	struct lruvec *vec = calloc(1, sizeof(*vec));
+	size_t npages = ctx->npages ? ctx->npages : 1;
+
+	if (!vec)
+		goto oom;
+	vec->ctx = ctx;
+	vec->aging = aging;
+	vec->nfields = nfields;
+	vec->anon_percent = ctx->params[LRU_PARAM_ANON_PERCENT];
+	vec->file_mapped = ctx->params[LRU_PARAM_FILE_ACCESS] == LRU_FILE_MAPPED;
+	vec->swappiness = ctx->params[LRU_PARAM_SWAPPINESS];
+	vec->batch = ctx->params[LRU_PARAM_BATCH];
+	vec->wmark_low = ctx->params[LRU_PARAM_WMARK_LOW];
+	vec->wmark_high = ctx->params[LRU_PARAM_WMARK_HIGH];
+	if (vec->wmark_high < vec->wmark_low)
+		vec->wmark_high = vec->wmark_low;
+	for (unsigned i = 0; i < NR_LRU_LISTS; i++)
+		pl_dlist_init(&vec->lists[i]);
+	vec->lru = malloc(npages);
+	vec->field = calloc(npages, nfields);
+	if (!vec->lru || !vec->field || pl_links_init(&vec->links, npages))
+		goto oom;
+	memset(vec->lru, LRU_NOT_RESIDENT, npages);
+	return vec;
+oom:
+	lruvec_destroy(vec);
+	snprintf(err->msg, sizeof(err->msg), "out of memory for the LRU lists of %u pages",
+		 ctx->npages);
+	return NULL;
+}
+
+void lruvec_destroy(void *state)
+{
+	struct lruvec *vec = state;
+
+	if (!vec)
+		return;
+	pl_links_free(&vec->links);
+	free(vec->lru);
+	free(vec->field);
+	free(vec);
+}
+
+void lruvec_hit(void *state, const struct pl_ref *ref)
+{
+	touch(state, ref->page);
+}
+
+void lruvec_insert(void *state, const struct pl_ref *ref)
+{
+	struct lruvec *vec = state;
+	uint32_t page = ref->page;
+	enum lru_list_id lru = inactive_lru_of(vec, page);
+
+	pl_dlist_push_head(&vec->links, &vec->lists[lru], page);
+	vec->lru[page] = lru;
+	pl_emit_insert(vec->ctx, page, lru, 0);
+	touch(vec, page);
+}
+
+uint32_t lruvec_reclaim_goal(const void *state, uint32_t resident)
+{
+	const struct lruvec *vec = state;
+	uint32_t free_frames = vec->ctx->frames - resident;
+	uint64_t goal;
+
+	if (free_frames > vec->wmark_low)
+		return 0;
+	goal = (uint64_t)vec->wmark_high + 1 - free_frames;
+	return goal < resident ? (uint32_t)goal : resident;
+}
+
+/* ---------------------------------------------------------------- reclaim */
+
+static uint32_t pages_of_type(const struct lruvec *vec, enum lru_list_id inactive)
+{
+	return vec->lists[inactive].len + vec->lists[inactive + LRU_ACTIVE].len;
+}
+
+/* get_scan_count(), reduced to the swappiness ratio: the inactive list to scan. */
+static enum lru_list_id scan_lru(const struct lruvec *vec)
+{
+	uint64_t anon_cost = vec->count[LRU_PGSCAN_ANON] * (200 - vec->swappiness);
+	uint64_t file_cost = vec->count[LRU_PGSCAN_FILE] * vec->swappiness;
+
+	if (!pages_of_type(vec, LRU_INACTIVE_ANON))
+		return LRU_INACTIVE_FILE;
+	if (!pages_of_type(vec, LRU_INACTIVE_FILE))
+		return LRU_INACTIVE_ANON;
+	return anon_cost < file_cost ? LRU_INACTIVE_ANON : LRU_INACTIVE_FILE;
+}
+
+static uint32_t int_sqrt(uint64_t x)
+{
+	uint64_t r = 0;
+
+	while ((r + 1) * (r + 1) <= x)
+		r++;
+	return r;
+}
+
+/* inactive_is_low() as in 6.1, with 4 KiB pages (2^18 pages per GB). */
+static bool inactive_is_low(const struct lruvec *vec, enum lru_list_id inactive)
+{
+	uint64_t nr_inactive = vec->lists[inactive].len;
+	uint64_t nr_active = vec->lists[inactive + LRU_ACTIVE].len;
+	uint64_t gb = (nr_inactive + nr_active) >> 18;
+	uint64_t ratio = gb ? int_sqrt(10 * gb) : 1;
+
+	return nr_inactive * ratio < nr_active;
+}
+
+static void shrink_active_list(struct lruvec *vec, enum lru_list_id inactive)
+{
+	enum lru_list_id active = inactive + LRU_ACTIVE;
+	uint32_t nr = vec->lists[active].len;
+
+	if (nr > vec->batch)
+		nr = vec->batch;
+	vec->aging->shrink_active(vec, active, nr);
+}
+
+/* folio_check_references() without touching anything. */
+static enum folio_references check_references(const struct lruvec *vec, uint32_t page)
+{
+	if (!lruvec_field(vec, page, LRU_ACCESSED))
+		return FOLIOREF_RECLAIM;
+	return lruvec_field(vec, page, LRU_REFERENCED) ? FOLIOREF_ACTIVATE : FOLIOREF_KEEP;
+}
+
+/*
+ * One page of shrink_folio_list(): clears the accessed bit the check
+ * consumed, marks a referenced page and moves it on.  Returns the verdict.
+ */
+static enum folio_references shrink_folio(struct lruvec *vec, uint32_t page)
+{
+	enum folio_references verdict = check_references(vec, page);
+
+	if (verdict == FOLIOREF_RECLAIM)
+		return verdict;	/* leaving memory: nothing to update */
+	lruvec_set_field(vec, page, LRU_ACCESSED, 0);
+	lruvec_set_field(vec, page, LRU_REFERENCED, 1);
+	if (verdict == FOLIOREF_ACTIVATE) {
+		activate(vec, page);
+	} else {
+		lruvec_move_head(vec, page, vec->lru[page]);
+		vec->count[LRU_PGROTATED]++;
+	}
+	return verdict;
+}
+
+static void remove_page(struct lruvec *vec, uint32_t page)
+{
+	enum lru_list_id lru = vec->lru[page];
+
+	pl_dlist_remove(&vec->links, &vec->lists[lru], page);
+	vec->lru[page] = LRU_NOT_RESIDENT;
+	memset(&vec->field[(size_t)page * vec->nfields], 0, vec->nfields);
+	pl_emit_evict(vec->ctx, page, lru);
+}
+
+void lruvec_evict(void *state, uint32_t victim)
+{
+	struct lruvec *vec = state;
+	enum lru_list_id inactive = scan_lru(vec);
+	uint32_t page;
+
+	if (inactive_is_low(vec, inactive))
+		shrink_active_list(vec, inactive);
+	do {
+		if (!vec->lists[inactive].len)
+			shrink_active_list(vec, inactive);
+		page = vec->lists[inactive].tail;
+		vec->count[inactive == LRU_INACTIVE_FILE ? LRU_PGSCAN_FILE : LRU_PGSCAN_ANON]++;
+	} while (shrink_folio(vec, page) != FOLIOREF_RECLAIM);
+	/* page == victim: lruvec_victim() followed the same steps */
+	remove_page(vec, page);
+	vec->count[inactive == LRU_INACTIVE_FILE ? LRU_PGSTEAL_FILE : LRU_PGSTEAL_ANON]++;
+	vec->count[LRU_EVICTED]++;
+}
+
+/*
+ * lruvec_evict()'s choice, read-only.  Walking the inactive list from the
+ * tail, the first page that is not accessed is reclaimed.  If there is
+ * none, the walk continues with what evict() put at the head meanwhile, in
+ * order: the pages deactivated before the walk (not accessed: reclaimed),
+ * then the kept pages (now unaccessed and referenced: reclaimed), and if
+ * every page was activated, the first page the refill deactivates.
+ */
+uint32_t lruvec_victim(const void *state)
+{
+	const struct lruvec *vec = state;
+	enum lru_list_id inactive = scan_lru(vec);
+	uint32_t first_kept = PL_NONE, first_activated = PL_NONE;
+
+	for (uint32_t page = vec->lists[inactive].tail; page != PL_NONE;
+	     page = lruvec_toward_head(vec, page)) {
+		enum folio_references verdict = check_references(vec, page);
+
+		if (verdict == FOLIOREF_RECLAIM)
+			return page;
+		if (verdict == FOLIOREF_KEEP && first_kept == PL_NONE)
+			first_kept = page;
+		if (verdict == FOLIOREF_ACTIVATE && first_activated == PL_NONE)
+			first_activated = page;
+	}
+	if (inactive_is_low(vec, inactive))
+		return vec->aging->first_deactivated(vec, inactive + LRU_ACTIVE, PL_NONE);
+	if (first_kept != PL_NONE)
+		return first_kept;
+	return vec->aging->first_deactivated(vec, inactive + LRU_ACTIVE, first_activated);
+}
+
+/* -------------------------------------------------------------- reporting */
+
+void lruvec_snapshot(const void *state, struct pl_snapshot *out)
+{
+	const struct lruvec *vec = state;
+	int32_t values[PL_MAX_FIELDS];
+
+	for (unsigned lru = 0; lru < NR_LRU_LISTS; lru++) {
+		for (uint32_t page = vec->lists[lru].head; page != PL_NONE;
+		     page = vec->links.next[page]) {
+			for (unsigned f = 0; f < vec->nfields; f++)
+				values[f] = lruvec_field(vec, page, f);
+			pl_snapshot_push(out, lru, page, values);
+		}
+	}
+}
+
+void lruvec_read_counters(const void *state, uint64_t *counters)
+{
+	const struct lruvec *vec = state;
+
+	memcpy(counters, vec->count, sizeof(vec->count));
+	counters[LRU_REFERENCED_ACTIVE] = 0;
+	counters[LRU_REFERENCED_INACTIVE] = 0;
+	for (unsigned lru = 0; lru < NR_LRU_LISTS; lru++) {
+		counters[LRU_NR_INACTIVE_ANON + lru] = vec->lists[lru].len;
+		for (uint32_t page = vec->lists[lru].head; page != PL_NONE;
+		     page = vec->links.next[page]) {
+			if (lruvec_field(vec, page, LRU_REFERENCED))
+				counters[is_active_lru(lru) ? LRU_REFERENCED_ACTIVE :
+				 LRU_REFERENCED_INACTIVE]++;
+		}
+	}
+}

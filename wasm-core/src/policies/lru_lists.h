@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lru_lists.h - the Linux 6.1 two-list LRU machinery (multi-gen LRU off),
+ * shared by the policies "linux" (linux.c) and "linux_rrip" (linux_rrip.c,
+ * seed 000's hybrid).  lru_lists.c holds the full model and cites the
+ * kernel function behind each rule; this header is its interface.
+ *
+ * What is shared and what is not
+ *   Both policies keep the same four lists, the same page flags, the same
+ *   folio_mark_accessed() table, the same inactive-list reclaim
+ *   (shrink_inactive_list) and the same balance (inactive_is_low).  They
+ *   differ only in how the *active* list ages: stock Linux deactivates the
+ *   active tail (shrink_active_list), the hybrid runs RRIP over it.  That
+ *   difference is a struct lru_aging: four hooks a variant provides.
+ *
+ * Interface
+ *   A variant defines its ops table with the lruvec_*() functions below as
+ *   the ops, its own struct lru_aging, and its own field list (the first
+ *   three fields are always referenced, active, accessed; a variant may add
+ *   more after them, e.g. "rrpv").  lruvec_create() takes the aging hooks
+ *   and the number of fields.  The parameters are LRU_PARAMS (below), in
+ *   that order; a variant may append its own after them.
+ *
+ * Invariants
+ *   every resident page is on exactly one of the four lists, the one of its
+ *   type (anon/file) and of its PG_active flag; a page's type never
+ *   changes; non-resident pages have every field 0.
+ */
+#ifndef PAGELAB_LRU_LISTS_H
+#define PAGELAB_LRU_LISTS_H
+
+#include "dlist.h"
+#include "policy.h"
+
+/* The kernel's enum lru_list order: inactive + LRU_ACTIVE is active. */
+enum lru_list_id {
+	LRU_INACTIVE_ANON,
+	LRU_ACTIVE_ANON,
+	LRU_INACTIVE_FILE,
+	LRU_ACTIVE_FILE,
+	NR_LRU_LISTS
+};
+#define LRU_ACTIVE 1
+#define LRU_FILE 2
+#define LRU_NOT_RESIDENT 0xff
+
+enum lru_field {
+	LRU_REFERENCED,	/* PG_referenced */
+	LRU_PG_ACTIVE,	/* PG_active: the page is on an active list */
+	LRU_ACCESSED,	/* the hardware accessed ("young") bit of its PTE */
+	LRU_COMMON_FIELDS,
+	LRU_RRPV = LRU_COMMON_FIELDS,	/* linux_rrip only */
+	LRU_MAX_FIELDS
+};
+
+enum lru_counter {
+	LRU_PGACTIVATE,
+	LRU_PGDEACTIVATE,
+	LRU_PGREFILL,
+	LRU_PGSCAN_ANON,
+	LRU_PGSCAN_FILE,
+	LRU_PGSTEAL_ANON,
+	LRU_PGSTEAL_FILE,
+	LRU_PGROTATED,
+	LRU_NR_INACTIVE_ANON,	/* gauges, computed when read */
+	LRU_NR_ACTIVE_ANON,
+	LRU_NR_INACTIVE_FILE,
+	LRU_NR_ACTIVE_FILE,
+	LRU_REFERENCED_ACTIVE,
+	LRU_REFERENCED_INACTIVE,
+	LRU_PROMOTED,		/* seed 001's cumulative memstat figures */
+	LRU_DEMOTED,
+	LRU_EVICTED,
+	NR_LRU_COUNTERS
+};
+
+enum lru_param {
+	LRU_PARAM_ANON_PERCENT,
+	LRU_PARAM_FILE_ACCESS,
+	LRU_PARAM_SWAPPINESS,
+	LRU_PARAM_BATCH,
+	LRU_PARAM_WMARK_LOW,
+	LRU_PARAM_WMARK_HIGH,
+	NR_LRU_PARAMS
+};
+
+enum lru_file_access {
+	LRU_FILE_SYSCALL,	/* file references are read()/write(): mark_page_accessed */
+	LRU_FILE_MAPPED,	/* file references are loads/stores through mmap */
+};
+
+extern const char *const lru_list_names[NR_LRU_LISTS];
+extern const char *const lru_field_names[LRU_MAX_FIELDS];
+extern const char *const lru_counter_names[NR_LRU_COUNTERS];
+extern const char *const lru_file_access_names[];
+
+/* The shared parameters, as initializers of a struct pl_param array. */
+#define LRU_PARAMS							\
+	{ "anon_percent", "share of pages that are anonymous (the rest are file " \
+	  "pages), picked by a fixed hash of the page id", 50, 0, 100, NULL }, \
+	{ "file_access", "how file pages are referenced: syscall (read()/write(), " \
+	  "calls mark_page_accessed) or mapped (mmap, sets the accessed bit)", \
+	  LRU_FILE_SYSCALL, 0, 1, lru_file_access_names },		\
+	{ "swappiness", "anon:file scan ratio is swappiness:(200-swappiness)", \
+	  60, 0, 200, NULL },						\
+	{ "batch", "pages shrink_active_list deactivates per call " \
+	  "(SWAP_CLUSTER_MAX)", 32, 1, 4096, NULL },			\
+	{ "wmark_low", "reclaim starts when a fault leaves at most this many " \
+	  "frames free (0: only when memory is full)", 0, 0, 1 << 30, NULL }, \
+	{ "wmark_high", "reclaim frees frames until this many stay free after " \
+	  "the fault (raised to wmark_low if below it)", 0, 0, 1 << 30, NULL }
+
+struct lruvec;
+
+/* How a variant ages its active lists (see lru_lists.c for stock Linux). */
+struct lru_aging {
+	/* The page has just joined an active list (promotion). */
+	void (*activated)(struct lruvec *vec, uint32_t page);
+	/* folio_mark_accessed() on a page that was already active. */
+	void (*accessed_active)(struct lruvec *vec, uint32_t page);
+	/* Moves `nr` (>= 1, <= list length) pages from the active list to the
+	 * inactive list (through lruvec_deactivate()), counting pgrefill. */
+	void (*shrink_active)(struct lruvec *vec, enum lru_list_id active, uint32_t nr);
+	/*
+	 * Read-only: the first page shrink_active() would deactivate, if the
+	 * active list were followed (nearer the head) by `newcomer` and the
+	 * pages activated after it (PL_NONE: no newcomers), each just promoted.
+	 */
+	uint32_t (*first_deactivated)(const struct lruvec *vec, enum lru_list_id active,
+				      uint32_t newcomer);
+};
+
+struct lruvec {
+	struct pl_ctx *ctx;
+	const struct lru_aging *aging;
+	unsigned nfields;
+	uint32_t anon_percent, swappiness, batch, wmark_low, wmark_high;
+	bool file_mapped;
+	struct pl_dlist lists[NR_LRU_LISTS];
+	struct pl_links links;
+	uint8_t *lru;		/* [npages] list of each page, LRU_NOT_RESIDENT */
+	uint8_t *field;		/* [npages * nfields] */
+	uint64_t count[NR_LRU_COUNTERS];
+	int32_t rrpv_max;	/* linux_rrip only */
+};
+
+/* The ops of a variant's table. */
+void *lruvec_create(struct pl_ctx *ctx, const struct lru_aging *aging, unsigned nfields,
+		    struct pl_error *err);
+void lruvec_destroy(void *state);
+void lruvec_hit(void *state, const struct pl_ref *ref);
+void lruvec_insert(void *state, const struct pl_ref *ref);
+uint32_t lruvec_victim(const void *state);
+void lruvec_evict(void *state, uint32_t victim);
+uint32_t lruvec_reclaim_goal(const void *state, uint32_t resident);
+void lruvec_snapshot(const void *state, struct pl_snapshot *out);
+void lruvec_read_counters(const void *state, uint64_t *counters);
+
+/* For the aging hooks. */
+static inline int32_t lruvec_field(const struct lruvec *vec, uint32_t page, enum lru_field f)
+{
+	return vec->field[(size_t)page * vec->nfields + f];
+}
+
+static inline uint32_t lruvec_tail(const struct lruvec *vec, enum lru_list_id lru)
+{
+	return vec->lists[lru].tail;
+}
+
+/* The neighbour of a page towards the head of its list (PL_NONE at the head). */
+static inline uint32_t lruvec_toward_head(const struct lruvec *vec, uint32_t page)
+{
+	return vec->links.prev[page];
+}
+
+void lruvec_set_field(struct lruvec *vec, uint32_t page, enum lru_field f, int32_t value);
+/* Moves a resident page to the head of list `to`. */
+void lruvec_move_head(struct lruvec *vec, uint32_t page, enum lru_list_id to);
+/* Moves an active page to the head of its inactive list, as shrink_active_list does. */
+void lruvec_deactivate(struct lruvec *vec, uint32_t page);
+
+#endif /* PAGELAB_LRU_LISTS_H */

@@ -1,0 +1,377 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * test_linux.c - the Linux two-list model ("linux") and seed 000's hybrid
+ * ("linux_rrip"): hand-worked traces with every list written out after
+ * each reference, the folio_mark_accessed table, the counters, the
+ * watermarks, and random traces over a grid of parameters checked against
+ * the driver's invariants and the event replay.
+ *
+ * Lists are written head first, empty lists left out, each page as its
+ * number followed by "r" if PG_referenced is set, "a" if its accessed bit
+ * is set, and for linux_rrip "=N", its RRPV, on the active lists:
+ *   "inactive_file: 8r 2; active_file: 6 5"
+ * A page whose PG_active flag disagrees with its list is marked "!".
+ */
+#include "check.h"
+#include "splitmix64.h"
+#include "support.h"
+
+static void append_page(char *buf, size_t size, const struct run *r,
+			const struct pl_snapshot *s, unsigned entry, bool active_list)
+{
+	const int32_t *v = s->value + (size_t)entry * s->nfields;
+	size_t len = strlen(buf);
+
+	len += snprintf(buf + len, size - len, " %llu%s%s%s",
+			(unsigned long long)r->trace.number[s->page[entry]],
+			v[0] ? "r" : "", v[2] ? "a" : "", v[1] != active_list ? "!" : "");
+	if (s->nfields > 3 && (active_list || v[3]))
+		snprintf(buf + len, size - len, "=%d", v[3]);
+}
+
+/* The lists in the notation above. */
+static const char *lists(const struct run *r)
+{
+	static char buf[1024];
+	struct pl_snapshot s;
+	unsigned entry = 0;
+
+	pl_snapshot_init(&s, r->ops);
+	if (pl_sim_snapshot(r->sim, &s))
+		test_abort("no snapshot");
+	buf[0] = 0;
+	for (unsigned list = 0; list < s.nlists; list++) {
+		if (!s.len[list])
+			continue;
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s:", buf[0] ? "; " : "",
+			 pl_policy_list_name(r->ops, list));
+		for (unsigned i = 0; i < s.len[list]; i++, entry++)
+			append_page(buf, sizeof(buf), r, &s, entry, list % 2);
+	}
+	pl_snapshot_free(&s);
+	return buf;
+}
+
+/* Steps through refs, checking the lists after every reference. */
+static void check_steps(const char *policy, uint32_t frames, const char *refs,
+			const char *params, const char *const *expected, unsigned n,
+			struct run *r)
+{
+	run_start(r, policy, frames, refs, params, 0);
+	for (unsigned i = 0; i < n; i++) {
+		run_step(r);
+		CHECK_STR_EQ(lists(r), expected[i]);
+	}
+	CHECK_EQ(pl_sim_position(r->sim), r->trace.n);
+}
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ------------------------------------------------ hand-worked traces */
+
+/*
+ * File pages read with read() (mark_page_accessed), 4 frames, deactivation
+ * one page at a time (batch=1) so every step shows one rule.
+ */
+TEST(read_file_pages_climb_by_mark_page_accessed_and_leave_by_the_inactive_tail)
+{
+	static const char *const expected[] = {
+		/* 1: fault, inactive head, referenced by the read   */ "inactive_file: 1r",
+		/* 2                                                  */ "inactive_file: 2r 1r",
+		/* 3                                                  */ "inactive_file: 3r 2r 1r",
+		/* 1: inactive,referenced -> active,unreferenced      */
+		"inactive_file: 3r 2r; active_file: 1",
+		/* 2: promoted too                                    */
+		"inactive_file: 3r; active_file: 2 1",
+		/* 4: a free frame is left, no reclaim                */
+		"inactive_file: 4r 3r; active_file: 2 1",
+		/* 5: full; inactive (2) is not low against active (2):
+		 *    the inactive tail 3 has no PTE reference: evicted */
+		"inactive_file: 5r 4r; active_file: 2 1",
+		/* 5: promoted                                        */
+		"inactive_file: 4r; active_file: 5 2 1",
+		/* 1: active,unreferenced -> active,referenced        */
+		"inactive_file: 4r; active_file: 5 2 1r",
+		/* 6: inactive (1) is low against active (3): the active tail 1
+		 *    is deactivated, keeping PG_referenced; tail 4 is evicted */
+		"inactive_file: 6r 1r; active_file: 5 2",
+		/* 7: 1 is evicted although referenced: without a PTE reference
+		 *    folio_check_references() reclaims it (RECLAIM_CLEAN)   */
+		"inactive_file: 7r 6r; active_file: 5 2",
+		/* 6: promoted                                        */
+		"inactive_file: 7r; active_file: 6 5 2",
+		/* 8: low again: 2 deactivated; tail 7 evicted         */
+		"inactive_file: 8r 2; active_file: 6 5",
+	};
+	struct run r;
+
+	check_steps("linux", 4, "1 2 3 1 2 4 5 5 1 6 7 6 8", "anon_percent=0 batch=1",
+		    expected, COUNT(expected), &r);
+	CHECK_EQ(run_counter(&r, "pgactivate"), 4);
+	CHECK_EQ(run_counter(&r, "promoted"), 4);
+	CHECK_EQ(run_counter(&r, "pgdeactivate"), 2);
+	CHECK_EQ(run_counter(&r, "demoted"), 2);
+	CHECK_EQ(run_counter(&r, "pgrefill"), 2);
+	CHECK_EQ(run_counter(&r, "pgscan_file"), 4);
+	CHECK_EQ(run_counter(&r, "pgsteal_file"), 4);
+	CHECK_EQ(run_counter(&r, "evicted"), 4);
+	CHECK_EQ(run_counter(&r, "pgrotated"), 0);
+	CHECK_EQ(run_counter(&r, "nr_inactive_file"), 2);
+	CHECK_EQ(run_counter(&r, "nr_active_file"), 2);
+	CHECK_EQ(run_counter(&r, "referenced_inactive"), 1);
+	CHECK_EQ(run_counter(&r, "referenced_active"), 0);
+	CHECK_EQ(pl_sim_stats(r.sim)->evictions, 4);
+	run_free(&r);
+}
+
+/*
+ * Anonymous pages (mapped: references set the accessed bit only), 3
+ * frames.  Reclaim sees references only through folio_referenced().
+ */
+TEST(mapped_anon_pages_need_two_looks_at_reclaim_before_activation)
+{
+	static const char *const expected[] = {
+		/* 1: fault sets the accessed bit                      */ "inactive_anon: 1a",
+		/* 2                                                   */ "inactive_anon: 2a 1a",
+		/* 3                                                   */ "inactive_anon: 3a 2a 1a",
+		/* 4: every page was accessed once: each is kept (bit
+		 *    cleared, PG_referenced set, to the head), then the
+		 *    second look finds 1 unaccessed and evicts it        */
+		"inactive_anon: 4a 3r 2r",
+		/* 2: a hit only sets the accessed bit                 */
+		"inactive_anon: 4a 3r 2ra",
+		/* 5: 2 is accessed and referenced: activated; 3 evicted */
+		"inactive_anon: 5a 4a; active_anon: 2r",
+		/* 6: 4 and 5 kept, then 4 evicted on the second look  */
+		"inactive_anon: 6a 5r; active_anon: 2r",
+		/* 2: the accessed bit of an active page                */
+		"inactive_anon: 6a 5r; active_anon: 2ra",
+		/* 7: 5 evicted                                        */
+		"inactive_anon: 7a 6a; active_anon: 2ra",
+	};
+	struct run r;
+
+	check_steps("linux", 3, "1 2 3 4 2 5 6 2 7", "anon_percent=100 batch=1", expected,
+		    COUNT(expected), &r);
+	CHECK_EQ(run_counter(&r, "pgactivate"), 1);
+	CHECK_EQ(run_counter(&r, "promoted"), 0);
+	CHECK_EQ(run_counter(&r, "pgrotated"), 5);
+	CHECK_EQ(run_counter(&r, "pgscan_anon"), 10);
+	CHECK_EQ(run_counter(&r, "pgsteal_anon"), 4);
+	CHECK_EQ(run_counter(&r, "pgscan_file"), 0);
+	run_free(&r);
+}
+
+/*
+ * Seed 000's hybrid, 2-bit RRPVs, 4 frames, batch=1: promotion at max - 1
+ * = 2, a read of an active page sets 0, isolation ages the active list
+ * until the tail is at max = 3.
+ */
+TEST(the_hybrid_promotes_at_two_zeroes_on_an_active_hit_and_ages_at_isolation)
+{
+	static const char *const expected[] = {
+		/* 1                                                   */ "inactive_file: 1r",
+		/* 2                                                   */ "inactive_file: 2r 1r",
+		/* 1: promoted at RRPV max - 1                         */
+		"inactive_file: 2r; active_file: 1=2",
+		/* 2: promoted                                         */
+		"active_file: 2=2 1=2",
+		/* 3                                                   */
+		"inactive_file: 3r; active_file: 2=2 1=2",
+		/* 4                                                   */
+		"inactive_file: 4r 3r; active_file: 2=2 1=2",
+		/* 1: a hit while active: RRPV 0 (and PG_referenced)    */
+		"inactive_file: 4r 3r; active_file: 2=2 1r=0",
+		/* 5: not low (2 against 2): 3 evicted                  */
+		"inactive_file: 5r 4r; active_file: 2=2 1r=0",
+		/* 6: 4 evicted                                        */
+		"inactive_file: 6r 5r; active_file: 2=2 1r=0",
+		/* 6: promoted                                         */
+		"inactive_file: 5r; active_file: 6=2 2=2 1r=0",
+		/* 7: low (1 against 3): isolation takes the tail and rotates
+		 *    it with RRPV + 1 (1, 2, 6, 1) until 2 reaches 3 and is
+		 *    deactivated; then the inactive tail 5 is evicted      */
+		"inactive_file: 7r 2; active_file: 1r=2 6=3",
+		/* 8: not low: 2 evicted                               */
+		"inactive_file: 8r 7r; active_file: 1r=2 6=3",
+	};
+	struct run r;
+
+	check_steps("linux_rrip", 4, "1 2 1 2 3 4 1 5 6 6 7 8", "anon_percent=0 batch=1",
+		    expected, COUNT(expected), &r);
+	CHECK_EQ(run_counter(&r, "pgrefill"), 5);
+	CHECK_EQ(run_counter(&r, "pgdeactivate"), 1);
+	run_free(&r);
+}
+
+/* ------------------------------------------------------- single rules */
+
+TEST(a_file_page_read_four_times_walks_the_folio_mark_accessed_table)
+{
+	static const char *const expected[] = {
+		"inactive_file: 1r",	/* inactive,referenced */
+		"active_file: 1",	/* active,unreferenced */
+		"active_file: 1r",	/* active,referenced */
+		"active_file: 1r",	/* stays */
+	};
+	struct run r;
+
+	check_steps("linux", 8, "1 1 1 1", "anon_percent=0", expected, COUNT(expected), &r);
+	run_free(&r);
+}
+
+TEST(mapped_file_pages_only_set_the_accessed_bit)
+{
+	CHECK_STR_EQ(final_describe("linux", 8, "1 1 1", "anon_percent=0 file_access=mapped"),
+		     "inactive_anon:; active_anon:; inactive_file: 1(accessed=1); active_file:");
+}
+
+TEST(reclaim_starts_at_the_low_watermark_and_frees_up_to_the_high_one)
+{
+	struct run r;
+
+	run_start(&r, "linux", 8, "1 2 3 4 5 6 7 8 9", "wmark_low=1 wmark_high=2", 0);
+	pl_sim_run(r.sim, 7);
+	CHECK_EQ(pl_sim_stats(r.sim)->evictions, 0);
+	/* the 8th fault finds 1 frame free: reclaim leaves 2 free after it */
+	run_step(&r);
+	CHECK_EQ(pl_sim_stats(r.sim)->evictions, 2);
+	CHECK_EQ(pl_sim_resident(r.sim), 6);
+	/* the 9th finds 2 free: above the low watermark, no reclaim */
+	run_step(&r);
+	CHECK_EQ(pl_sim_stats(r.sim)->evictions, 2);
+	run_free(&r);
+}
+
+TEST(anon_percent_splits_pages_between_the_anon_and_file_lists)
+{
+	char refs[1000 * 5] = "";
+	size_t len = 0;
+
+	for (int page = 0; page < 1000; page++)
+		len += snprintf(refs + len, sizeof(refs) - len, "%d ", page);
+	CHECK_EQ(final_counter("linux", 1000, refs, "anon_percent=0", "nr_inactive_anon"), 0);
+	CHECK_EQ(final_counter("linux", 1000, refs, "anon_percent=100", "nr_inactive_file"), 0);
+	uint64_t anon = final_counter("linux", 1000, refs, NULL, "nr_inactive_anon");
+
+	CHECK(anon > 420 && anon < 580);
+}
+
+TEST(with_swappiness_0_reclaim_takes_an_anon_page_only_when_no_file_page_is_left)
+{
+	struct run r;
+	uint64_t rng = 7;
+	char refs[20000];
+	size_t len = 0;
+	unsigned anon_steals_with_file_pages = 0;
+
+	for (int i = 0; i < 3000; i++)
+		len += snprintf(refs + len, sizeof(refs) - len, "%u ",
+				splitmix64_below(splitmix64_next(&rng), 200));
+	run_start(&r, "linux", 32, refs, "swappiness=0", 0);
+	while (pl_sim_position(r.sim) < r.trace.n) {
+		uint64_t file_pages = run_counter(&r, "nr_inactive_file") +
+				      run_counter(&r, "nr_active_file");
+		uint64_t anon_steals = run_counter(&r, "pgsteal_anon");
+
+		run_step(&r);
+		if (run_counter(&r, "pgsteal_anon") > anon_steals && file_pages)
+			anon_steals_with_file_pages++;
+	}
+	CHECK(run_counter(&r, "pgsteal_file") > 100);
+	CHECK(run_counter(&r, "pgsteal_anon") > 100);
+	CHECK_EQ(anon_steals_with_file_pages, 0);
+	run_free(&r);
+}
+
+/* ---------------------------------------- random traces, parameter grid */
+
+static void random_refs(char *refs, size_t size, uint64_t *rng, uint32_t n, uint32_t distinct)
+{
+	size_t len = 0;
+
+	refs[0] = 0;
+	for (uint32_t i = 0; i < n; i++)
+		len += snprintf(refs + len, size - len, "%u%s ",
+				splitmix64_below(splitmix64_next(rng), distinct),
+				splitmix64_below(splitmix64_next(rng), 4) ? "" : "w");
+}
+
+/* Runs one trace recording; returns the steps where replay != snapshot. */
+static unsigned replay_mismatches(const char *policy, uint32_t frames, const char *refs,
+				  const char *params)
+{
+	struct pl_snapshot live, replayed;
+	unsigned bad = 0;
+	struct run r;
+
+	run_start(&r, policy, frames, refs, params, PL_SIM_RECORD);
+	pl_snapshot_init(&live, r.ops);
+	pl_snapshot_init(&replayed, r.ops);
+	for (uint32_t step = 0; step < r.trace.n; step++) {
+		uint32_t begin, end, count;
+		const struct pl_event *ev;
+
+		run_step(&r);
+		ev = pl_sim_events(r.sim, &count);
+		pl_sim_step_events(r.sim, step, &begin, &end);
+		for (uint32_t i = begin; i < end; i++)
+			bad += pl_snapshot_apply(&replayed, &ev[i]) != 0;
+		pl_sim_snapshot(r.sim, &live);
+		bad += !pl_snapshot_equal(&live, &replayed);
+	}
+	if (bad)
+		printf("    %s, %u frames, \"%s\", refs \"%s\": %u bad steps\n", policy, frames,
+		       params, refs, bad);
+	pl_snapshot_free(&live);
+	pl_snapshot_free(&replayed);
+	run_free(&r);
+	return bad;
+}
+
+static unsigned grid(const char *policy, const char *extra)
+{
+	static const char *const batch[] = { "1", "2", "32" };
+	static const char *const swappiness[] = { "0", "60", "200" };
+	static const char *const access[] = { "syscall", "mapped" };
+	static const char *const anon[] = { "0", "50", "100" };
+	static const char *const wmarks[] = { "wmark_low=0 wmark_high=0",
+					      "wmark_low=1 wmark_high=3" };
+	static const uint32_t frames[] = { 1, 2, 3, 5, 8 };
+	uint64_t rng = 42;
+	unsigned failures = 0, runs = 0;
+	char params[256], refs[4096];
+
+	for (unsigned b = 0; b < COUNT(batch); b++)
+	for (unsigned s = 0; s < COUNT(swappiness); s++)
+	for (unsigned a = 0; a < COUNT(access); a++)
+	for (unsigned p = 0; p < COUNT(anon); p++)
+	for (unsigned w = 0; w < COUNT(wmarks); w++) {
+		snprintf(params, sizeof(params), "batch=%s swappiness=%s file_access=%s "
+			 "anon_percent=%s %s%s", batch[b], swappiness[s], access[a], anon[p],
+			 wmarks[w], extra);
+		for (unsigned t = 0; t < 8 && failures < 3; t++, runs++) {
+			random_refs(refs, sizeof(refs), &rng, 150, 4 + t * 3);
+			failures += replay_mismatches(policy, frames[runs % COUNT(frames)], refs,
+						      params) != 0;
+		}
+	}
+	return failures;
+}
+
+TEST(linux_keeps_victim_replay_and_snapshot_consistent_over_a_parameter_grid)
+{
+	CHECK_EQ(grid("linux", ""), 0);
+}
+
+TEST(the_hybrid_keeps_victim_replay_and_snapshot_consistent_over_a_parameter_grid)
+{
+	CHECK_EQ(grid("linux_rrip", " rrpv_bits=1"), 0);
+	CHECK_EQ(grid("linux_rrip", " rrpv_bits=2"), 0);
+	CHECK_EQ(grid("linux_rrip", " rrpv_bits=3"), 0);
+}
+
+int main(void)
+{
+	return run_tests();
+}
