@@ -120,17 +120,17 @@ static unsigned list_start(const struct pl_snapshot *s, unsigned list)
 	return start;
 }
 
-static void describe_entry(char *buf, const struct run *r, const struct pl_snapshot *s,
-			   unsigned entry)
+static void describe_entry(char *buf, const struct pl_policy_ops *ops, const struct pl_trace *t,
+			   const struct pl_snapshot *s, unsigned entry)
 {
 	const int32_t *values = s->value + (size_t)entry * s->nfields;
 	bool first = true;
 
-	append(buf, "%llu", (unsigned long long)r->trace.number[s->page[entry]]);
+	append(buf, "%llu", (unsigned long long)t->number[s->page[entry]]);
 	for (unsigned f = 0; f < s->nfields; f++) {
 		if (!values[f])
 			continue;
-		append(buf, "%s%s=%d", first ? "(" : ",", pl_policy_field_name(r->ops, f),
+		append(buf, "%s%s=%d", first ? "(" : ",", pl_policy_field_name(ops, f),
 		       values[f]);
 		first = false;
 	}
@@ -138,21 +138,22 @@ static void describe_entry(char *buf, const struct run *r, const struct pl_snaps
 		append(buf, ")");
 }
 
-const char *describe_snapshot(const struct run *r, const struct pl_snapshot *s)
+const char *describe_snapshot(const struct pl_policy_ops *ops, const struct pl_trace *t,
+			      const struct pl_snapshot *s)
 {
 	char *buf = ring_buffer();
 
 	for (unsigned l = 0; l < s->nlists; l++) {
 		unsigned start = list_start(s, l);
 
-		append(buf, "%s%s:", l ? "; " : "", pl_policy_list_name(r->ops, l));
+		append(buf, "%s%s:", l ? "; " : "", pl_policy_list_name(ops, l));
 		for (unsigned e = start; e < start + s->len[l]; e++) {
 			append(buf, " ");
-			describe_entry(buf, r, s, e);
+			describe_entry(buf, ops, t, s, e);
 		}
 	}
 	for (unsigned h = 0; h < s->nhands; h++)
-		append(buf, "; %s=%d", pl_policy_hand_name(r->ops, h), s->hand[h]);
+		append(buf, "; %s=%d", pl_policy_hand_name(ops, h), s->hand[h]);
 	return buf;
 }
 
@@ -175,7 +176,7 @@ static const char *with_snapshot(const struct run *r, const char *list,
 static const char *describe_all(const struct run *r, const struct pl_snapshot *s,
 				const char *unused)
 {
-	return describe_snapshot(r, s);
+	return describe_snapshot(r->ops, &r->trace, s);
 }
 
 static const char *describe_list(const struct run *r, const struct pl_snapshot *s,

@@ -48,7 +48,8 @@ const char *run_list(const struct run *r, const char *list);
 /* A policy counter by name. */
 uint64_t run_counter(const struct run *r, const char *counter);
 /* A snapshot in the description format (for replayed / sought snapshots). */
-const char *describe_snapshot(const struct run *r, const struct pl_snapshot *s);
+const char *describe_snapshot(const struct pl_policy_ops *ops, const struct pl_trace *t,
+			      const struct pl_snapshot *s);
 
 /* One-liners: run to the end and report. */
 struct pl_stats simulate(const char *policy, uint32_t frames, const char *refs,

@@ -124,7 +124,7 @@ TEST(seeking_to_any_step_gives_what_stepping_showed)
 	pl_snapshot_init(&s, r.ops);
 	for (uint32_t k = r.trace.n + 1; k-- > 0;) {
 		CHECK_EQ(pl_sim_seek(r.sim, k, &s), 0);
-		CHECK_STR_EQ(describe_snapshot(&r, &s), seen[k]);
+		CHECK_STR_EQ(describe_snapshot(r.ops, &r.trace, &s), seen[k]);
 	}
 	CHECK(pl_sim_seek(r.sim, r.trace.n + 1, &s) != 0);
 	pl_snapshot_free(&s);
