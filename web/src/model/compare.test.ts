@@ -4,6 +4,8 @@ import {
 	divergenceGroups,
 	firstDivergence,
 	ghostColumn,
+	initialPolicies,
+	paramsFor,
 	residentPages,
 	resultAt,
 	stepResults,
@@ -155,5 +157,33 @@ describe('the ghost OPT column', () => {
 
 	it('finds nothing to blame when a run holds exactly what OPT holds', () => {
 		expect(ghostColumn([1, 2], [[2, 1]]).notInOpt).toEqual([[]]);
+	});
+});
+
+describe('the policies a comparison starts with', () => {
+	const available = ['fifo', 'lru', 'opt', 'clock', 'srrip'];
+
+	it('are the scenario policy and then its companions', () => {
+		expect(initialPolicies('clock', ['lru', 'opt'], available, 3)).toEqual(['clock', 'lru', 'opt']);
+	});
+
+	it('skip a companion that is the scenario policy itself', () => {
+		expect(initialPolicies('lru', ['lru', 'fifo'], available, 2)).toEqual(['lru', 'fifo']);
+	});
+
+	it('fill up from the available policies when a companion is not in the core', () => {
+		expect(initialPolicies('fifo', ['arc'], available, 2)).toEqual(['fifo', 'lru']);
+	});
+});
+
+describe('the parameters of a compared policy', () => {
+	const scenario = { policy: 'srrip', frames: 4, params: { bits: 2 }, trace: { kind: 'text' as const, text: '1 2' } };
+
+	it('are the scenario parameters for the scenario policy', () => {
+		expect(paramsFor(scenario, 'srrip')).toEqual({ bits: 2 });
+	});
+
+	it('are the defaults for every other policy', () => {
+		expect(paramsFor(scenario, 'lru')).toBeUndefined();
 	});
 });

@@ -3,6 +3,9 @@
  * trace, read in lockstep.  Pure TypeScript, no React, no worker.
  *
  * Interface
+ *   ComparedScenario               what the views need of a scenario
+ *   paramsFor(scenario, policy)    the parameters a compared policy runs with
+ *   initialPolicies(...)           the policies a comparison starts with
  *   stepResults(outcomes, step)    each run's result ('H'/'F') at a step
  *   firstDivergence(outcomes)      the first step where the runs part ways
  *   divergenceGroups(...)          which runs hit and which faulted there
@@ -20,7 +23,41 @@
  *     passing runs of different lengths gets an Error, never a wrong answer.
  */
 
-import type { ListInfo, Snapshot } from '../wasm/protocol';
+import type { ListInfo, ParamValues, Snapshot, TraceSource } from '../wasm/protocol';
+
+/** The part of a scenario the compare view and the charts read. */
+export interface ComparedScenario {
+	policy: string;
+	frames: number;
+	params?: ParamValues;
+	trace: TraceSource;
+}
+
+/**
+ * The scenario's parameters belong to the scenario's policy; every other
+ * compared policy runs with its defaults (a parameter of one policy means
+ * nothing to another).
+ */
+export function paramsFor(scenario: ComparedScenario, policy: string): ParamValues | undefined {
+	return policy === scenario.policy ? scenario.params : undefined;
+}
+
+/**
+ * The scenario's policy first, then the companions that exist in the core
+ * and are not already listed, up to `count` policies.
+ */
+export function initialPolicies(
+	scenarioPolicy: string,
+	companions: string[],
+	available: string[],
+	count: number,
+): string[] {
+	const chosen = [scenarioPolicy];
+	for (const name of [...companions, ...available])
+		if (chosen.length < count && available.includes(name) && !chosen.includes(name))
+			chosen.push(name);
+	return chosen;
+}
 
 export type StepResult = 'H' | 'F';
 

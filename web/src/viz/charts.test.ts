@@ -3,6 +3,8 @@ import {
 	axisTicks,
 	chartGeometry,
 	chartScales,
+	hasDots,
+	layoutChart,
 	legendLayout,
 	seriesPath,
 	seriesStyle,
@@ -154,5 +156,31 @@ describe('lecture size', () => {
 		const second = seriesStyle(1, 'normal');
 		expect(first.colour).not.toBe(second.colour);
 		expect(first.dash).not.toBe(second.dash);
+	});
+});
+
+describe('a whole chart layout', () => {
+	const frames = series('fifo', [1, 2, 3, 4, 5, 6], [12, 12, 9, 10, 5, 5]);
+	const layout = layoutChart(spec(frames, series('lru', [1, 2, 3, 4, 5, 6], [12, 12, 10, 8, 5, 5])), 'normal');
+
+	it('has one path and one style per series', () => {
+		expect(layout.paths).toHaveLength(2);
+		expect(layout.paths[0].startsWith('M0,')).toBe(true);
+		expect(layout.styles[0].colour).not.toBe(layout.styles[1].colour);
+	});
+
+	it('ticks every frame count on a short frames axis', () => {
+		expect(layout.xTicks.map((t) => t.value)).toEqual([1, 2, 3, 4, 5, 6]);
+	});
+
+	it('leaves room on the left for the widest y tick label', () => {
+		const wide = layoutChart(spec(series('big', [0, 1], [0, 10_000_000])), 'normal');
+		expect(wide.geometry.margin.left).toBeGreaterThan(layout.geometry.margin.left);
+	});
+
+	it('dots a short line so each value can be read, but not a long one or a step series', () => {
+		expect(hasDots(frames)).toBe(true);
+		expect(hasDots(series('long', Array.from({ length: 500 }, (_, i) => i), new Array(500).fill(0)))).toBe(false);
+		expect(hasDots(series('faults', [0, 1], [0, 1], 'step'))).toBe(false);
 	});
 });

@@ -8,6 +8,7 @@
  *                    A new analysis (miss-ratio curve, working-set size,
  *                    lifetime function, access scatter) is a new ChartSpec,
  *                    never new chart code.
+ *   layoutChart      everything a renderer needs, in pixels, in one call
  *   chartGeometry    pixel layout for 'normal' or 'lecture' size
  *   chartScales      x and y scales fitted to the spec's data
  *   axisTicks        tick positions and readable labels
@@ -59,6 +60,11 @@ export interface ChartSpec {
 	/** Ticks only at whole numbers (steps, frames, faults). */
 	xIntegers?: boolean;
 	yIntegers?: boolean;
+	/**
+	 * The data-* attribute names under which each drawn point carries its
+	 * series id, x and y (e.g. policy, frames, faults), for tests and tools.
+	 */
+	pointAttributes?: { series: string; x: string; y: string };
 }
 
 export type ChartSize = 'normal' | 'lecture';
@@ -266,4 +272,50 @@ export function seriesStyle(index: number, size: ChartSize): SeriesStyle {
 		.map((n) => String(+n * scale))
 		.join(' ');
 	return { colour: COLOURS[index % COLOURS.length], dash };
+}
+
+/* A line series this short gets a dot on every point: each value can be read off. */
+const MAX_DOTTED_POINTS = 100;
+
+/** Whether the renderer draws a dot (an SVG element) for every point of the series. */
+export function hasDots(series: ChartSeries): boolean {
+	return series.mark === 'points' || (series.mark === 'line' && series.x.length <= MAX_DOTTED_POINTS);
+}
+
+export interface ChartLayout {
+	geometry: ChartGeometry;
+	scales: ChartScales;
+	xTicks: Tick[];
+	yTicks: Tick[];
+	legend: LegendLayout;
+	/** Plot-coordinate path per series ('' for point marks). */
+	paths: string[];
+	styles: SeriesStyle[];
+}
+
+/**
+ * Lays a chart out: the legend first (it sets the top margin), then the y
+ * tick labels (their width sets the left margin), then the scales and paths
+ * in the final plot rectangle.
+ */
+export function layoutChart(spec: ChartSpec, size: ChartSize): ChartLayout {
+	const base = SIZES[size];
+	const legend = legendLayout(
+		spec.series.map((s) => s.label),
+		base.width - base.fontSize * 4,
+		size,
+	);
+	const draft = chartGeometry(size, legend.rows, 1);
+	const draftTicks = axisTicks(chartScales(spec, draft).y, base.tickCount.y, !!spec.yIntegers);
+	const geometry = chartGeometry(size, legend.rows, Math.max(...draftTicks.map((t) => t.label.length)));
+	const scales = chartScales(spec, geometry);
+	return {
+		geometry,
+		scales,
+		xTicks: axisTicks(scales.x, base.tickCount.x, !!spec.xIntegers),
+		yTicks: axisTicks(scales.y, base.tickCount.y, !!spec.yIntegers),
+		legend,
+		paths: spec.series.map((s) => (s.mark === 'line' || s.mark === 'step' ? seriesPath(s, scales) : '')),
+		styles: spec.series.map((_, i) => seriesStyle(i, size)),
+	};
 }

@@ -1,0 +1,269 @@
+/*
+ * Chart.tsx - renders any ChartSpec (viz/charts.ts) as SVG, with a canvas
+ * layer for dense point clouds, and its two export buttons.
+ *
+ * Props
+ *   spec      the chart as data; its `id` names the test ids
+ *             (chart-<id>, export-svg-<id>, export-png-<id>) and the files
+ *   size      'normal' or 'lecture' (big type, thick lines)
+ *   fileBase  exported file name without extension (default pagelab-<id>)
+ *   caption   optional text under the chart (e.g. the anomaly in words)
+ *
+ * Invariants
+ *   - All drawing uses presentation attributes, so the export is the chart
+ *     exactly as shown (exportChart.ts).
+ *   - Dotted points carry data-testid="chart-point" and the attributes named
+ *     by spec.pointAttributes.
+ */
+
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { hasDots, layoutChart, type ChartLayout, type ChartSeries, type ChartSize, type ChartSpec } from '../../viz/charts';
+import { downloadPng, downloadSvg } from './exportChart';
+
+const FONT = 'DejaVu Sans, Verdana, Arial, sans-serif';
+const INK = '#1a1a1a';
+const GRID = '#d9d9d9';
+
+export interface ChartProps {
+	spec: ChartSpec;
+	size: ChartSize;
+	fileBase?: string;
+	caption?: ReactNode;
+}
+
+function plotSize(layout: ChartLayout) {
+	const { width, height, margin } = layout.geometry;
+	return { width: width - margin.left - margin.right, height: height - margin.top - margin.bottom };
+}
+
+function Axes({ spec, layout }: { spec: ChartSpec; layout: ChartLayout }) {
+	const { fontSize } = layout.geometry;
+	const plot = plotSize(layout);
+	const tickLength = fontSize * 0.4;
+	return (
+		<g fontFamily={FONT} fontSize={fontSize} fill={INK}>
+			{layout.yTicks.map((tick) => (
+				<g key={`y${tick.value}`} transform={`translate(0,${tick.position})`}>
+					<line x1={0} x2={plot.width} stroke={GRID} strokeWidth={1} />
+					<line x1={-tickLength} x2={0} stroke={INK} strokeWidth={1} />
+					<text x={-tickLength * 1.8} dy="0.35em" textAnchor="end">
+						{tick.label}
+					</text>
+				</g>
+			))}
+			{layout.xTicks.map((tick) => (
+				<g key={`x${tick.value}`} transform={`translate(${tick.position},${plot.height})`}>
+					<line y1={0} y2={tickLength} stroke={INK} strokeWidth={1} />
+					<text y={tickLength + fontSize * 1.1} textAnchor="middle">
+						{tick.label}
+					</text>
+				</g>
+			))}
+			<line x1={0} x2={plot.width} y1={plot.height} y2={plot.height} stroke={INK} strokeWidth={1.5} />
+			<line x1={0} x2={0} y1={0} y2={plot.height} stroke={INK} strokeWidth={1.5} />
+			<text x={plot.width / 2} y={plot.height + fontSize * 3} textAnchor="middle" fontWeight="bold">
+				{spec.xLabel}
+			</text>
+			<text
+				transform={`translate(${-layout.geometry.margin.left + fontSize * 1.1},${plot.height / 2}) rotate(-90)`}
+				textAnchor="middle"
+				fontWeight="bold"
+			>
+				{spec.yLabel}
+			</text>
+		</g>
+	);
+}
+
+function Legend({ layout }: { layout: ChartLayout }) {
+	const { fontSize, titleSize, legendRowHeight, legendSwatch, strokeWidth, margin } = layout.geometry;
+	return (
+		<g transform={`translate(${margin.left},${titleSize * 2})`} fontFamily={FONT} fontSize={fontSize} fill={INK}>
+			{layout.legend.entries.map((entry, i) => (
+				<g key={entry.label + i} transform={`translate(${entry.x},${entry.row * legendRowHeight})`}>
+					<line
+						x1={0}
+						x2={legendSwatch}
+						y1={0}
+						y2={0}
+						stroke={layout.styles[i].colour}
+						strokeWidth={strokeWidth}
+						strokeDasharray={layout.styles[i].dash || undefined}
+					/>
+					<text x={legendSwatch + fontSize * 0.4} dy="0.35em">
+						{entry.label}
+					</text>
+				</g>
+			))}
+		</g>
+	);
+}
+
+function Dots({ spec, series, index, layout }: { spec: ChartSpec; series: ChartSeries; index: number; layout: ChartLayout }) {
+	const names = spec.pointAttributes;
+	return (
+		<g fill={layout.styles[index].colour} stroke="#ffffff" strokeWidth={layout.geometry.strokeWidth / 2}>
+			{Array.from({ length: series.x.length }, (_, i) => {
+				const data = names
+					? {
+							[`data-${names.series}`]: series.id,
+							[`data-${names.x}`]: series.x[i],
+							[`data-${names.y}`]: series.y[i],
+						}
+					: {};
+				return (
+					<circle
+						key={i}
+						data-testid="chart-point"
+						{...data}
+						cx={layout.scales.x(series.x[i])}
+						cy={layout.scales.y(series.y[i])}
+						r={layout.geometry.pointRadius}
+					>
+						<title>{`${series.label}: ${spec.xLabel} ${series.x[i]}, ${spec.yLabel} ${series.y[i]}`}</title>
+					</circle>
+				);
+			})}
+		</g>
+	);
+}
+
+function Markers({ spec, layout }: { spec: ChartSpec; layout: ChartLayout }) {
+	const { fontSize, pointRadius, strokeWidth } = layout.geometry;
+	const plot = plotSize(layout);
+	return (
+		<g fontFamily={FONT} fontSize={fontSize} fontWeight="bold">
+			{(spec.markers ?? []).map((marker, i) => {
+				const x = layout.scales.x(marker.x);
+				const y = layout.scales.y(marker.y);
+				/* Label to the right unless that runs off the plot. */
+				const leftward = x > plot.width * 0.6;
+				return (
+					<g key={i} data-testid="chart-marker" data-series={marker.seriesId}>
+						<circle cx={x} cy={y} r={pointRadius * 2.2} fill="none" stroke="#b00020" strokeWidth={strokeWidth} />
+						<text
+							x={x + (leftward ? -1 : 1) * pointRadius * 3}
+							y={y - pointRadius * 3}
+							textAnchor={leftward ? 'end' : 'start'}
+							fill="#b00020"
+							stroke="#ffffff"
+							strokeWidth={fontSize / 5}
+							paintOrder="stroke"
+						>
+							{marker.label}
+						</text>
+					</g>
+				);
+			})}
+		</g>
+	);
+}
+
+/* Draws the canvas-points series onto the canvas that lies under the plot area. */
+function drawCanvasPoints(canvas: HTMLCanvasElement, spec: ChartSpec, layout: ChartLayout): void {
+	const plot = plotSize(layout);
+	const ratio = window.devicePixelRatio || 1;
+	canvas.width = Math.round(plot.width * ratio);
+	canvas.height = Math.round(plot.height * ratio);
+	const context = canvas.getContext('2d');
+	if (!context)
+		return;
+	context.setTransform(ratio, 0, 0, ratio, 0, 0);
+	context.clearRect(0, 0, plot.width, plot.height);
+	const side = Math.max(1.5, layout.geometry.pointRadius / 2);
+	spec.series.forEach((series, index) => {
+		if (series.mark !== 'canvas-points')
+			return;
+		context.fillStyle = layout.styles[index].colour;
+		for (let i = 0; i < series.x.length; i++)
+			context.fillRect(layout.scales.x(series.x[i]) - side / 2, layout.scales.y(series.y[i]) - side / 2, side, side);
+	});
+}
+
+export function Chart({ spec, size, fileBase = `pagelab-${spec.id}`, caption }: ChartProps) {
+	const svgRef = useRef<SVGSVGElement>(null);
+	const canvasRef = useRef<HTMLCanvasElement>(null);
+	const [exportError, setExportError] = useState<string | null>(null);
+	const layout = layoutChart(spec, size);
+	const { width, height, margin, titleSize, strokeWidth } = layout.geometry;
+	const plot = plotSize(layout);
+	const usesCanvas = spec.series.some((s) => s.mark === 'canvas-points');
+
+	useEffect(() => {
+		if (canvasRef.current)
+			drawCanvasPoints(canvasRef.current, spec, layout);
+	});
+
+	const exportAs = (kind: 'svg' | 'png') => {
+		const svg = svgRef.current;
+		if (!svg)
+			return;
+		setExportError(null);
+		const canvas = canvasRef.current;
+		const done = kind === 'svg' ? Promise.resolve(downloadSvg(svg, canvas, fileBase)) : downloadPng(svg, canvas, fileBase);
+		done.catch((error: Error) => setExportError(error.message));
+	};
+
+	return (
+		<figure className="pl-chart" data-testid={`chart-${spec.id}`}>
+			<div className="pl-chart-drawing" style={{ position: 'relative', width, height }}>
+				{usesCanvas && (
+					<canvas
+						ref={canvasRef}
+						style={{ position: 'absolute', left: margin.left, top: margin.top, width: plot.width, height: plot.height }}
+					/>
+				)}
+				<svg
+					ref={svgRef}
+					xmlns="http://www.w3.org/2000/svg"
+					width={width}
+					height={height}
+					viewBox={`0 0 ${width} ${height}`}
+					role="img"
+					aria-label={spec.title}
+					style={{ position: 'relative', display: 'block' }}
+				>
+					{/* Transparent on the page (the canvas shows through), white once exported. */}
+					<rect width={width} height={height} fill={usesCanvas ? 'none' : '#ffffff'} />
+					<text x={margin.left} y={titleSize * 1.2} fontFamily={FONT} fontSize={titleSize} fontWeight="bold" fill={INK}>
+						{spec.title}
+					</text>
+					<Legend layout={layout} />
+					<g transform={`translate(${margin.left},${margin.top})`}>
+						<Axes spec={spec} layout={layout} />
+						{usesCanvas && <rect data-canvas-slot x={0} y={0} width={plot.width} height={plot.height} fill="none" />}
+						{spec.series.map((series, i) =>
+							layout.paths[i] ? (
+								<path
+									key={series.id}
+									fill="none"
+									d={layout.paths[i]}
+									stroke={layout.styles[i].colour}
+									strokeWidth={strokeWidth}
+									strokeDasharray={layout.styles[i].dash || undefined}
+									strokeLinejoin="round"
+								/>
+							) : null,
+						)}
+						{spec.series.map((series, i) =>
+							hasDots(series) ? <Dots key={series.id} spec={spec} series={series} index={i} layout={layout} /> : null,
+						)}
+						<Markers spec={spec} layout={layout} />
+					</g>
+				</svg>
+			</div>
+			<figcaption className="pl-chart-caption">
+				{caption}
+				<span className="pl-chart-exports">
+					<button type="button" data-testid={`export-svg-${spec.id}`} onClick={() => exportAs('svg')}>
+						Export SVG
+					</button>
+					<button type="button" data-testid={`export-png-${spec.id}`} onClick={() => exportAs('png')}>
+						Export PNG
+					</button>
+				</span>
+				{exportError && <span role="alert">{exportError}</span>}
+			</figcaption>
+		</figure>
+	);
+}

@@ -1,0 +1,285 @@
+/*
+ * ChartsView.tsx - the charts tab: cumulative faults over time per policy,
+ * faults against the number of frames (where Belady's anomaly shows), and
+ * which pages are referenced when (an access scatter on canvas).
+ *
+ * Props (scenario in, nothing else global)
+ *   scenario  { policy, frames, params?, trace } - the scenario to chart.  A
+ *             new `trace` object means a new trace: keep it stable while
+ *             the trace is unchanged.
+ *   client    the PagelabClient (wasm/protocol.ts); all simulation happens
+ *             in its worker, so a 10M-reference trace never blocks the page.
+ *   lecture   true for lecture-hall sizes (big type, thick lines).
+ *
+ * Behaviour
+ *   The scenario's policy is charted with FIFO, LRU and OPT by default;
+ *   checkboxes (chart-policy-<name>) choose others.  The cumulative chart
+ *   comes first (one run per policy at the scenario's frames), then the
+ *   frames chart (faultsByFrames over 1 .. distinct pages + 1, at most
+ *   MAX_FRAME_RUNS counts).  A change of scenario or policies aborts the work
+ *   in flight.  `charts-progress` shows while the worker runs.
+ */
+
+import { useEffect, useMemo, useState } from 'react';
+import type { FramesPoint, PagelabClient, PolicyInfo } from '../../wasm/protocol';
+import { initialPolicies, paramsFor, type ComparedScenario } from '../../model/compare';
+import { beladyAnomalies, cumulativeFaultCurve, framesCurve, framesRange, type Curve } from '../../model/compareCurves';
+import type { ChartSeries, ChartSpec } from '../../viz/charts';
+import { Chart } from './Chart';
+import './charts.css';
+
+export interface ChartsViewProps {
+	scenario: ComparedScenario;
+	client: PagelabClient;
+	lecture?: boolean;
+}
+
+const COMPANIONS = ['fifo', 'lru', 'opt'];
+/* A chart line has no more points than a wide screen has pixels. */
+const MAX_CURVE_POINTS = 2000;
+const MAX_FRAME_RUNS = 32;
+/* Up to this many references the cumulative chart is drawn as exact steps. */
+const MAX_STEP_CURVE = 400;
+const MAX_SCATTER_POINTS = 200_000;
+
+interface PolicyCurves {
+	policy: string;
+	cumulative: Curve;
+}
+
+interface Access {
+	references: number;
+	distinctPages: number;
+	pages: Float64Array | null;
+}
+
+interface Progress {
+	what: string;
+	done: number;
+	total: number;
+}
+
+/* Legends and sentences name a policy as its short name in capitals: FIFO, LRU, CLOCK. */
+const shortName = (policy: string) => policy.toUpperCase();
+
+function cumulativeSpec(curves: PolicyCurves[], frames: number, references: number): ChartSpec {
+	return {
+		id: 'cumulative',
+		title: `Page faults so far, ${frames} frame${frames === 1 ? '' : 's'}`,
+		xLabel: 'references processed',
+		yLabel: 'page faults',
+		xIntegers: true,
+		yIntegers: true,
+		series: curves.map(({ policy, cumulative }) => ({
+			id: policy,
+			label: shortName(policy),
+			x: cumulative.x,
+			y: cumulative.y,
+			mark: references <= MAX_STEP_CURVE ? 'step' : 'line',
+		})),
+	};
+}
+
+function framesSpec(runs: Map<string, FramesPoint[]>): ChartSpec {
+	const series: ChartSeries[] = [];
+	const markers: ChartSpec['markers'] = [];
+	for (const [policy, points] of runs) {
+		const curve = framesCurve(points);
+		series.push({ id: policy, label: shortName(policy), x: curve.x, y: curve.y, mark: 'line' });
+		for (const anomaly of beladyAnomalies(curve))
+			markers.push({
+				seriesId: policy,
+				x: anomaly.toFrames,
+				y: anomaly.toFaults,
+				label: `Belady: ${anomaly.fromFrames}→${anomaly.toFrames} frames, ${anomaly.fromFaults}→${anomaly.toFaults} faults`,
+			});
+	}
+	return {
+		id: 'frames',
+		title: 'Page faults against the number of frames',
+		xLabel: 'frames',
+		yLabel: 'page faults',
+		xIntegers: true,
+		yIntegers: true,
+		series,
+		markers,
+		pointAttributes: { series: 'policy', x: 'frames', y: 'faults' },
+	};
+}
+
+function accessSpec(pages: Float64Array): ChartSpec {
+	const stride = Math.ceil(pages.length / MAX_SCATTER_POINTS);
+	const count = Math.ceil(pages.length / stride);
+	const x = new Float64Array(count);
+	const y = new Float64Array(count);
+	for (let i = 0; i < count; i++) {
+		x[i] = i * stride + 1;
+		y[i] = pages[i * stride];
+	}
+	return {
+		id: 'access',
+		title: stride > 1 ? `Pages referenced over time (every ${stride}th reference)` : 'Pages referenced over time',
+		xLabel: 'reference',
+		yLabel: 'page number',
+		xIntegers: true,
+		yIntegers: true,
+		series: [{ id: 'trace', label: 'reference', x, y, mark: 'canvas-points' }],
+	};
+}
+
+function anomalySentence(runs: Map<string, FramesPoint[]>): string {
+	const found: string[] = [];
+	for (const [policy, points] of runs)
+		for (const a of beladyAnomalies(framesCurve(points)))
+			found.push(`${shortName(policy)} faults ${a.toFaults} times with ${a.toFrames} frames but only ${a.fromFaults} with ${a.fromFrames}`);
+	return found.length
+		? `Belady's anomaly: ${found.join('; ')}.`
+		: 'No anomaly: no policy here faults more when given more frames.';
+}
+
+function isAbort(error: unknown): boolean {
+	return error instanceof DOMException && error.name === 'AbortError';
+}
+
+export function ChartsView({ scenario, client, lecture = false }: ChartsViewProps) {
+	const [policies, setPolicies] = useState<PolicyInfo[]>([]);
+	const [chosen, setChosen] = useState<string[]>([]);
+	const [curves, setCurves] = useState<PolicyCurves[]>([]);
+	const [frameRuns, setFrameRuns] = useState<Map<string, FramesPoint[]>>(new Map());
+	const [access, setAccess] = useState<Access | null>(null);
+	const [progress, setProgress] = useState<Progress | null>(null);
+	const [error, setError] = useState<string | null>(null);
+	const size = lecture ? 'lecture' : 'normal';
+	const paramsKey = JSON.stringify(scenario.params ?? {});
+
+	useEffect(() => {
+		let live = true;
+		client.listPolicies().then(
+			(list) => live && setPolicies(list),
+			(e: Error) => live && setError(e.message),
+		);
+		return () => {
+			live = false;
+		};
+	}, [client]);
+
+	/* A new scenario policy starts a new default selection. */
+	useEffect(() => {
+		if (policies.length)
+			setChosen(initialPolicies(scenario.policy, COMPANIONS, policies.map((p) => p.name), 1 + COMPANIONS.length));
+	}, [scenario.policy, policies]);
+
+	useEffect(() => {
+		if (!chosen.length)
+			return;
+		const abort = new AbortController();
+		const options = (what: string) => ({
+			signal: abort.signal,
+			onProgress: (done: number, total: number) => setProgress({ what, done, total }),
+		});
+		const run = async () => {
+			setError(null);
+			const cumulative: PolicyCurves[] = [];
+			let trace: Access | null = null;
+			for (const policy of chosen) {
+				setProgress({ what: `${shortName(policy)} at ${scenario.frames} frames`, done: 0, total: 1 });
+				const result = await client.simulate(
+					{
+						policy,
+						frames: scenario.frames,
+						params: paramsFor(scenario, policy),
+						trace: scenario.trace,
+						omitTrace: trace !== null,
+					},
+					options(`${shortName(policy)} at ${scenario.frames} frames`),
+				);
+				trace ??= { references: result.trace.references, distinctPages: result.trace.distinctPages, pages: result.trace.pages };
+				cumulative.push({ policy, cumulative: cumulativeFaultCurve(result.outcome, MAX_CURVE_POINTS) });
+				setCurves([...cumulative]);
+			}
+			setAccess(trace);
+			const frames = framesRange(trace?.distinctPages ?? 0, MAX_FRAME_RUNS);
+			const runs = new Map<string, FramesPoint[]>();
+			for (const policy of chosen) {
+				const what = `${shortName(policy)} at 1 to ${frames[frames.length - 1]} frames`;
+				setProgress({ what, done: 0, total: frames.length });
+				runs.set(
+					policy,
+					await client.faultsByFrames(
+						{ policy, params: paramsFor(scenario, policy), trace: scenario.trace, frames },
+						options(what),
+					),
+				);
+				setFrameRuns(new Map(runs));
+			}
+			setProgress(null);
+		};
+		setCurves([]);
+		setFrameRuns(new Map());
+		setAccess(null);
+		run().catch((e: Error) => {
+			if (isAbort(e))
+				return;
+			setProgress(null);
+			setError(e.message);
+		});
+		return () => abort.abort();
+		/* The params object may be rebuilt on every render: compare it by value (paramsKey). */
+	}, [client, chosen, scenario.trace, scenario.frames, scenario.policy, paramsKey]);
+
+	const references = access?.references ?? 0;
+	const cumulative = useMemo(
+		() => cumulativeSpec(curves, scenario.frames, references),
+		[curves, scenario.frames, references],
+	);
+	const framesChart = useMemo(() => framesSpec(frameRuns), [frameRuns]);
+	const accessChart = useMemo(() => (access?.pages ? accessSpec(access.pages) : null), [access]);
+
+	const toggle = (name: string) =>
+		setChosen((current) =>
+			current.includes(name) ? current.filter((n) => n !== name) : policies.map((p) => p.name).filter((n) => n === name || current.includes(n)),
+		);
+
+	return (
+		<section className={`pl-charts${lecture ? ' pl-charts-lecture' : ''}`} aria-label="Charts">
+			<fieldset className="pl-charts-policies">
+				<legend>Policies charted</legend>
+				{policies.map((p) => (
+					<label key={p.name} title={p.help}>
+						<input
+							type="checkbox"
+							data-testid={`chart-policy-${p.name}`}
+							checked={chosen.includes(p.name)}
+							disabled={chosen.length === 1 && chosen.includes(p.name)}
+							onChange={() => toggle(p.name)}
+						/>
+						{shortName(p.name)}
+					</label>
+				))}
+			</fieldset>
+			{progress && (
+				<p className="pl-charts-progress" data-testid="charts-progress" role="status">
+					Simulating {progress.what}…
+					<progress value={progress.done} max={Math.max(progress.total, 1)} />
+				</p>
+			)}
+			{error && (
+				<p className="pl-charts-error" data-testid="charts-error" role="alert">
+					{error}
+				</p>
+			)}
+			<Chart spec={cumulative} size={size} fileBase={`pagelab-cumulative-${scenario.frames}frames`} />
+			<Chart
+				spec={framesChart}
+				size={size}
+				fileBase="pagelab-faults-by-frames"
+				caption={
+					frameRuns.size === chosen.length && chosen.length > 0 ? (
+						<span data-testid="belady-note">{anomalySentence(frameRuns)}</span>
+					) : null
+				}
+			/>
+			{accessChart && <Chart spec={accessChart} size={size} fileBase="pagelab-access" />}
+		</section>
+	);
+}

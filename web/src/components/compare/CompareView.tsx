@@ -1,0 +1,613 @@
+/*
+ * CompareView.tsx - the compare tab: two to four policies on the scenario's
+ * trace and frames, in lockstep.  One hit/miss strip per policy, the first
+ * step where they part ways marked, each policy's frames at the current
+ * step side by side, and optionally OPT's frames as a ghost column.
+ *
+ * Props (scenario in, nothing else global)
+ *   scenario      { policy, frames, params?, trace }: the trace and frames
+ *                 every compared policy runs on.  The scenario's params apply
+ *                 to its own policy; others run with their defaults.  A new
+ *                 `trace` object means a new trace: keep it stable.
+ *   client        the PagelabClient (wasm/protocol.ts).
+ *   lecture       true for lecture-hall sizes.
+ *   step,         the shared step position ("state after reference k",
+ *   onStepChange  0..N), e.g. the step view's.  Omit both and the view keeps
+ *                 its own position, with its own controls (compare-step-*).
+ *
+ * Invariants
+ *   - Every run of one comparison is over the same trace and frames, so
+ *     step k means the same reference in every strip and column.
+ *   - Frame contents come from the policy's own snapshots (sessions) and
+ *     are kept only for traces up to RECORD_LIMIT references; longer traces
+ *     show strips and counts, and say why the columns are missing.
+ *   - Sessions are disposed when the comparison is replaced or unmounted.
+ */
+
+import { useEffect, useMemo, useState } from 'react';
+import type { PagelabClient, PolicyInfo, Session, SimulateResult, TraceInfo } from '../../wasm/protocol';
+import {
+	cumulativeFaults,
+	divergenceGroups,
+	firstDivergence,
+	ghostColumn,
+	initialPolicies,
+	paramsFor,
+	residentPages,
+	resultAt,
+	stripCells,
+	stripWindow,
+	type ComparedScenario,
+	type GhostColumn,
+} from '../../model/compare';
+import './compare.css';
+
+export interface CompareViewProps {
+	scenario: ComparedScenario;
+	client: PagelabClient;
+	lecture?: boolean;
+	step?: number;
+	onStepChange?: (step: number) => void;
+}
+
+const MIN_POLICIES = 2;
+const MAX_POLICIES = 4;
+const COMPANIONS = ['lru', 'fifo', 'opt'];
+/* Recording keeps every event in the worker: enough for any lecture trace. */
+const RECORD_LIMIT = 100_000;
+const STRIP_CELLS = { normal: 48, lecture: 24 };
+/* More frames than this are summarised, not drawn one box each. */
+const MAX_FRAME_BOXES = 64;
+/* Frames stack in columns of this many, like the textbook grid, then wrap sideways. */
+const FRAMES_PER_COLUMN = 12;
+
+interface Run {
+	policy: string;
+	outcome: Uint8Array;
+	/** faults[k]: faults among the first k references. */
+	faults: Uint32Array;
+	session: Session | null;
+}
+
+interface Comparison {
+	trace: TraceInfo;
+	runs: Run[];
+}
+
+/** What one policy holds at the current step. */
+interface Column {
+	resident: number[];
+	evicted: number[];
+}
+
+const shortName = (policy: string) => policy.toUpperCase();
+
+function toRun(result: SimulateResult): Run {
+	return {
+		policy: result.policy,
+		outcome: result.outcome,
+		faults: cumulativeFaults(result.outcome),
+		session: result.session ?? null,
+	};
+}
+
+function isAbort(error: unknown): boolean {
+	return error instanceof DOMException && error.name === 'AbortError';
+}
+
+function disposeRuns(runs: Run[]): void {
+	for (const run of runs)
+		run.session?.dispose().catch(() => {
+			/* The worker may already be gone; nothing is left to free then. */
+		});
+}
+
+/** Simulates `policies` one after another on the scenario, recording when the trace is short. */
+async function simulateAll(
+	client: PagelabClient,
+	scenario: ComparedScenario,
+	policies: string[],
+	signal: AbortSignal,
+	onProgress: (what: string, done: number, total: number) => void,
+): Promise<Comparison> {
+	const trace = await client.loadTrace(scenario.trace, { signal });
+	const runs: Run[] = [];
+	try {
+		for (const policy of policies) {
+			onProgress(shortName(policy), 0, trace.references);
+			const result = await client.simulate(
+				{
+					policy,
+					frames: scenario.frames,
+					params: paramsFor(scenario, policy),
+					trace: scenario.trace,
+					record: trace.references <= RECORD_LIMIT,
+					omitTrace: true,
+				},
+				{ signal, onProgress: (done, total) => onProgress(shortName(policy), done, total) },
+			);
+			runs.push(toRun(result));
+		}
+	} catch (error) {
+		disposeRuns(runs);
+		throw error;
+	}
+	return { trace, runs };
+}
+
+/** Frame contents and evictions of every recorded run at `step`. */
+async function columnsAt(runs: Run[], step: number): Promise<(Column | null)[]> {
+	return Promise.all(
+		runs.map(async ({ session }) => {
+			if (!session)
+				return null;
+			const [snapshot, events] = await Promise.all([
+				session.snapshot(step),
+				step > 0 ? session.events(step - 1, step) : Promise.resolve([]),
+			]);
+			return {
+				resident: residentPages(snapshot, session.policy.lists),
+				evicted: events.flatMap((e) => (e.kind === 'evict' && e.page !== null ? [e.page] : [])),
+			};
+		}),
+	);
+}
+
+/* ------------------------------------------------------------ controls */
+
+function OwnControls({ step, total, onStep }: { step: number; total: number; onStep: (step: number) => void }) {
+	return (
+		<div className="pl-compare-controls" role="group" aria-label="Compare step controls">
+			<button type="button" data-testid="compare-step-start" onClick={() => onStep(0)} disabled={step === 0} title="Back to the start">
+				⏮
+			</button>
+			<button type="button" data-testid="compare-step-back" onClick={() => onStep(step - 1)} disabled={step === 0} title="One step back">
+				◀
+			</button>
+			<button
+				type="button"
+				data-testid="compare-step-forward"
+				onClick={() => onStep(step + 1)}
+				disabled={step >= total}
+				title="One step forward"
+			>
+				▶
+			</button>
+			<input
+				type="range"
+				data-testid="compare-scrub"
+				aria-label="Step"
+				min={0}
+				max={total}
+				value={step}
+				onChange={(e) => onStep(Number(e.target.value))}
+			/>
+			<span data-testid="compare-step-counter" className="pl-compare-counter">
+				step {step} / {total}
+			</span>
+		</div>
+	);
+}
+
+/* ------------------------------------------------------------- strips */
+
+function DivergenceNote({ comparison, divergence, onStep }: { comparison: Comparison; divergence: number | null; onStep: (step: number) => void }) {
+	if (divergence === null)
+		return (
+			<p className="pl-compare-agree" data-testid="compare-agree">
+				These policies never part ways on this trace: the same hit or fault at every step.
+			</p>
+		);
+	const groups = divergenceGroups(
+		comparison.runs.map((r) => r.outcome),
+		divergence,
+	);
+	const names = (runs: number[]) => runs.map((i) => shortName(comparison.runs[i].policy)).join(', ');
+	return (
+		<p className="pl-compare-divergence" data-testid="first-divergence" data-step={divergence}>
+			<strong>First divergence at step {divergence}</strong> (page {comparison.trace.pages[divergence - 1]}):{' '}
+			{names(groups.hit)} {groups.hit.length === 1 ? 'hits' : 'hit'}, {names(groups.fault)}{' '}
+			{groups.fault.length === 1 ? 'faults' : 'fault'}.{' '}
+			<button type="button" data-testid="compare-goto-divergence" onClick={() => onStep(divergence)}>
+				Go there
+			</button>
+		</p>
+	);
+}
+
+interface StripsProps {
+	comparison: Comparison;
+	step: number;
+	divergence: number | null;
+	maxCells: number;
+	onStep: (step: number) => void;
+}
+
+function Strips({ comparison, step, divergence, maxCells, onStep }: StripsProps) {
+	const { trace, runs } = comparison;
+	const window = stripWindow(trace.references, step, maxCells);
+	const cellClass = (cellStep: number) =>
+		['pl-compare-cell', cellStep === step && 'pl-current', cellStep === divergence && 'pl-divergence'].filter(Boolean).join(' ');
+	return (
+		<div className="pl-compare-strips" style={{ gridTemplateColumns: `auto repeat(${window.last - window.first + 1}, var(--pl-cell))` }}>
+			<span className="pl-compare-label pl-compare-label-refs">reference</span>
+			<div className="pl-compare-row" data-testid="compare-refs">
+				{stripCells(runs[0].outcome, window, trace.pages).map((cell) => (
+					<button
+						type="button"
+						key={cell.step}
+						className={cellClass(cell.step) + ' pl-compare-ref'}
+						title={`step ${cell.step}: page ${cell.page}`}
+						onClick={() => onStep(cell.step)}
+					>
+						{cell.page}
+					</button>
+				))}
+			</div>
+			{runs.map((run, i) => (
+				<StripRow key={i} index={i} run={run} step={step} window={window} cellClass={cellClass} onStep={onStep} />
+			))}
+		</div>
+	);
+}
+
+interface StripRowProps {
+	index: number;
+	run: Run;
+	step: number;
+	window: ReturnType<typeof stripWindow>;
+	cellClass: (step: number) => string;
+	onStep: (step: number) => void;
+}
+
+function StripRow({ index, run, step, window, cellClass, onStep }: StripRowProps) {
+	const total = run.faults[run.faults.length - 1];
+	return (
+		<>
+			<span className="pl-compare-label">
+				<strong>{shortName(run.policy)}</strong>{' '}
+				<span data-testid={`compare-faults-${index}`}>
+					{run.faults[step]} fault{run.faults[step] === 1 ? '' : 's'}
+				</span>{' '}
+				<span className="pl-compare-total">/ {total}</span>
+			</span>
+			<div className="pl-compare-row" data-testid={`compare-strip-${index}`}>
+				{stripCells(run.outcome, window).map((cell) => (
+					<button
+						type="button"
+						key={cell.step}
+						data-result={cell.result}
+						data-step={cell.step}
+						className={`${cellClass(cell.step)} pl-result-${cell.result}`}
+						title={`${shortName(run.policy)}, step ${cell.step}: ${cell.result === 'H' ? 'hit' : 'fault'}`}
+						onClick={() => onStep(cell.step)}
+					>
+						{cell.result}
+					</button>
+				))}
+			</div>
+		</>
+	);
+}
+
+/* ------------------------------------------------------------ columns */
+
+interface FrameBoxesProps {
+	pages: number[];
+	frames: number;
+	referenced: number | null;
+	/** Pages to flag (held here but not by OPT). */
+	flagged: Set<number>;
+	flagTitle: string;
+}
+
+function FrameBoxes({ pages, frames, referenced, flagged, flagTitle }: FrameBoxesProps) {
+	const shown = pages.slice(0, MAX_FRAME_BOXES);
+	const empty = Math.max(0, Math.min(frames, MAX_FRAME_BOXES) - shown.length);
+	return (
+		<ol className="pl-compare-frames" style={{ gridTemplateRows: `repeat(${Math.min(Math.max(frames, 1), FRAMES_PER_COLUMN)}, auto)` }}>
+			{shown.map((page) => (
+				<li
+					key={page}
+					data-testid="compare-page"
+					data-page={page}
+					className={[page === referenced && 'pl-referenced', flagged.has(page) && 'pl-flagged'].filter(Boolean).join(' ')}
+					title={flagged.has(page) ? `page ${page}: ${flagTitle}` : `page ${page}`}
+				>
+					{page}
+				</li>
+			))}
+			{Array.from({ length: empty }, (_, i) => (
+				<li key={`empty${i}`} className="pl-empty" aria-label="empty frame" />
+			))}
+			{pages.length > shown.length && <li className="pl-more">+{pages.length - shown.length} more</li>}
+		</ol>
+	);
+}
+
+interface ColumnsProps {
+	comparison: Comparison;
+	columns: (Column | null)[];
+	opt: { run: Run; column: Column | null } | null;
+	ghost: GhostColumn | null;
+	step: number;
+	frames: number;
+}
+
+function Columns({ comparison, columns, opt, ghost, step, frames }: ColumnsProps) {
+	const referenced = step > 0 ? comparison.trace.pages[step - 1] : null;
+	if (comparison.runs.every((r) => r.session === null))
+		return (
+			<p className="pl-compare-note">
+				Frame contents are shown for traces of up to {RECORD_LIMIT.toLocaleString('en')} references; this one has{' '}
+				{comparison.trace.references.toLocaleString('en')}. The strips and counts cover all of it.
+			</p>
+		);
+	const optHolds = new Set(ghost?.opt.map((p) => p.page) ?? []);
+	return (
+		<div className="pl-compare-columns">
+			{comparison.runs.map((run, i) => {
+				const result = resultAt(run.outcome, step);
+				const column = columns[i];
+				return (
+					<div key={i} className="pl-compare-column" data-testid={`compare-column-${i}`} data-step={step}>
+						<h3>{shortName(run.policy)}</h3>
+						<p className={`pl-compare-result pl-result-${result ?? 'none'}`}>
+							{result === null ? 'start' : `page ${referenced}: ${result === 'H' ? 'hit' : 'fault'}`}
+						</p>
+						{column && (
+							<FrameBoxes
+								pages={column.resident}
+								frames={frames}
+								referenced={referenced}
+								flagged={ghost ? new Set(ghost.notInOpt[i]) : new Set()}
+								flagTitle="OPT would not hold this page now"
+							/>
+						)}
+						<p className="pl-compare-evicted">{column?.evicted.length ? `evicted ${column.evicted.join(', ')}` : ' '}</p>
+						<p>
+							{run.faults[step]} fault{run.faults[step] === 1 ? '' : 's'} so far
+						</p>
+					</div>
+				);
+			})}
+			{opt && (
+				<div className="pl-compare-column pl-compare-ghost" data-testid="compare-ghost-column" data-step={step}>
+					<h3>OPT would hold</h3>
+					<p className={`pl-compare-result pl-result-${resultAt(opt.run.outcome, step) ?? 'none'}`}>
+						{step === 0 ? 'start' : `page ${referenced}: ${resultAt(opt.run.outcome, step) === 'H' ? 'hit' : 'fault'}`}
+					</p>
+					{opt.column && (
+						<FrameBoxes
+							pages={ghost?.opt.map((p) => p.page) ?? []}
+							frames={frames}
+							referenced={referenced}
+							flagged={new Set(ghost?.opt.filter((p) => p.heldBy.length === 0).map((p) => p.page))}
+							flagTitle="OPT keeps this page; none of the compared policies does"
+						/>
+					)}
+					<p className="pl-compare-evicted">{opt.column?.evicted.length ? `evicted ${opt.column.evicted.join(', ')}` : ' '}</p>
+					<p>
+						{opt.run.faults[step]} fault{opt.run.faults[step] === 1 ? '' : 's'} so far
+					</p>
+					{optHolds.size > 0 && <p className="pl-compare-legend">Outlined in red: pages a policy holds that OPT has let go.</p>}
+				</div>
+			)}
+		</div>
+	);
+}
+
+/* --------------------------------------------------------------- view */
+
+export function CompareView({ scenario, client, lecture = false, step: sharedStep, onStepChange }: CompareViewProps) {
+	const [policies, setPolicies] = useState<PolicyInfo[]>([]);
+	const [chosen, setChosen] = useState<string[]>([]);
+	const [ghostOn, setGhostOn] = useState(false);
+	const [comparison, setComparison] = useState<Comparison | null>(null);
+	const [optRun, setOptRun] = useState<Run | null>(null);
+	const [columns, setColumns] = useState<{ runs: (Column | null)[]; opt: Column | null; step: number } | null>(null);
+	const [progress, setProgress] = useState<string | null>(null);
+	const [error, setError] = useState<string | null>(null);
+	const [ownStep, setOwnStep] = useState(0);
+	const paramsKey = JSON.stringify(scenario.params ?? {});
+	const controlled = sharedStep !== undefined;
+	const total = comparison?.trace.references ?? 0;
+	const step = Math.max(0, Math.min(controlled ? sharedStep : ownStep, total));
+	const setStep = (next: number) => {
+		const clamped = Math.max(0, Math.min(next, total));
+		if (controlled)
+			onStepChange?.(clamped);
+		else
+			setOwnStep(clamped);
+	};
+
+	useEffect(() => {
+		let live = true;
+		client.listPolicies().then(
+			(list) => live && setPolicies(list),
+			(e: Error) => live && setError(e.message),
+		);
+		return () => {
+			live = false;
+		};
+	}, [client]);
+
+	useEffect(() => {
+		if (policies.length)
+			setChosen(initialPolicies(scenario.policy, COMPANIONS, policies.map((p) => p.name), MIN_POLICIES));
+	}, [scenario.policy, policies]);
+
+	/* The compared runs. */
+	useEffect(() => {
+		if (chosen.length < MIN_POLICIES)
+			return;
+		const abort = new AbortController();
+		setError(null);
+		simulateAll(client, scenario, chosen, abort.signal, (what, done, all) =>
+			setProgress(`${what}: ${done.toLocaleString('en')} of ${all.toLocaleString('en')} references`),
+		).then(
+			(next) => {
+				if (abort.signal.aborted) {
+					disposeRuns(next.runs);
+					return;
+				}
+				setProgress(null);
+				setComparison(next);
+				setOwnStep(firstDivergence(next.runs.map((r) => r.outcome)) ?? next.trace.references);
+			},
+			(e: Error) => {
+				if (isAbort(e))
+					return;
+				setProgress(null);
+				setComparison(null);
+				setError(e.message);
+			},
+		);
+		return () => abort.abort();
+		/* params compared by value: the object may be rebuilt on every render. */
+	}, [client, chosen, scenario.trace, scenario.frames, scenario.policy, paramsKey]);
+
+	/* A comparison's sessions live exactly as long as it is the one shown. */
+	useEffect(
+		() => () => {
+			if (comparison)
+				disposeRuns(comparison.runs);
+		},
+		[comparison],
+	);
+
+	/* OPT's run for the ghost column, only while the ghost is shown. */
+	useEffect(() => {
+		if (!ghostOn) {
+			setOptRun(null);
+			return;
+		}
+		const abort = new AbortController();
+		simulateAll(client, scenario, ['opt'], abort.signal, (what, done, all) =>
+			setProgress(`${what}: ${done.toLocaleString('en')} of ${all.toLocaleString('en')} references`),
+		).then(
+			(next) => {
+				if (abort.signal.aborted) {
+					disposeRuns(next.runs);
+					return;
+				}
+				setProgress(null);
+				setOptRun(next.runs[0]);
+			},
+			(e: Error) => {
+				if (isAbort(e))
+					return;
+				setProgress(null);
+				setError(e.message);
+			},
+		);
+		return () => abort.abort();
+	}, [client, ghostOn, scenario.trace, scenario.frames]);
+
+	useEffect(
+		() => () => {
+			if (optRun)
+				disposeRuns([optRun]);
+		},
+		[optRun],
+	);
+
+	/* Frame contents at the current step. */
+	useEffect(() => {
+		if (!comparison)
+			return;
+		let live = true;
+		const runs = optRun ? [...comparison.runs, optRun] : comparison.runs;
+		columnsAt(runs, step).then(
+			(all) => live && setColumns({ runs: all.slice(0, comparison.runs.length), opt: optRun ? all[all.length - 1] : null, step }),
+			(e: Error) => live && setError(e.message),
+		);
+		return () => {
+			live = false;
+		};
+	}, [comparison, optRun, step]);
+
+	const divergence = useMemo(() => (comparison ? firstDivergence(comparison.runs.map((r) => r.outcome)) : null), [comparison]);
+	const current = columns && columns.step === step ? columns : null;
+	const ghost =
+		current?.opt && current.runs.every((c) => c !== null)
+			? ghostColumn(
+					current.opt.resident,
+					current.runs.map((c) => c!.resident),
+				)
+			: null;
+
+	const choose = (index: number, name: string) => setChosen((list) => list.map((n, i) => (i === index ? name : n)));
+	const add = () =>
+		setChosen((list) => [...list, policies.find((p) => !list.includes(p.name))?.name ?? policies[0].name]);
+	const remove = (index: number) => setChosen((list) => list.filter((_, i) => i !== index));
+
+	return (
+		<section className={`pl-compare${lecture ? ' pl-compare-lecture' : ''}`} aria-label="Compare policies">
+			<div className="pl-compare-toolbar">
+				{chosen.map((name, i) => (
+					<span key={i} className="pl-compare-choice">
+						<label>
+							Policy {i + 1}{' '}
+							<select data-testid={`compare-policy-${i}`} value={name} onChange={(e) => choose(i, e.target.value)}>
+								{policies.map((p) => (
+									<option key={p.name} value={p.name} title={p.help}>
+										{p.name}
+									</option>
+								))}
+							</select>
+						</label>
+						{chosen.length > MIN_POLICIES && (
+							<button type="button" data-testid={`compare-remove-${i}`} aria-label={`Remove policy ${i + 1}`} onClick={() => remove(i)}>
+								✕
+							</button>
+						)}
+					</span>
+				))}
+				{chosen.length < MAX_POLICIES && (
+					<button type="button" data-testid="compare-add" onClick={add}>
+						+ Add a policy
+					</button>
+				)}
+				<label className="pl-compare-ghost-toggle">
+					<input type="checkbox" data-testid="compare-ghost-opt" checked={ghostOn} onChange={(e) => setGhostOn(e.target.checked)} />
+					Show what OPT would hold
+				</label>
+			</div>
+			<p className="pl-compare-scenario">
+				Same trace, {scenario.frames} frame{scenario.frames === 1 ? '' : 's'}, all policies step by step together.
+			</p>
+			{progress && (
+				<p className="pl-compare-progress" data-testid="compare-progress" role="status">
+					Simulating {progress}…
+				</p>
+			)}
+			{error && (
+				<p className="pl-compare-error" data-testid="compare-error" role="alert">
+					{error}
+				</p>
+			)}
+			{comparison && (
+				<>
+					{!controlled && <OwnControls step={step} total={total} onStep={setStep} />}
+					<DivergenceNote comparison={comparison} divergence={divergence} onStep={setStep} />
+					<Strips
+						comparison={comparison}
+						step={step}
+						divergence={divergence}
+						maxCells={STRIP_CELLS[lecture ? 'lecture' : 'normal']}
+						onStep={setStep}
+					/>
+					<Columns
+						comparison={comparison}
+						columns={current?.runs ?? comparison.runs.map(() => null)}
+						opt={optRun ? { run: optRun, column: current?.opt ?? null } : null}
+						ghost={ghost}
+						step={step}
+						frames={scenario.frames}
+					/>
+				</>
+			)}
+		</section>
+	);
+}
