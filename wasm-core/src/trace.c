@@ -227,29 +227,32 @@ static enum token_verdict parse_token(const char *s, const char *end, uint64_t *
 	return parse_decimal(s, end, number);
 }
 
-/* Copies at most 40 characters of the token, with unprintable bytes as '?'. */
+/*
+ * Quotes at most 40 bytes of the token for a message, unprintable bytes as
+ * \xNN (a binary file shows what it is), "..." when cut short.
+ */
 static void quote_token(char *out, size_t size, const char *s, const char *end)
 {
-	size_t n = (size_t)(end - s);
-	size_t i;
+	size_t n = (size_t)(end - s) < 40 ? (size_t)(end - s) : 40;
+	size_t used = 0;
 
-	if (n > 40)
-		n = 40;
-	if (n >= size - 4)
-		n = size - 4;
-	for (i = 0; i < n; i++)
-		out[i] = (s[i] >= 0x20 && s[i] < 0x7f) ? s[i] : '?';
-	if ((size_t)(end - s) > n) {
-		memcpy(out + i, "...", 3);
-		i += 3;
+	for (size_t i = 0; i < n && used + 5 < size; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c >= 0x20 && c < 0x7f)
+			out[used++] = (char)c;
+		else
+			used += (size_t)snprintf(out + used, size - used, "\\x%02x", c);
 	}
-	out[i] = '\0';
+	out[used] = '\0';
+	if ((size_t)(end - s) > n && used + 4 <= size)
+		strcpy(out + used, "...");
 }
 
 static int token_error(const struct text *x, const char *tok, const char *end,
 		       enum token_verdict verdict, struct pl_error *err)
 {
-	char quoted[48];
+	char quoted[176];
 
 	quote_token(quoted, sizeof(quoted), tok, end);
 	if (verdict == TOKEN_TOO_LARGE)
