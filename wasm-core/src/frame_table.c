@@ -9,11 +9,10 @@
 int frame_table_init(struct frame_table *t, const struct pl_ctx *ctx, unsigned list,
 		     struct pl_error *err)
 {
-	t->frames = ctx->frames;
 	t->used = 0;
 	t->hole = PL_NONE;
 	t->list = list;
-	t->slot_page = malloc(sizeof(*t->slot_page) * (ctx->frames ? ctx->frames : 1));
+	t->slot_page = malloc(sizeof(*t->slot_page) * frames_usable(ctx));
 	t->page_slot = malloc(sizeof(*t->page_slot) * (ctx->npages ? ctx->npages : 1));
 	if (!t->slot_page || !t->page_slot) {
 		frame_table_free(t);

@@ -28,12 +28,23 @@
 
 #include "policy.h"
 
+/*
+ * The most pages that can ever be resident at once: a trace of npages
+ * distinct pages never fills more frames than that, so per-frame arrays
+ * are sized by this (a huge --frames costs nothing).  At least 1.
+ */
+static inline uint32_t frames_usable(const struct pl_ctx *ctx)
+{
+	uint32_t n = ctx->frames < ctx->npages ? ctx->frames : ctx->npages;
+
+	return n ? n : 1;
+}
+
 struct frame_table {
-	uint32_t frames;	/* slots available */
-	uint32_t used;		/* slots handed out so far (<= frames) */
+	uint32_t used;		/* slots handed out so far (<= frames_usable()) */
 	uint32_t hole;		/* slot emptied by the last eviction, or PL_NONE */
 	unsigned list;		/* the policy's list id for the table */
-	uint32_t *slot_page;	/* [frames] */
+	uint32_t *slot_page;	/* [frames_usable()] */
 	uint32_t *page_slot;	/* [npages] */
 };
 

@@ -28,6 +28,18 @@
 #define OSC_STRING "7 0 1 2 0 3 0 4 2 3 0 3 2 1 2 0 1 7 0 1"
 #define BELADY_STRING "1 2 3 4 1 2 5 1 2 3 4 5"
 
+/* ------------------------------------------------------------ all of them */
+
+TEST(every_classic_policy_runs_with_far_more_frames_than_pages_without_allocating_them)
+{
+	static const char *const policies[] = {
+		"fifo", "lru", "clock", "opt", "random", "lfu", "nru", "aging",
+	};
+
+	for (unsigned i = 0; i < sizeof(policies) / sizeof(policies[0]); i++)
+		CHECK_EQ(simulate(policies[i], 4294967294u, "1 2 3 1 2 3", NULL).misses, 3);
+}
+
 /* ------------------------------------------------------ FIFO, from [OSC] */
 
 TEST(fifo_faults_15_times_on_the_silberschatz_string_with_3_frames)

@@ -85,7 +85,7 @@ static void *aging_create(struct pl_ctx *ctx, struct pl_error *err)
 {
 	struct aging *a = calloc(1, sizeof(*a));
 	size_t npages = ctx->npages ? ctx->npages : 1;
-	size_t frames = ctx->frames ? ctx->frames : 1;
+	size_t frames = frames_usable(ctx);
 
 	if (!a) {
 		snprintf(err->msg, sizeof(err->msg), "out of memory for Aging");

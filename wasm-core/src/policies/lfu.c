@@ -44,7 +44,7 @@ struct lfu {
 	struct pl_ctx *ctx;
 	struct frame_table table;
 	struct pl_links links;	/* bucket membership */
-	struct lfu_bucket *buckets;	/* pool of frames + 1 */
+	struct lfu_bucket *buckets;	/* pool of frames_usable() + 1 */
 	uint32_t *bucket_of;		/* [npages] */
 	uint32_t lowest;		/* bucket with the smallest count, or PL_NONE */
 	uint32_t free_buckets;		/* head of the free pool, or PL_NONE */
@@ -66,7 +66,7 @@ static void lfu_destroy(void *state)
 static void *lfu_create(struct pl_ctx *ctx, struct pl_error *err)
 {
 	struct lfu *l = calloc(1, sizeof(*l));
-	uint32_t nbuckets = ctx->frames + 1;
+	uint32_t nbuckets = frames_usable(ctx) + 1;
 
 	if (!l) {
 		snprintf(err->msg, sizeof(err->msg), "out of memory for LFU");

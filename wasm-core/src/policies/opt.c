@@ -86,7 +86,7 @@ static void *opt_create(struct pl_ctx *ctx, struct pl_error *err)
 		free(o);
 		return NULL;
 	}
-	if (page_heap_init(&o->heap, ctx->frames, ctx->npages)) {
+	if (page_heap_init(&o->heap, frames_usable(ctx), ctx->npages)) {
 		opt_destroy(o);
 		snprintf(err->msg, sizeof(err->msg), "out of memory for OPT");
 		return NULL;
