@@ -25,7 +25,7 @@ import initramfs
 import qemu
 import results
 import submission as submissions
-from gradelib import Fail, Run, load_tests
+from gradelib import Fail, Run, TestsError, load_tests
 from kbuild import WorkTree
 
 CHECKPATCH_LINES_SHOWN = 40
@@ -196,9 +196,18 @@ def grade_tests(report, tests, tree, contents, boots, blocked):
 					    test.functional))
 
 
+def check_plans(assignment, tests):
+	for boot in {test.boot for test in tests if test.boot is not None}:
+		plan = assignment.guest_dir / "plans" / boot.plan if assignment.guest_dir else None
+		if plan is None or not plan.is_file():
+			raise TestsError(f"{assignment.tests_path}: Boot({boot.name!r}) runs plan"
+					 f" {boot.plan!r}, but there is no {plan or 'guest_dir/plans/' + boot.plan}")
+
+
 def grade(assignment, submission_path, public, logs_dir, log):
 	report = Report(assignment, submission_path, public)
 	tests = [t for t in load_tests(assignment.tests_path) if not (public and t.hidden)]
+	check_plans(assignment, tests)
 	if public:
 		report.notes.append("public tests only: the grader also runs hidden tests")
 	tree = WorkTree(assignment, log)
