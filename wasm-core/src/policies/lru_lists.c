@@ -42,9 +42,12 @@
  *   frees frames until wmark_high stay free after the fault (kswapd's
  *   low/high watermarks); with both 0 (the default) it frees the one frame
  *   the fault needs.  Each freed frame is one pass of:
- *   1. get_scan_count(): pick anon or file.  Simplified to a ratio: scan
- *      anon when pgscan_anon * (200 - swappiness) < pgscan_file *
- *      swappiness, else file; a type with no pages is never picked.
+ *   1. get_scan_count(): pick anon or file.  Simplified to its
+ *      proportions: passes go to each type in proportion to its page
+ *      count times swappiness (anon) or 200 - swappiness (file), spread
+ *      by a smooth weighted round robin; a type with no pages is never
+ *      picked, so swappiness 0 reclaims anon only when no file page is
+ *      left.
  *   2. inactive_is_low() (same formula as 6.1: inactive * ratio < active,
  *      ratio = int_sqrt(10 * GB of the type's pages), 1 below 1 GB with
  *      4 KiB pages): if so, shrink_active_list() deactivates `batch` pages
@@ -86,7 +89,8 @@
  *     writeback ends (folio_rotate_reclaimable).  With synchronous
  *     writeback that never happens, so the name counts the model's
  *     rotation instead: pages folio_check_references() keeps.
- *   - get_scan_count()'s cost model is reduced to the swappiness ratio.
+ *   - get_scan_count()'s cost model (refault and rotation costs, the
+ *     priority shift, cache trim mode) is reduced to size x swappiness.
  *
  * Cost per reference: O(1) for a hit or a fault; reclaim is amortized O(1)
  * per reference, because every page it passes over without evicting had
@@ -301,17 +305,43 @@ static uint32_t pages_of_type(const struct lruvec *vec, enum lru_list_id inactiv
 	return vec->lists[inactive].len + vec->lists[inactive + LRU_ACTIVE].len;
 }
 
-/* get_scan_count(), reduced to the swappiness ratio: the inactive list to scan. */
+/*
+ * get_scan_count(), reduced to its proportions: each type's weight is its
+ * page count times its share of swappiness (anon: swappiness, file:
+ * 200 - swappiness).  A smooth weighted round robin spreads the reclaim
+ * passes in those proportions, deterministically: the type whose credit
+ * plus weight is larger is scanned (file on a tie), and charge_scan()
+ * settles the credits.  A type with no pages is never picked.
+ */
+static void scan_weights(const struct lruvec *vec, int64_t weight[2])
+{
+	weight[0] = (int64_t)pages_of_type(vec, LRU_INACTIVE_ANON) * vec->swappiness;
+	weight[1] = (int64_t)pages_of_type(vec, LRU_INACTIVE_FILE) * (200 - vec->swappiness);
+}
+
 static enum lru_list_id scan_lru(const struct lruvec *vec)
 {
-	uint64_t anon_cost = vec->count[LRU_PGSCAN_ANON] * (200 - vec->swappiness);
-	uint64_t file_cost = vec->count[LRU_PGSCAN_FILE] * vec->swappiness;
+	int64_t weight[2];
 
 	if (!pages_of_type(vec, LRU_INACTIVE_ANON))
 		return LRU_INACTIVE_FILE;
 	if (!pages_of_type(vec, LRU_INACTIVE_FILE))
 		return LRU_INACTIVE_ANON;
-	return anon_cost < file_cost ? LRU_INACTIVE_ANON : LRU_INACTIVE_FILE;
+	scan_weights(vec, weight);
+	return vec->scan_credit[0] + weight[0] > vec->scan_credit[1] + weight[1] ?
+	       LRU_INACTIVE_ANON : LRU_INACTIVE_FILE;
+}
+
+static void charge_scan(struct lruvec *vec, enum lru_list_id scanned)
+{
+	int64_t weight[2];
+
+	if (!pages_of_type(vec, LRU_INACTIVE_ANON) || !pages_of_type(vec, LRU_INACTIVE_FILE))
+		return;	/* no choice was made */
+	scan_weights(vec, weight);
+	vec->scan_credit[0] += weight[0];
+	vec->scan_credit[1] += weight[1];
+	vec->scan_credit[scanned == LRU_INACTIVE_FILE] -= weight[0] + weight[1];
 }
 
 static uint32_t int_sqrt(uint64_t x)
@@ -379,7 +409,8 @@ static void remove_page(struct lruvec *vec, uint32_t page)
 
 	pl_dlist_remove(&vec->links, &vec->lists[lru], page);
 	vec->lru[page] = LRU_NOT_RESIDENT;
-	memset(&vec->field[(size_t)page * vec->nfields], 0, vec->nfields);
+	for (unsigned f = 0; f < vec->nfields; f++)
+		vec->field[(size_t)page * vec->nfields + f] = 0;
 	pl_emit_evict(vec->ctx, page, lru);
 }
 
@@ -389,6 +420,7 @@ void lruvec_evict(void *state, uint32_t victim)
 	enum lru_list_id inactive = scan_lru(vec);
 	uint32_t page;
 
+	charge_scan(vec, inactive);
 	if (inactive_is_low(vec, inactive))
 		shrink_active_list(vec, inactive);
 	do {

@@ -101,7 +101,8 @@ extern const char *const lru_file_access_names[];
 	{ "file_access", "how file pages are referenced: syscall (read()/write(), " \
 	  "calls mark_page_accessed) or mapped (mmap, sets the accessed bit)", \
 	  LRU_FILE_SYSCALL, 0, 1, lru_file_access_names },		\
-	{ "swappiness", "anon:file scan ratio is swappiness:(200-swappiness)", \
+	{ "swappiness", "reclaim scans anon and file pages in proportion to " \
+	  "their counts times swappiness and 200 - swappiness", \
 	  60, 0, 200, NULL },						\
 	{ "batch", "pages shrink_active_list deactivates per call " \
 	  "(SWAP_CLUSTER_MAX)", 32, 1, 4096, NULL },			\
@@ -141,6 +142,7 @@ struct lruvec {
 	uint8_t *lru;		/* [npages] list of each page, LRU_NOT_RESIDENT */
 	uint8_t *field;		/* [npages * nfields] */
 	uint64_t count[NR_LRU_COUNTERS];
+	int64_t scan_credit[2];	/* anon, file: see scan_lru() */
 	int32_t rrpv_max;	/* linux_rrip only */
 };
 
