@@ -11,36 +11,36 @@ import { test, expect } from '../lib/fixtures.mjs';
 const RRIP_POLICY = 'srrip';
 const FIGURE_2_REFS = '1 2 2 1 11 12 13 14 1 2';
 
-/* After reference k (1-based): its result and each resident block's RRPV. */
+/*
+ * After reference k (1-based): its result and the blocks left to right (the
+ * figure's ways; rrip.c keeps them in the same fixed slots) as [page, RRPV].
+ */
 const FIGURE_2 = [
-	{ result: 'F', rrpv: { 1: 2 } },
-	{ result: 'F', rrpv: { 1: 2, 2: 2 } },
-	{ result: 'H', rrpv: { 1: 2, 2: 0 } },
-	{ result: 'H', rrpv: { 1: 0, 2: 0 } },
-	{ result: 'F', rrpv: { 1: 0, 2: 0, 11: 2 } },
-	{ result: 'F', rrpv: { 1: 0, 2: 0, 11: 2, 12: 2 } },
-	{ result: 'F', rrpv: { 1: 1, 2: 1, 13: 2, 12: 3 } },
-	{ result: 'F', rrpv: { 1: 1, 2: 1, 13: 2, 14: 2 } },
-	{ result: 'H', rrpv: { 1: 0, 2: 1, 13: 2, 14: 2 } },
-	{ result: 'H', rrpv: { 1: 0, 2: 0, 13: 2, 14: 2 } },
+	{ result: 'F', blocks: [[1, 2]] },
+	{ result: 'F', blocks: [[1, 2], [2, 2]] },
+	{ result: 'H', blocks: [[1, 2], [2, 0]] },
+	{ result: 'H', blocks: [[1, 0], [2, 0]] },
+	{ result: 'F', blocks: [[1, 0], [2, 0], [11, 2]] },
+	{ result: 'F', blocks: [[1, 0], [2, 0], [11, 2], [12, 2]] },
+	{ result: 'F', blocks: [[1, 1], [2, 1], [13, 2], [12, 3]] },
+	{ result: 'F', blocks: [[1, 1], [2, 1], [13, 2], [14, 2]] },
+	{ result: 'H', blocks: [[1, 0], [2, 1], [13, 2], [14, 2]] },
+	{ result: 'H', blocks: [[1, 0], [2, 0], [13, 2], [14, 2]] },
 ];
 
-async function rrpvByPage(lab) {
-	const rrpv = {};
-	for (const { page, fields } of await lab.structurePages())
-		rrpv[page] = Number(fields.rrpv);
-	return rrpv;
+async function blocksWithRrpv(lab) {
+	return (await lab.structurePages()).map(({ page, fields }) => [Number(page), Number(fields.rrpv)]);
 }
 
 test.describe('seed 000\'s Figure 2: 2-bit SRRIP-HP on 4 blocks', () => {
 	test('shows the figure\'s hit or miss and every block\'s RRPV after each reference', async ({ lab }) => {
 		await lab.setScenario({ policy: RRIP_POLICY, frames: 4, refs: FIGURE_2_REFS, params: { rrpv_bits: 2 } });
-		expect(await rrpvByPage(lab), 'the empty start').toEqual({});
+		expect(await blocksWithRrpv(lab), 'the empty start').toEqual([]);
 		for (let step = 1; step <= FIGURE_2.length; step++) {
 			await lab.stepForward();
 			const expected = FIGURE_2[step - 1];
 			expect((await lab.byTestId(`grid-result-${step}`).textContent()).trim(), `result of reference ${step}`).toBe(expected.result);
-			expect(await rrpvByPage(lab), `RRPVs after reference ${step}`).toEqual(expected.rrpv);
+			expect(await blocksWithRrpv(lab), `blocks and RRPVs after reference ${step}`).toEqual(expected.blocks);
 			if (step === 7)
 				await lab.screenshot('step-rrip');
 		}
