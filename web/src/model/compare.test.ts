@@ -5,6 +5,7 @@ import {
 	firstDivergence,
 	ghostColumn,
 	initialPolicies,
+	lastEviction,
 	paramsFor,
 	residentPages,
 	resultAt,
@@ -12,7 +13,7 @@ import {
 	stripCells,
 	stripWindow,
 } from './compare';
-import type { ListInfo, Snapshot } from '../wasm/protocol';
+import type { ListInfo, PolicyEvent, Snapshot } from '../wasm/protocol';
 
 /* 'HFF' -> outcome array (1 = hit). */
 const runOf = (results: string) => Uint8Array.from([...results], (r) => (r === 'H' ? 1 : 0));
@@ -75,6 +76,20 @@ describe('the first divergence', () => {
 		const fifo = runOf('FFFFHFFFFFFHHFFHHFFF');
 		const lru = runOf('FFFFHFHFFFFHHFHFHFHH');
 		expect(firstDivergence([fifo, lru])).toBe(7);
+	});
+});
+
+describe('the last eviction of a page', () => {
+	const event = (step: number, kind: PolicyEvent['kind'], page: number): PolicyEvent => ({ step, kind, arg: 0, page, a: 0, b: 0 });
+	const events = [event(3, 'evict', 7), event(3, 'insert', 2), event(5, 'evict', 0), event(6, 'evict', 7)];
+
+	it('is the 1-based step of the latest evict event for that page', () => {
+		expect(lastEviction(events, 7)).toBe(7);
+		expect(lastEviction(events, 0)).toBe(6);
+	});
+
+	it('is absent for a page that was never evicted, whatever else happened to it', () => {
+		expect(lastEviction(events, 2)).toBeNull();
 	});
 });
 

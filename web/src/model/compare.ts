@@ -9,6 +9,7 @@
  *   stepResults(outcomes, step)    each run's result ('H'/'F') at a step
  *   firstDivergence(outcomes)      the first step where the runs part ways
  *   divergenceGroups(...)          which runs hit and which faulted there
+ *   lastEviction(events, page)     when a run last evicted a page (the why)
  *   cumulativeFaults(outcome)      faults after every step, for counters
  *   stripWindow / stripCells       the visible part of a hit/miss strip
  *   residentPages(snapshot, ...)   the pages a policy holds at a step
@@ -23,7 +24,7 @@
  *     passing runs of different lengths gets an Error, never a wrong answer.
  */
 
-import type { ListInfo, ParamValues, Snapshot, TraceSource } from '../wasm/protocol';
+import type { ListInfo, ParamValues, PolicyEvent, Snapshot, TraceSource } from '../wasm/protocol';
 
 /** The part of a scenario the compare view and the charts read. */
 export interface ComparedScenario {
@@ -120,6 +121,17 @@ export function divergenceGroups(outcomes: Uint8Array[], step: number): Divergen
 			groups.fault.push(run);
 	});
 	return groups;
+}
+
+/**
+ * The step (1-based) at which `page` was last evicted in `events`, or null
+ * if it never was: why a run faults on a page another run still holds.
+ */
+export function lastEviction(events: PolicyEvent[], page: number): number | null {
+	for (let i = events.length - 1; i >= 0; i--)
+		if (events[i].kind === 'evict' && events[i].page === page)
+			return events[i].step + 1;
+	return null;
 }
 
 /**

@@ -68,6 +68,13 @@ describe('chart scales', () => {
 		expect(y.domain()).toEqual([0, 1]);
 	});
 
+	it('leave room at the edges of a point cloud so no dot is cut in half', () => {
+		const { x, y } = chartScales(spec(series('trace', [1, 12], [0, 5], 'canvas-points')), geometry);
+		expect(x.domain()[0]).toBeLessThan(1);
+		expect(x.domain()[1]).toBeGreaterThan(12);
+		expect(y.domain()[1]).toBeGreaterThan(5);
+	});
+
 	it('refuse a series whose x and y lengths differ', () => {
 		expect(() => chartScales(spec(series('bad', [1, 2, 3], [1, 2])), geometry)).toThrow(
 			/series 'bad' has 3 x values and 2 y values/,

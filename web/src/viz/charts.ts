@@ -194,22 +194,32 @@ export interface ChartScales {
 	y: ScaleLinear<number, number>;
 }
 
+/* A point cloud keeps this fraction of its span free at each edge, so no dot is cut in half. */
+const POINT_PADDING = 0.02;
+
+function pad([lo, hi]: [number, number], fraction: number): [number, number] {
+	const room = (hi - lo) * fraction;
+	return [lo - room, hi + room];
+}
+
 /**
  * x spans the data exactly (time and frame counts have no slack to show);
  * y starts at zero for counts (a fault axis that starts at 9 exaggerates a
- * difference of one) and ends on a round number.
+ * difference of one) and ends on a round number.  Charts of bare points get
+ * a little room at the edges instead.
  */
 export function chartScales(spec: ChartSpec, geometry: ChartGeometry): ChartScales {
 	const { width, height, margin } = geometry;
+	const padding = spec.series.some((s) => s.mark === 'points' || s.mark === 'canvas-points') ? POINT_PADDING : 0;
 	const xData = extent(spec.series, 'x') ?? [0, 1];
 	const yData = extent(spec.series, 'y') ?? [0, 1];
 	const yLow = Math.min(0, yData[0]);
 	return {
 		x: scaleLinear()
-			.domain(widen(xData))
+			.domain(pad(widen(xData), padding))
 			.range([0, width - margin.left - margin.right]),
 		y: scaleLinear()
-			.domain(widen([yLow, Math.max(yData[1], yLow + 1)]))
+			.domain(pad(widen([yLow, Math.max(yData[1], yLow + 1)]), padding))
 			.nice(geometry.tickCount.y)
 			.range([height - margin.top - margin.bottom, 0]),
 	};

@@ -17,7 +17,7 @@
  */
 
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { hasDots, layoutChart, type ChartLayout, type ChartSeries, type ChartSize, type ChartSpec } from '../../viz/charts';
+import { hasDots, layoutChart, textWidth, type ChartLayout, type ChartSeries, type ChartSize, type ChartSpec } from '../../viz/charts';
 import { downloadPng, downloadSvg } from './exportChart';
 
 const FONT = 'DejaVu Sans, Verdana, Arial, sans-serif';
@@ -75,21 +75,27 @@ function Axes({ spec, layout }: { spec: ChartSpec; layout: ChartLayout }) {
 	);
 }
 
-function Legend({ layout }: { layout: ChartLayout }) {
-	const { fontSize, titleSize, legendRowHeight, legendSwatch, strokeWidth, margin } = layout.geometry;
+const markedByLine = (series: ChartSeries) => series.mark === 'line' || series.mark === 'step';
+
+function Legend({ series, layout }: { series: ChartSeries[]; layout: ChartLayout }) {
+	const { fontSize, titleSize, legendRowHeight, legendSwatch, strokeWidth, pointRadius, margin } = layout.geometry;
 	return (
 		<g transform={`translate(${margin.left},${titleSize * 2})`} fontFamily={FONT} fontSize={fontSize} fill={INK}>
 			{layout.legend.entries.map((entry, i) => (
 				<g key={entry.label + i} transform={`translate(${entry.x},${entry.row * legendRowHeight})`}>
-					<line
-						x1={0}
-						x2={legendSwatch}
-						y1={0}
-						y2={0}
-						stroke={layout.styles[i].colour}
-						strokeWidth={strokeWidth}
-						strokeDasharray={layout.styles[i].dash || undefined}
-					/>
+					{markedByLine(series[i]) ? (
+						<line
+							x1={0}
+							x2={legendSwatch}
+							y1={0}
+							y2={0}
+							stroke={layout.styles[i].colour}
+							strokeWidth={strokeWidth}
+							strokeDasharray={layout.styles[i].dash || undefined}
+						/>
+					) : (
+						<circle cx={legendSwatch / 2} cy={0} r={pointRadius} fill={layout.styles[i].colour} />
+					)}
 					<text x={legendSwatch + fontSize * 0.4} dy="0.35em">
 						{entry.label}
 					</text>
@@ -137,7 +143,7 @@ function Markers({ spec, layout }: { spec: ChartSpec; layout: ChartLayout }) {
 				const x = layout.scales.x(marker.x);
 				const y = layout.scales.y(marker.y);
 				/* Label to the right unless that runs off the plot. */
-				const leftward = x > plot.width * 0.6;
+				const leftward = x + pointRadius * 3 + textWidth(marker.label, fontSize) > plot.width;
 				return (
 					<g key={i} data-testid="chart-marker" data-series={marker.seriesId}>
 						<circle cx={x} cy={y} r={pointRadius * 2.2} fill="none" stroke="#b00020" strokeWidth={strokeWidth} />
@@ -170,10 +176,11 @@ function drawCanvasPoints(canvas: HTMLCanvasElement, spec: ChartSpec, layout: Ch
 		return;
 	context.setTransform(ratio, 0, 0, ratio, 0, 0);
 	context.clearRect(0, 0, plot.width, plot.height);
-	const side = Math.max(1.5, layout.geometry.pointRadius / 2);
 	spec.series.forEach((series, index) => {
 		if (series.mark !== 'canvas-points')
 			return;
+		/* A few points are drawn as big as dots; a cloud of them shrinks to one or two pixels. */
+		const side = Math.max(1.5, Math.min(layout.geometry.pointRadius * 1.5, plot.width / series.x.length));
 		context.fillStyle = layout.styles[index].colour;
 		for (let i = 0; i < series.x.length; i++)
 			context.fillRect(layout.scales.x(series.x[i]) - side / 2, layout.scales.y(series.y[i]) - side / 2, side, side);
@@ -205,14 +212,8 @@ export function Chart({ spec, size, fileBase = `pagelab-${spec.id}`, caption }: 
 	};
 
 	return (
-		<figure className="pl-chart" data-testid={`chart-${spec.id}`}>
+		<figure className="pl-chart" data-testid={`chart-${spec.id}`} style={{ width }}>
 			<div className="pl-chart-drawing" style={{ position: 'relative', width, height }}>
-				{usesCanvas && (
-					<canvas
-						ref={canvasRef}
-						style={{ position: 'absolute', left: margin.left, top: margin.top, width: plot.width, height: plot.height }}
-					/>
-				)}
 				<svg
 					ref={svgRef}
 					xmlns="http://www.w3.org/2000/svg"
@@ -223,12 +224,11 @@ export function Chart({ spec, size, fileBase = `pagelab-${spec.id}`, caption }: 
 					aria-label={spec.title}
 					style={{ position: 'relative', display: 'block' }}
 				>
-					{/* Transparent on the page (the canvas shows through), white once exported. */}
-					<rect width={width} height={height} fill={usesCanvas ? 'none' : '#ffffff'} />
+					<rect width={width} height={height} fill="#ffffff" />
 					<text x={margin.left} y={titleSize * 1.2} fontFamily={FONT} fontSize={titleSize} fontWeight="bold" fill={INK}>
 						{spec.title}
 					</text>
-					<Legend layout={layout} />
+					<Legend series={spec.series} layout={layout} />
 					<g transform={`translate(${margin.left},${margin.top})`}>
 						<Axes spec={spec} layout={layout} />
 						{usesCanvas && <rect data-canvas-slot x={0} y={0} width={plot.width} height={plot.height} fill="none" />}
@@ -251,6 +251,20 @@ export function Chart({ spec, size, fileBase = `pagelab-${spec.id}`, caption }: 
 						<Markers spec={spec} layout={layout} />
 					</g>
 				</svg>
+				{/* Over the SVG's grid, under nothing: the points are the content. */}
+				{usesCanvas && (
+					<canvas
+						ref={canvasRef}
+						style={{
+							position: 'absolute',
+							left: margin.left,
+							top: margin.top,
+							width: plot.width,
+							height: plot.height,
+							pointerEvents: 'none',
+						}}
+					/>
+				)}
 			</div>
 			<figcaption className="pl-chart-caption">
 				{caption}

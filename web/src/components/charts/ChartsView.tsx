@@ -166,7 +166,7 @@ export function ChartsView({ scenario, client, lecture = false }: ChartsViewProp
 	/* A new scenario policy starts a new default selection. */
 	useEffect(() => {
 		if (policies.length)
-			setChosen(initialPolicies(scenario.policy, COMPANIONS, policies.map((p) => p.name), 1 + COMPANIONS.length));
+			setChosen(initialPolicies(scenario.policy, COMPANIONS, policies.map((p) => p.name), new Set([scenario.policy, ...COMPANIONS]).size));
 	}, [scenario.policy, policies]);
 
 	useEffect(() => {

@@ -32,6 +32,7 @@ import {
 	firstDivergence,
 	ghostColumn,
 	initialPolicies,
+	lastEviction,
 	paramsFor,
 	residentPages,
 	resultAt,
@@ -159,7 +160,7 @@ function OwnControls({ step, total, onStep }: { step: number; total: number; onS
 	return (
 		<div className="pl-compare-controls" role="group" aria-label="Compare step controls">
 			<button type="button" data-testid="compare-step-start" onClick={() => onStep(0)} disabled={step === 0} title="Back to the start">
-				⏮
+				⇤
 			</button>
 			<button type="button" data-testid="compare-step-back" onClick={() => onStep(step - 1)} disabled={step === 0} title="One step back">
 				◀
@@ -191,7 +192,35 @@ function OwnControls({ step, total, onStep }: { step: number; total: number; onS
 
 /* ------------------------------------------------------------- strips */
 
-function DivergenceNote({ comparison, divergence, onStep }: { comparison: Comparison; divergence: number | null; onStep: (step: number) => void }) {
+/** For each run that faults at the divergence, the step at which it had evicted the page. */
+async function divergenceReasons(comparison: Comparison, divergence: number): Promise<Map<number, number>> {
+	const page = comparison.trace.pages[divergence - 1];
+	const reasons = new Map<number, number>();
+	const faulting = divergenceGroups(
+		comparison.runs.map((r) => r.outcome),
+		divergence,
+	).fault;
+	await Promise.all(
+		faulting.map(async (i) => {
+			const session = comparison.runs[i].session;
+			if (!session || divergence < 2)
+				return;
+			const evictedAt = lastEviction(await session.events(0, divergence - 1), page);
+			if (evictedAt !== null)
+				reasons.set(i, evictedAt);
+		}),
+	);
+	return reasons;
+}
+
+interface DivergenceNoteProps {
+	comparison: Comparison;
+	divergence: number | null;
+	reasons: Map<number, number>;
+	onStep: (step: number) => void;
+}
+
+function DivergenceNote({ comparison, divergence, reasons, onStep }: DivergenceNoteProps) {
 	if (divergence === null)
 		return (
 			<p className="pl-compare-agree" data-testid="compare-agree">
@@ -202,12 +231,14 @@ function DivergenceNote({ comparison, divergence, onStep }: { comparison: Compar
 		comparison.runs.map((r) => r.outcome),
 		divergence,
 	);
+	const page = comparison.trace.pages[divergence - 1];
 	const names = (runs: number[]) => runs.map((i) => shortName(comparison.runs[i].policy)).join(', ');
+	const why = [...reasons].map(([run, step]) => `${shortName(comparison.runs[run].policy)} evicted page ${page} at step ${step}`);
 	return (
 		<p className="pl-compare-divergence" data-testid="first-divergence" data-step={divergence}>
-			<strong>First divergence at step {divergence}</strong> (page {comparison.trace.pages[divergence - 1]}):{' '}
-			{names(groups.hit)} {groups.hit.length === 1 ? 'hits' : 'hit'}, {names(groups.fault)}{' '}
-			{groups.fault.length === 1 ? 'faults' : 'fault'}.{' '}
+			<strong>First divergence at step {divergence}</strong> (page {page}): {names(groups.hit)}{' '}
+			{groups.hit.length === 1 ? 'hits' : 'hit'}, {names(groups.fault)} {groups.fault.length === 1 ? 'faults' : 'fault'}
+			{why.length ? ` because ${why.join(' and ')}` : ''}.{' '}
 			<button type="button" data-testid="compare-goto-divergence" onClick={() => onStep(divergence)}>
 				Go there
 			</button>
@@ -230,7 +261,18 @@ function Strips({ comparison, step, divergence, maxCells, onStep }: StripsProps)
 		['pl-compare-cell', cellStep === step && 'pl-current', cellStep === divergence && 'pl-divergence'].filter(Boolean).join(' ');
 	return (
 		<div className="pl-compare-strips" style={{ gridTemplateColumns: `auto repeat(${window.last - window.first + 1}, var(--pl-cell))` }}>
-			<span className="pl-compare-label pl-compare-label-refs">reference</span>
+			{divergence !== null && divergence >= window.first && divergence <= window.last && (
+				<span
+					className="pl-compare-marker"
+					style={{ gridColumn: divergence - window.first + 2 }}
+					title={`first divergence: step ${divergence}`}
+				>
+					▼
+				</span>
+			)}
+			<span className="pl-compare-label pl-compare-label-refs" style={{ gridColumn: 1 }}>
+				reference
+			</span>
 			<div className="pl-compare-row" data-testid="compare-refs">
 				{stripCells(runs[0].outcome, window, trace.pages).map((cell) => (
 					<button
@@ -528,6 +570,20 @@ export function CompareView({ scenario, client, lecture = false, step: sharedSte
 	}, [comparison, optRun, step]);
 
 	const divergence = useMemo(() => (comparison ? firstDivergence(comparison.runs.map((r) => r.outcome)) : null), [comparison]);
+	const [reasons, setReasons] = useState<{ of: Comparison; reasons: Map<number, number> } | null>(null);
+
+	useEffect(() => {
+		if (!comparison || divergence === null)
+			return;
+		let live = true;
+		divergenceReasons(comparison, divergence).then(
+			(found) => live && setReasons({ of: comparison, reasons: found }),
+			(e: Error) => live && setError(e.message),
+		);
+		return () => {
+			live = false;
+		};
+	}, [comparison, divergence]);
 	const current = columns && columns.step === step ? columns : null;
 	const ghost =
 		current?.opt && current.runs.every((c) => c !== null)
@@ -590,7 +646,12 @@ export function CompareView({ scenario, client, lecture = false, step: sharedSte
 			{comparison && (
 				<>
 					{!controlled && <OwnControls step={step} total={total} onStep={setStep} />}
-					<DivergenceNote comparison={comparison} divergence={divergence} onStep={setStep} />
+					<DivergenceNote
+						comparison={comparison}
+						divergence={divergence}
+						reasons={reasons?.of === comparison ? reasons.reasons : new Map()}
+						onStep={setStep}
+					/>
 					<Strips
 						comparison={comparison}
 						step={step}
