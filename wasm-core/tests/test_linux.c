@@ -204,6 +204,38 @@ TEST(the_hybrid_promotes_at_two_zeroes_on_an_active_hit_and_ages_at_isolation)
 	run_free(&r);
 }
 
+/*
+ * Refault detection: 1 and 2 are active; 3 is evicted, and refaults after
+ * one more eviction: its refault distance (2 ticks of nonresident_age: the
+ * eviction of 3 and of 4) fits in the working set (2 active pages), so it
+ * comes back straight to the active list.
+ */
+TEST(a_page_refaulting_within_the_working_set_comes_back_active)
+{
+	const char *refs = "1 1 2 2 3 4 5 3";
+
+	CHECK_STR_EQ(final_list("linux", 4, refs, "anon_percent=0 batch=1", "active_file"),
+		     "3 2 1");
+	CHECK_STR_EQ(final_list("linux", 4, refs, "anon_percent=0 batch=1",
+				"inactive_file"), "5");
+	CHECK_EQ(final_counter("linux", 4, refs, "anon_percent=0", "workingset_refault"), 1);
+	CHECK_EQ(final_counter("linux", 4, refs, "anon_percent=0", "workingset_activate"), 1);
+	CHECK_STR_EQ(final_list("linux", 4, refs, "anon_percent=0 workingset=0",
+				"inactive_file"), "3 5");
+	CHECK_EQ(final_counter("linux", 4, refs, "anon_percent=0 workingset=0",
+			       "workingset_refault"), 0);
+}
+
+TEST(a_page_refaulting_after_more_evictions_than_the_working_set_comes_back_inactive)
+{
+	/* after 3's eviction 4 5 6 7 are evicted too: distance 5 > 2 active pages */
+	const char *refs = "1 1 2 2 3 4 5 6 7 8 3";
+
+	CHECK_STR_EQ(final_list("linux", 4, refs, "anon_percent=0", "inactive_file"), "3 8");
+	CHECK_EQ(final_counter("linux", 4, refs, "anon_percent=0", "workingset_refault"), 1);
+	CHECK_EQ(final_counter("linux", 4, refs, "anon_percent=0", "workingset_activate"), 0);
+}
+
 /* ------------------------------------------------------- single rules */
 
 TEST(a_file_page_read_four_times_walks_the_folio_mark_accessed_table)

@@ -20,6 +20,7 @@
  * Transition table (list, PG_referenced, accessed bit)
  *   fault, anon or mmap'd file -> inactive, 0, 1
  *   fault, read()/write() file -> inactive, 1, 0
+ *   refault within the working set -> active instead (then as a hit)
  *   syscall hit: inactive,0 -> inactive,1 -> active,0 (pgactivate) -> active,1
  *   mapped hit:  accessed bit := 1
  *   reclaim, active tail        -> inactive head, accessed := 0 (pgdeactivate)
@@ -29,7 +30,7 @@
  *                           !accessed -> evicted (pgsteal)
  *
  * Parameters (defaults): anon_percent 50, file_access syscall, swappiness 60,
- * batch 32 (SWAP_CLUSTER_MAX), wmark_low 0, wmark_high 0.
+ * batch 32 (SWAP_CLUSTER_MAX), wmark_low 0, wmark_high 0, workingset 1.
  *
  * Cost per reference: O(1) for hits and faults, reclaim amortized O(1)
  * (see lru_lists.c).

@@ -36,6 +36,14 @@
  *   6.1 starts anon pages inactive).  A mapped page arrives with its
  *   accessed bit set by the faulting access; a syscall file page gets
  *   folio_mark_accessed() from filemap_read(), so it arrives referenced.
+ *   Refault detection (mm/workingset.c, parameter workingset, on by
+ *   default): every eviction leaves a shadow entry holding the lruvec's
+ *   nonresident_age, a clock that ticks on each eviction and activation.
+ *   When the page faults again, workingset_refault() compares the refault
+ *   distance (ticks since its eviction) with the working set size (both
+ *   active lists plus the other type's inactive list, as with swap
+ *   available): if the distance is not larger, the page goes straight to
+ *   the head of the active list (workingset_refault, workingset_activate).
  *
  * Reclaim
  *   reclaim_goal: when a fault finds at most wmark_low frames free, reclaim
@@ -68,7 +76,9 @@
  *   victim() follows the same steps read-only (see lruvec_victim()).
  *
  * Counters: pgactivate, pgdeactivate, pgrefill, pgscan_anon, pgscan_file,
- * pgsteal_anon, pgsteal_file, pgrotated (as in /proc/vmstat), then seed
+ * pgsteal_anon, pgsteal_file, pgrotated, workingset_refault,
+ * workingset_activate (as in /proc/vmstat; the last two sum anon and
+ * file), then seed
  * 001's memstat figures: the four list sizes, referenced pages on active /
  * inactive lists, and cumulative promoted (activations by
  * folio_mark_accessed, where seed 001 counts them), demoted (by
@@ -83,8 +93,13 @@
  *   - folio_batch (per-CPU pagevec) delays are gone: an activation moves
  *     the page at once.
  *   - One mapping per page (referenced_ptes <= 1), no VM_EXEC, VM_LOCKED,
- *     mlock, unevictable list, refault-driven deactivation (workingset)
- *     or writeback: dirty pages are written back synchronously on eviction.
+ *     mlock, unevictable list or writeback: dirty pages are written back
+ *     synchronously on eviction.
+ *   - Workingset: shadow entries never expire (no shadow shrinker) and
+ *     PG_workingset with its cost accounting is left out; refaults do not
+ *     force deactivation (prepare_scan_count() does so when refaults were
+ *     seen since the last reclaim: with one page per pass instead of 32,
+ *     that would deactivate 32 times too often).
  *   - pgrotated: 6.1 counts pages moved to the inactive tail when their
  *     writeback ends (folio_rotate_reclaimable).  With synchronous
  *     writeback that never happens, so the name counts the model's
@@ -112,7 +127,8 @@ const char *const lru_field_names[LRU_MAX_FIELDS] = {
 
 const char *const lru_counter_names[NR_LRU_COUNTERS] = {
 	"pgactivate", "pgdeactivate", "pgrefill", "pgscan_anon", "pgscan_file",
-	"pgsteal_anon", "pgsteal_file", "pgrotated",
+	"pgsteal_anon", "pgsteal_file", "pgrotated", "workingset_refault",
+	"workingset_activate",
 	"nr_inactive_anon", "nr_active_anon", "nr_inactive_file", "nr_active_file",
 	"referenced_active", "referenced_inactive",
 	"promoted", "demoted", "evicted",
@@ -184,6 +200,7 @@ static void activate(struct lruvec *vec, uint32_t page)
 	lruvec_move_head(vec, page, inactive_lru_of(vec, page) + LRU_ACTIVE);
 	lruvec_set_field(vec, page, LRU_PG_ACTIVE, 1);
 	vec->count[LRU_PGACTIVATE]++;
+	vec->nonresident_age++;	/* workingset_activation(), move_folios_to_lru() */
 	if (vec->aging->activated)
 		vec->aging->activated(vec, page);
 }
@@ -236,6 +253,7 @@ void *lruvec_create(struct pl_ctx *ctx, const struct lru_aging *aging, unsigned 
 	vec->nfields = nfields;
 	vec->anon_percent = ctx->params[LRU_PARAM_ANON_PERCENT];
 	vec->file_mapped = ctx->params[LRU_PARAM_FILE_ACCESS] == LRU_FILE_MAPPED;
+	vec->workingset = ctx->params[LRU_PARAM_WORKINGSET];
 	vec->swappiness = ctx->params[LRU_PARAM_SWAPPINESS];
 	vec->batch = ctx->params[LRU_PARAM_BATCH];
 	vec->wmark_low = ctx->params[LRU_PARAM_WMARK_LOW];
@@ -246,7 +264,8 @@ void *lruvec_create(struct pl_ctx *ctx, const struct lru_aging *aging, unsigned 
 		pl_dlist_init(&vec->lists[i]);
 	vec->lru = malloc(npages);
 	vec->field = calloc(npages, nfields);
-	if (!vec->lru || !vec->field || pl_links_init(&vec->links, npages))
+	vec->shadow = calloc(npages, sizeof(*vec->shadow));
+	if (!vec->lru || !vec->field || !vec->shadow || pl_links_init(&vec->links, npages))
 		goto oom;
 	memset(vec->lru, LRU_NOT_RESIDENT, npages);
 	return vec;
@@ -266,6 +285,7 @@ void lruvec_destroy(void *state)
 	pl_links_free(&vec->links);
 	free(vec->lru);
 	free(vec->field);
+	free(vec->shadow);
 	free(vec);
 }
 
@@ -274,15 +294,44 @@ void lruvec_hit(void *state, const struct pl_ref *ref)
 	touch(state, ref->page);
 }
 
+/*
+ * workingset_refault(): does the faulting page come back soon enough after
+ * its eviction to be part of the working set?  Consumes its shadow entry.
+ */
+static bool refault_activates(struct lruvec *vec, uint32_t page)
+{
+	bool file = page_is_file(vec, page);
+	uint64_t distance, workingset_size;
+
+	if (!vec->workingset || !vec->shadow[page])
+		return false;
+	distance = vec->nonresident_age - (vec->shadow[page] - 1);
+	vec->shadow[page] = 0;
+	vec->count[LRU_WORKINGSET_REFAULT]++;
+	workingset_size = vec->lists[LRU_ACTIVE_FILE].len + vec->lists[LRU_ACTIVE_ANON].len +
+			  vec->lists[file ? LRU_INACTIVE_ANON : LRU_INACTIVE_FILE].len;
+	return distance <= workingset_size;
+}
+
 void lruvec_insert(void *state, const struct pl_ref *ref)
 {
 	struct lruvec *vec = state;
 	uint32_t page = ref->page;
 	enum lru_list_id lru = inactive_lru_of(vec, page);
+	bool active = refault_activates(vec, page);
 
+	if (active)
+		lru += LRU_ACTIVE;
 	pl_dlist_push_head(&vec->links, &vec->lists[lru], page);
 	vec->lru[page] = lru;
 	pl_emit_insert(vec->ctx, page, lru, 0);
+	if (active) {
+		lruvec_set_field(vec, page, LRU_PG_ACTIVE, 1);
+		vec->count[LRU_WORKINGSET_ACTIVATE]++;
+		vec->nonresident_age++;
+		if (vec->aging->activated)
+			vec->aging->activated(vec, page);
+	}
 	touch(vec, page);
 }
 
@@ -409,6 +458,7 @@ static void remove_page(struct lruvec *vec, uint32_t page)
 
 	pl_dlist_remove(&vec->links, &vec->lists[lru], page);
 	vec->lru[page] = LRU_NOT_RESIDENT;
+	vec->shadow[page] = ++vec->nonresident_age;	/* workingset_eviction() */
 	for (unsigned f = 0; f < vec->nfields; f++)
 		vec->field[(size_t)page * vec->nfields + f] = 0;
 	pl_emit_evict(vec->ctx, page, lru);

@@ -62,6 +62,8 @@ enum lru_counter {
 	LRU_PGSTEAL_ANON,
 	LRU_PGSTEAL_FILE,
 	LRU_PGROTATED,
+	LRU_WORKINGSET_REFAULT,
+	LRU_WORKINGSET_ACTIVATE,
 	LRU_NR_INACTIVE_ANON,	/* gauges, computed when read */
 	LRU_NR_ACTIVE_ANON,
 	LRU_NR_INACTIVE_FILE,
@@ -81,6 +83,7 @@ enum lru_param {
 	LRU_PARAM_BATCH,
 	LRU_PARAM_WMARK_LOW,
 	LRU_PARAM_WMARK_HIGH,
+	LRU_PARAM_WORKINGSET,
 	NR_LRU_PARAMS
 };
 
@@ -109,7 +112,9 @@ extern const char *const lru_file_access_names[];
 	{ "wmark_low", "reclaim starts when a fault leaves at most this many " \
 	  "frames free (0: only when memory is full)", 0, 0, 1 << 30, NULL }, \
 	{ "wmark_high", "reclaim frees frames until this many stay free after " \
-	  "the fault (raised to wmark_low if below it)", 0, 0, 1 << 30, NULL }
+	  "the fault (raised to wmark_low if below it)", 0, 0, 1 << 30, NULL }, \
+	{ "workingset", "refault detection: 1 sends a page that refaults within " \
+	  "the working set size straight to the active list, 0 never", 1, 0, 1, NULL }
 
 struct lruvec;
 
@@ -136,13 +141,15 @@ struct lruvec {
 	const struct lru_aging *aging;
 	unsigned nfields;
 	uint32_t anon_percent, swappiness, batch, wmark_low, wmark_high;
-	bool file_mapped;
+	bool file_mapped, workingset;
 	struct pl_dlist lists[NR_LRU_LISTS];
 	struct pl_links links;
 	uint8_t *lru;		/* [npages] list of each page, LRU_NOT_RESIDENT */
 	uint8_t *field;		/* [npages * nfields] */
 	uint64_t count[NR_LRU_COUNTERS];
 	int64_t scan_credit[2];	/* anon, file: see scan_lru() */
+	uint64_t nonresident_age;	/* lruvec->nonresident_age */
+	uint64_t *shadow;	/* [npages] nonresident_age at eviction + 1, 0: none */
 	int32_t rrpv_max;	/* linux_rrip only */
 };
 
