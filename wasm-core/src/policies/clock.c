@@ -35,7 +35,8 @@
  *
  * Cost: O(1) per hit; per fault O(1) amortized, since each slot the hand
  * passes costs one reference bit that an earlier reference set (a sweep is
- * at most one turn, O(frames), when every bit is set).
+ * at most one turn, O(frames), when every bit is set).  The bits are kept
+ * by slot rather than by page, so a sweep reads consecutive bytes.
  */
 #include <stdlib.h>
 
@@ -51,7 +52,7 @@ enum { PARAM_REF_ON_LOAD };
 struct clock {
 	struct pl_ctx *ctx;
 	struct frame_table table;
-	uint8_t *referenced;	/* [npages] */
+	uint8_t *referenced;	/* [slot]: kept by slot, so a sweep reads memory in order */
 	uint32_t hand;		/* slot */
 	uint8_t ref_on_load;
 	uint64_t second_chances;
@@ -80,7 +81,7 @@ static void *clock_create(struct pl_ctx *ctx, struct pl_error *err)
 	}
 	c->ctx = ctx;
 	c->ref_on_load = (uint8_t)ctx->params[PARAM_REF_ON_LOAD];
-	c->referenced = calloc(ctx->npages ? ctx->npages : 1, sizeof(*c->referenced));
+	c->referenced = calloc(frames_usable(ctx), sizeof(*c->referenced));
 	if (!c->referenced) {
 		clock_destroy(c);
 		snprintf(err->msg, sizeof(err->msg), "out of memory for CLOCK");
@@ -89,12 +90,12 @@ static void *clock_create(struct pl_ctx *ctx, struct pl_error *err)
 	return c;
 }
 
-static void set_referenced(struct clock *c, uint32_t page, uint8_t bit)
+static void set_referenced(struct clock *c, uint32_t slot, uint8_t bit)
 {
-	if (c->referenced[page] == bit)
+	if (c->referenced[slot] == bit)
 		return;
-	pl_emit_set(c->ctx, page, CLOCK_REFERENCED, c->referenced[page], bit);
-	c->referenced[page] = bit;
+	pl_emit_set(c->ctx, c->table.slot_page[slot], CLOCK_REFERENCED, c->referenced[slot], bit);
+	c->referenced[slot] = bit;
 }
 
 static uint32_t slot_after(const struct clock *c, uint32_t slot)
@@ -113,7 +114,9 @@ static void advance_hand(struct clock *c)
 
 static void clock_hit(void *state, const struct pl_ref *ref)
 {
-	set_referenced(state, ref->page, 1);
+	struct clock *c = state;
+
+	set_referenced(c, c->table.page_slot[ref->page], 1);
 }
 
 static void clock_insert(void *state, const struct pl_ref *ref)
@@ -122,11 +125,11 @@ static void clock_insert(void *state, const struct pl_ref *ref)
 	/* Refilling the victim's slot (rather than a never-used one) is when
 	 * the hand moves past the new page. */
 	bool refill = c->table.hole != PL_NONE;
+	uint32_t slot = frame_table_insert(&c->table, c->ctx, ref->page);
 
-	frame_table_insert(&c->table, c->ctx, ref->page);
-	/* The page enters with every field 0, whatever it had when evicted. */
-	c->referenced[ref->page] = 0;
-	set_referenced(c, ref->page, c->ref_on_load);
+	/* The page enters with every field 0, whatever its slot had. */
+	c->referenced[slot] = 0;
+	set_referenced(c, slot, c->ref_on_load);
 	if (refill)
 		advance_hand(c);
 }
@@ -137,10 +140,8 @@ static uint32_t clock_victim(const void *state)
 	uint32_t slot = c->hand;
 
 	for (uint32_t looked = 0; looked < c->table.used; looked++) {
-		uint32_t page = c->table.slot_page[slot];
-
-		if (!c->referenced[page])
-			return page;
+		if (!c->referenced[slot])
+			return c->table.slot_page[slot];
 		slot = slot_after(c, slot);
 	}
 	return c->table.slot_page[c->hand];
@@ -151,12 +152,12 @@ static void clock_evict(void *state, uint32_t victim)
 	struct clock *c = state;
 
 	for (;;) {
-		uint32_t page = c->table.slot_page[c->hand];
+		bool referenced = c->referenced[c->hand];
 
-		if (page == victim && !c->referenced[page])
+		if (!referenced && c->table.slot_page[c->hand] == victim)
 			break;
-		if (c->referenced[page]) {
-			set_referenced(c, page, 0);
+		if (referenced) {
+			set_referenced(c, c->hand, 0);
 			c->second_chances++;
 		}
 		advance_hand(c);
@@ -168,7 +169,7 @@ static void fill_fields(const void *state, uint32_t page, int32_t *values)
 {
 	const struct clock *c = state;
 
-	values[CLOCK_REFERENCED] = c->referenced[page];
+	values[CLOCK_REFERENCED] = c->referenced[c->table.page_slot[page]];
 }
 
 static void clock_snapshot(const void *state, struct pl_snapshot *out)
