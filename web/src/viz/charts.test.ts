@@ -75,6 +75,11 @@ describe('chart scales', () => {
 		expect(y.domain()[1]).toBeGreaterThan(5);
 	});
 
+	it('keep a zero floor under a point cloud: page 0 is the lowest page there is', () => {
+		const { y } = chartScales(spec(series('trace', [1, 12], [0, 2000], 'canvas-points')), geometry);
+		expect(y.domain()[0]).toBe(0);
+	});
+
 	it('refuse a series whose x and y lengths differ', () => {
 		expect(() => chartScales(spec(series('bad', [1, 2, 3], [1, 2])), geometry)).toThrow(
 			/series 'bad' has 3 x values and 2 y values/,

@@ -197,9 +197,10 @@ export interface ChartScales {
 /* A point cloud keeps this fraction of its span free at each edge, so no dot is cut in half. */
 const POINT_PADDING = 0.02;
 
+/* Widens [lo, hi] by `fraction` of its span at each end, except below a floor of zero. */
 function pad([lo, hi]: [number, number], fraction: number): [number, number] {
 	const room = (hi - lo) * fraction;
-	return [lo - room, hi + room];
+	return [lo === 0 ? 0 : lo - room, hi + room];
 }
 
 /**

@@ -16,7 +16,7 @@
  *     by spec.pointAttributes.
  */
 
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { memo, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { hasDots, layoutChart, textWidth, type ChartLayout, type ChartSeries, type ChartSize, type ChartSpec } from '../../viz/charts';
 import { downloadPng, downloadSvg } from './exportChart';
 
@@ -179,27 +179,37 @@ function drawCanvasPoints(canvas: HTMLCanvasElement, spec: ChartSpec, layout: Ch
 	spec.series.forEach((series, index) => {
 		if (series.mark !== 'canvas-points')
 			return;
-		/* A few points are drawn as big as dots; a cloud of them shrinks to one or two pixels. */
-		const side = Math.max(1.5, Math.min(layout.geometry.pointRadius * 1.5, plot.width / series.x.length));
+		/*
+		 * A few points are drawn as big as dots; a cloud of them shrinks to
+		 * two pixels.  Whole-pixel corners keep the fill fast and crisp.
+		 */
+		const side = Math.round(Math.max(2, Math.min(layout.geometry.pointRadius * 1.5, plot.width / series.x.length)));
+		const half = side / 2;
 		context.fillStyle = layout.styles[index].colour;
 		for (let i = 0; i < series.x.length; i++)
-			context.fillRect(layout.scales.x(series.x[i]) - side / 2, layout.scales.y(series.y[i]) - side / 2, side, side);
+			context.fillRect(
+				Math.round(layout.scales.x(series.x[i]) - half),
+				Math.round(layout.scales.y(series.y[i]) - half),
+				side,
+				side,
+			);
 	});
 }
 
-export function Chart({ spec, size, fileBase = `pagelab-${spec.id}`, caption }: ChartProps) {
+function ChartDrawing({ spec, size, fileBase = `pagelab-${spec.id}`, caption }: ChartProps) {
 	const svgRef = useRef<SVGSVGElement>(null);
 	const canvasRef = useRef<HTMLCanvasElement>(null);
 	const [exportError, setExportError] = useState<string | null>(null);
-	const layout = layoutChart(spec, size);
+	const layout = useMemo(() => layoutChart(spec, size), [spec, size]);
 	const { width, height, margin, titleSize, strokeWidth } = layout.geometry;
 	const plot = plotSize(layout);
 	const usesCanvas = spec.series.some((s) => s.mark === 'canvas-points');
 
+	/* Redrawn only when the data or the size change: a cloud is the costliest thing here. */
 	useEffect(() => {
 		if (canvasRef.current)
 			drawCanvasPoints(canvasRef.current, spec, layout);
-	});
+	}, [spec, layout]);
 
 	const exportAs = (kind: 'svg' | 'png') => {
 		const svg = svgRef.current;
@@ -281,3 +291,6 @@ export function Chart({ spec, size, fileBase = `pagelab-${spec.id}`, caption }: 
 		</figure>
 	);
 }
+
+/* Progress reports re-render the views many times a second; a chart redraws only when its props change. */
+export const Chart = memo(ChartDrawing);

@@ -40,7 +40,8 @@ const MAX_CURVE_POINTS = 2000;
 const MAX_FRAME_RUNS = 32;
 /* Up to this many references the cumulative chart is drawn as exact steps. */
 const MAX_STEP_CURVE = 400;
-const MAX_SCATTER_POINTS = 200_000;
+/* More dots than this only repaint the same pixels, slower. */
+const MAX_SCATTER_POINTS = 50_000;
 
 interface PolicyCurves {
 	policy: string;
@@ -233,6 +234,11 @@ export function ChartsView({ scenario, client, lecture = false }: ChartsViewProp
 		[curves, scenario.frames, references],
 	);
 	const framesChart = useMemo(() => framesSpec(frameRuns), [frameRuns]);
+	const framesDone = frameRuns.size === chosen.length && chosen.length > 0;
+	const beladyNote = useMemo(
+		() => (framesDone ? <span data-testid="belady-note">{anomalySentence(frameRuns)}</span> : null),
+		[framesDone, frameRuns],
+	);
 	const accessChart = useMemo(() => (access?.pages ? accessSpec(access.pages) : null), [access]);
 
 	const toggle = (name: string) =>
@@ -273,11 +279,7 @@ export function ChartsView({ scenario, client, lecture = false }: ChartsViewProp
 				spec={framesChart}
 				size={size}
 				fileBase="pagelab-faults-by-frames"
-				caption={
-					frameRuns.size === chosen.length && chosen.length > 0 ? (
-						<span data-testid="belady-note">{anomalySentence(frameRuns)}</span>
-					) : null
-				}
+				caption={beladyNote}
 			/>
 			{accessChart && <Chart spec={accessChart} size={size} fileBase="pagelab-access" />}
 		</section>
