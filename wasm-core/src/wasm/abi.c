@@ -233,6 +233,28 @@ EMSCRIPTEN_KEEPALIVE int pl_abi_trace_add_pages(int t, const uint32_t *pages,
 	return 0;
 }
 
+/*
+ * A new trace holding the first n references of trace t (the step view
+ * records only what it can show of a long trace); -1 on failure.
+ */
+EMSCRIPTEN_KEEPALIVE int pl_abi_trace_prefix(int t, uint32_t n)
+{
+	const struct pl_trace *src = trace_at(t);
+	int prefix = pl_abi_trace_new();
+	uint32_t i;
+
+	if (prefix < 0)
+		return -1;
+	for (i = 0; i < n && i < src->n; i++) {
+		if (pl_trace_add(traces[prefix], src->number[src->page[i]], src->flags[i]) == PL_NONE) {
+			pl_abi_trace_free(prefix);
+			fail("out of memory while copying the start of the trace");
+			return -1;
+		}
+	}
+	return prefix;
+}
+
 EMSCRIPTEN_KEEPALIVE uint32_t pl_abi_trace_length(int t)
 {
 	return trace_at(t)->n;

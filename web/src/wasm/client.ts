@@ -65,10 +65,10 @@ export class Client implements PagelabClient {
 
 	async simulate(request: SimulateRequest, options?: CallOptions): Promise<SimulateResult> {
 		const reply = await this.call<SimulateReply>({ method: 'simulate', request }, options);
-		const { session, ...result } = reply;
+		const { session, sessionSteps, ...result } = reply;
 		if (session === undefined) return result;
 		const policy = (await this.listPolicies()).find((p) => p.name === request.policy)!;
-		return { ...result, session: this.session(session, policy, request.frames, result.stats.references) };
+		return { ...result, session: this.session(session, policy, request.frames, sessionSteps ?? 0) };
 	}
 
 	faultsByFrames(request: FaultsByFramesRequest, options?: CallOptions): Promise<FramesPoint[]> {

@@ -83,6 +83,13 @@ export class Engine {
 		);
 	}
 
+	/** A new trace holding the first n references of trace t. */
+	tracePrefix(t: number, n: number): number {
+		const prefix = this.m._pl_abi_trace_prefix(t, n);
+		if (prefix < 0) throw new PagelabError(this.lastError());
+		return prefix;
+	}
+
 	freeTrace(t: number): void {
 		this.m._pl_abi_trace_free(t);
 	}

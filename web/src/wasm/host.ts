@@ -39,7 +39,7 @@ export type Request =
 	| { id: number; method: 'cancel'; target: number };
 
 /** What `simulate` sends back: the result with the session as a number. */
-export type SimulateReply = Omit<SimulateResult, 'session'> & { session?: number };
+export type SimulateReply = Omit<SimulateResult, 'session'> & { session?: number; sessionSteps?: number };
 
 export type Reply =
 	| { id: number; progress: [number, number] }
@@ -151,11 +151,14 @@ export class Host {
 
 	private async simulate(engine: Engine, id: number, request: SimulateRequest): Promise<SimulateReply> {
 		const trace = this.loadTrace(engine, request.trace);
+		const n = engine.traceLength(trace);
+		const recordSteps = request.record ? Math.min(n, request.recordSteps ?? n) : 0;
+		/* Recording all of it: one recorded run; else a plain run, then a recorded prefix. */
+		const recordAll = request.record && recordSteps === n;
 		let sim = -1;
 		let kept = false;
 		try {
-			sim = engine.createSim(request.policy, request.frames, request.params, trace, !!request.record);
-			const n = engine.traceLength(trace);
+			sim = engine.createSim(request.policy, request.frames, request.params, trace, !!recordAll);
 			const outcome = new Uint8Array(n);
 			await this.runChunked(id, n, (steps) => engine.run(sim, steps, outcome));
 			const reply: SimulateReply = {
@@ -167,11 +170,13 @@ export class Host {
 				trace: engine.traceInfo(trace, !request.omitTrace),
 			};
 			if (this.cancelled.has(id)) throw new Aborted();
-			if (request.record) {
-				reply.session = this.nextSession++;
-				this.sessions.set(reply.session, { sim, trace, numbers: engine.pageNumbers(trace), steps: n });
+			if (recordAll) {
+				reply.session = this.keepSession(engine, sim, trace, n);
 				kept = true;
+			} else if (request.record) {
+				reply.session = await this.recordPrefix(engine, id, request, trace, recordSteps);
 			}
+			if (request.record) reply.sessionSteps = recordSteps;
 			return reply;
 		} finally {
 			if (!kept) {
@@ -179,6 +184,33 @@ export class Host {
 				engine.freeTrace(trace);
 			}
 		}
+	}
+
+	private async recordPrefix(
+		engine: Engine,
+		id: number,
+		request: SimulateRequest,
+		trace: number,
+		steps: number,
+	): Promise<number> {
+		const prefix = engine.tracePrefix(trace, steps);
+		let sim = -1;
+		try {
+			sim = engine.createSim(request.policy, request.frames, request.params, prefix, true);
+			const outcome = new Uint8Array(steps);
+			await this.runChunked(id, steps, (chunk) => engine.run(sim, chunk, outcome));
+			return this.keepSession(engine, sim, prefix, steps);
+		} catch (error) {
+			if (sim >= 0) engine.freeSim(sim);
+			engine.freeTrace(prefix);
+			throw error;
+		}
+	}
+
+	private keepSession(engine: Engine, sim: number, trace: number, steps: number): number {
+		const handle = this.nextSession++;
+		this.sessions.set(handle, { sim, trace, numbers: engine.pageNumbers(trace), steps });
+		return handle;
 	}
 
 	private async faultsByFrames(engine: Engine, id: number, request: FaultsByFramesRequest): Promise<FramesPoint[]> {

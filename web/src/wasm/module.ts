@@ -45,6 +45,7 @@ export interface PagelabModule {
 	_pl_abi_trace_parse_refs(t: number, text: number, source: number): number;
 	_pl_abi_trace_read_buffer(t: number, buf: number, len: number, name: number): number;
 	_pl_abi_trace_add_pages(t: number, pages: number, writes: number, n: number): number;
+	_pl_abi_trace_prefix(t: number, n: number): number;
 	_pl_abi_trace_length(t: number): number;
 	_pl_abi_trace_npages(t: number): number;
 	_pl_abi_trace_pages(t: number): number;

@@ -116,6 +116,11 @@ export interface SimulateRequest {
 	 * shows, and stats-only runs for big traces.
 	 */
 	record?: boolean;
+	/**
+	 * With record: record only the first recordSteps references (the
+	 * session's steps); stats and outcome still cover the whole trace.
+	 */
+	recordSteps?: number;
 	/** Leave out TraceInfo.pages/writes from the result (big traces). */
 	omitTrace?: boolean;
 }
@@ -207,7 +212,7 @@ export interface Snapshot {
 export interface Session {
 	readonly policy: PolicyInfo;
 	readonly frames: number;
-	/** Number of references; steps run from 0 to this. */
+	/** Recorded references; steps run from 0 to this. */
 	readonly steps: number;
 	/** The policy's structure at step k (0 <= k <= steps). */
 	snapshot(step: number): Promise<Snapshot>;

@@ -1,0 +1,173 @@
+/*
+ * App.tsx - the page shell: header with the tabs and lecture mode, the
+ * scenario form, and the step, compare and charts views.
+ *
+ * The App owns the applied scenario, the view, the step and lecture mode,
+ * and mirrors them into the URL (model/url.ts) so a link restores them.
+ * Applying a scenario runs it in the worker; on success the new run
+ * replaces the old one (whose session is disposed), on failure the error
+ * is shown and everything else stays as it was.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { createWorkerClient } from '../wasm/client';
+import { PagelabError, type PolicyInfo } from '../wasm/protocol';
+import { loadRun, type Run } from '../model/run';
+import { DEFAULT_SCENARIO, toTraceSource, type Scenario } from '../model/scenario';
+import { decodeState, encodeState, type AppState, type View } from '../model/url';
+import { ScenarioForm } from './ScenarioForm';
+import { StepView } from './step/StepView';
+import { CompareView } from './compare/CompareView';
+import { ChartsView } from './charts/ChartsView';
+
+/* An uploaded trace this short is kept as its reference string, so the URL can carry it. */
+const URL_REFS_LIMIT = 2000;
+
+const client = createWorkerClient();
+
+const TABS: Array<{ view: View; label: string }> = [
+	{ view: 'step', label: 'Step by step' },
+	{ view: 'compare', label: 'Compare policies' },
+	{ view: 'charts', label: 'Charts' },
+];
+
+/** A small uploaded trace becomes the reference string it holds (writes keep their 'w'). */
+function portable(scenario: Scenario, run: Run): Scenario {
+	const { pages, writes, references } = run.result.trace;
+	if (scenario.trace.kind !== 'file' || references > URL_REFS_LIMIT) return scenario;
+	const text = Array.from(pages, (page, i) => `${page}${writes[i] ? 'w' : ''}`).join(' ');
+	return { ...scenario, trace: { kind: 'refs', text } };
+}
+
+function describeError(error: unknown, scenario: Scenario): string {
+	const message = error instanceof Error ? error.message : String(error);
+	if (scenario.trace.kind === 'file' && !message.includes(scenario.trace.name)) return `${scenario.trace.name}: ${message}`;
+	return error instanceof PagelabError ? message : `unexpected failure: ${message}`;
+}
+
+export function App() {
+	const initial = useMemo(() => decodeState(window.location.search), []);
+	const [state, setState] = useState<AppState>(initial.state);
+	const [policies, setPolicies] = useState<PolicyInfo[]>([]);
+	const [run, setRun] = useState<Run | null>(null);
+	const [error, setError] = useState<string | null>(initial.errors.join('; ') || null);
+	const [progress, setProgress] = useState<number | null>(null);
+	const inFlight = useRef<AbortController | null>(null);
+
+	/** Resolves to the error shown, or null when the scenario was adopted (or superseded). */
+	const apply = useCallback(
+		async (scenario: Scenario, step = 0): Promise<string | null> => {
+			inFlight.current?.abort();
+			const controller = new AbortController();
+			inFlight.current = controller;
+			setProgress(0);
+			try {
+				const list = await client.listPolicies();
+				const next = await loadRun(client, scenario, list, {
+					signal: controller.signal,
+					onProgress: (done, total) => setProgress(done / Math.max(1, total)),
+				});
+				if (controller.signal.aborted) {
+					void next.session.dispose();
+					return null;
+				}
+				const adopted = portable(scenario, next);
+				setRun((old) => {
+					void old?.session.dispose();
+					return { ...next, scenario: adopted };
+				});
+				setState((s) => ({ ...s, scenario: adopted, step: Math.min(step, next.timeline.steps) }));
+				setError(null);
+				return null;
+			} catch (e) {
+				if (controller.signal.aborted) return null;
+				const message = describeError(e, scenario);
+				setError(message);
+				return message;
+			} finally {
+				if (inFlight.current === controller) {
+					inFlight.current = null;
+					setProgress(null);
+				}
+			}
+		},
+		[],
+	);
+
+	useEffect(() => {
+		client.listPolicies().then(setPolicies, (e) => setError(`the simulation core did not load: ${(e as Error).message}`));
+		/* A link whose scenario fails still opens the page, on the default scenario, with the error shown. */
+		void apply(initial.state.scenario, initial.state.step).then(async (failure) => {
+			if (failure && (await apply(DEFAULT_SCENARIO)) === null) setError(failure);
+			else if (!failure && initial.errors.length) setError(initial.errors.join('; '));
+		});
+	}, [apply, initial]);
+
+	useEffect(() => {
+		if (run) window.history.replaceState(null, '', encodeState(state));
+	}, [state, run]);
+
+	const setStep = useCallback((step: number) => setState((s) => ({ ...s, step })), []);
+	const compared = useMemo(
+		() => run && { policy: run.scenario.policy, frames: run.scenario.frames, params: run.scenario.params, trace: toTraceSource(run.scenario.trace) },
+		[run],
+	);
+
+	return (
+		<div className={`app${state.lecture ? ' lecture' : ''}`}>
+			<header className="top">
+				<h1>
+					pagelab <small>page replacement, step by step</small>
+				</h1>
+				<nav className="tabs" role="tablist">
+					{TABS.map((tab) => (
+						<button
+							key={tab.view}
+							role="tab"
+							aria-selected={state.view === tab.view}
+							className={state.view === tab.view ? 'active' : ''}
+							data-testid={`tab-${tab.view}`}
+							onClick={() => setState((s) => ({ ...s, view: tab.view }))}
+						>
+							{tab.label}
+						</button>
+					))}
+				</nav>
+				<label className="lecture-toggle">
+					<input
+						type="checkbox"
+						data-testid="lecture-mode"
+						checked={state.lecture}
+						onChange={(e) => setState((s) => ({ ...s, lecture: e.target.checked }))}
+					/>
+					lecture mode
+				</label>
+			</header>
+			{progress !== null && (
+				<div className="progress" data-testid="progress" role="progressbar" aria-valuenow={Math.round(progress * 100)}>
+					<div className="bar" style={{ width: `${Math.round(progress * 100)}%` }} />
+					<span>simulating… {Math.round(progress * 100)}%</span>
+				</div>
+			)}
+			<div className="body">
+				<aside className="side">
+					<ScenarioForm
+						policies={policies}
+						applied={state.scenario}
+						busy={progress !== null}
+						error={error}
+						onApply={(scenario) => void apply(scenario)}
+						onError={setError}
+					/>
+				</aside>
+				<main className="main">
+					{!run && <p className="note">{progress !== null ? 'simulating…' : 'no scenario yet'}</p>}
+					{run && state.view === 'step' && <StepView run={run} step={state.step} onStep={setStep} lecture={state.lecture} />}
+					{run && compared && state.view === 'compare' && (
+						<CompareView scenario={compared} client={client} lecture={state.lecture} step={state.step} onStepChange={setStep} />
+					)}
+					{run && compared && state.view === 'charts' && <ChartsView scenario={compared} client={client} lecture={state.lecture} />}
+				</main>
+			</div>
+		</div>
+	);
+}

@@ -1,0 +1,257 @@
+/*
+ * ScenarioForm.tsx - the scenario: policy, its parameters (one field each,
+ * from the core's reflection), frames and the trace (typed, generated,
+ * uploaded or a preset).
+ *
+ * The form edits a draft; Apply (or choosing a preset or a file) hands a
+ * Scenario to the App, which simulates it and either adopts it or shows the
+ * error in `scenario-error` and keeps the previous scenario on screen.
+ * Fields hold text while typed and become numbers only on Apply, where a bad
+ * one is named.
+ */
+import { useEffect, useState } from 'react';
+import { PagelabError, type GeneratorSpec, type PolicyInfo } from '../wasm/protocol';
+import { PRESETS, presetById, type Scenario } from '../model/scenario';
+
+interface Props {
+	policies: PolicyInfo[];
+	applied: Scenario;
+	busy: boolean;
+	error: string | null;
+	onApply: (scenario: Scenario) => void;
+	onError: (message: string) => void;
+}
+
+type Source = 'refs' | 'generator';
+
+interface Draft {
+	policy: string;
+	frames: string;
+	params: Record<string, string>;
+	source: Source;
+	refs: string;
+	generator: Record<string, string>;
+}
+
+const GENERATOR_DEFAULTS: Record<string, string> = {
+	kind: 'zipf',
+	length: '1000',
+	pages: '50',
+	exponent: '0.9',
+	seed: '1',
+	phases: '4',
+	workingSet: '8',
+};
+
+const GENERATOR_FIELDS: Record<GeneratorSpec['kind'], string[]> = {
+	uniform: ['length', 'pages', 'seed'],
+	zipf: ['length', 'pages', 'exponent', 'seed'],
+	loop: ['length', 'pages'],
+	phases: ['length', 'phases', 'workingSet', 'seed'],
+};
+
+function draftOf(scenario: Scenario): Draft {
+	const trace = scenario.trace;
+	return {
+		policy: scenario.policy,
+		frames: String(scenario.frames),
+		params: Object.fromEntries(Object.entries(scenario.params).map(([k, v]) => [k, String(v)])),
+		source: trace.kind === 'generator' ? 'generator' : 'refs',
+		refs: trace.kind === 'refs' ? trace.text : '',
+		generator:
+			trace.kind === 'generator'
+				? { ...GENERATOR_DEFAULTS, ...Object.fromEntries(Object.entries(trace.spec).map(([k, v]) => [k, String(v)])) }
+				: GENERATOR_DEFAULTS,
+	};
+}
+
+function number(label: string, text: string): number {
+	const value = Number(text);
+	if (text.trim() === '' || !Number.isFinite(value)) throw new PagelabError(`${label}: '${text}' is not a number`);
+	return value;
+}
+
+function scenarioOf(draft: Draft, policy: PolicyInfo): Scenario {
+	const params: Record<string, number> = {};
+	for (const param of policy.params) {
+		const text = draft.params[param.name];
+		if (text !== undefined && text !== '') params[param.name] = number(`${policy.name}: ${param.name}`, text);
+	}
+	const frames = number('frames', draft.frames);
+	if (draft.source === 'refs') return { policy: policy.name, frames, params, trace: { kind: 'refs', text: draft.refs } };
+	const kind = draft.generator.kind as GeneratorSpec['kind'];
+	const spec: Record<string, unknown> = { kind };
+	for (const field of GENERATOR_FIELDS[kind]) spec[field] = number(`generator: ${field}`, draft.generator[field]);
+	return { policy: policy.name, frames, params, trace: { kind: 'generator', spec: spec as unknown as GeneratorSpec } };
+}
+
+function ParamField({ policy, name, value, onChange }: { policy: PolicyInfo; name: string; value: string; onChange: (v: string) => void }) {
+	const param = policy.params.find((p) => p.name === name)!;
+	const id = `param-${name}`;
+	return (
+		<label className="field" title={param.help}>
+			<span>{name.replace(/_/g, ' ')}</span>
+			{param.choices ? (
+				<select data-testid={id} value={value === '' ? String(param.def) : value} onChange={(e) => onChange(e.target.value)}>
+					{param.choices.map((choice, i) => (
+						<option key={choice} value={String(i)}>
+							{choice}
+						</option>
+					))}
+				</select>
+			) : (
+				<input data-testid={id} type="number" min={param.min} max={param.max} placeholder={String(param.def)} value={value} onChange={(e) => onChange(e.target.value)} />
+			)}
+			<small>{param.help}</small>
+		</label>
+	);
+}
+
+export function ScenarioForm({ policies, applied, busy, error, onApply, onError }: Props) {
+	const [draft, setDraft] = useState<Draft>(() => draftOf(applied));
+	const [preset, setPreset] = useState('');
+	useEffect(() => setDraft(draftOf(applied)), [applied]);
+	const policy = policies.find((p) => p.name === draft.policy) ?? policies[0];
+	const ready = policies.length > 0;
+	const edit = (change: Partial<Draft>) => setDraft((d) => ({ ...d, ...change }));
+
+	const apply = () => {
+		if (!policy) return;
+		try {
+			onApply(scenarioOf(draft, policy));
+		} catch (e) {
+			onError((e as Error).message);
+		}
+	};
+
+	const upload = async (file: File | undefined) => {
+		if (!file || !policy) return;
+		try {
+			const bytes = new Uint8Array(await file.arrayBuffer());
+			onApply({ ...scenarioOf({ ...draft, source: 'refs' }, policy), trace: { kind: 'file', name: file.name, bytes } });
+		} catch (e) {
+			onError((e as Error).message);
+		}
+	};
+
+	return (
+		<form
+			className="scenario-form"
+			onSubmit={(e) => {
+				e.preventDefault();
+				apply();
+			}}
+		>
+			<h2>Scenario</h2>
+			<label className="field">
+				<span>preset</span>
+				<select
+					data-testid="preset-select"
+					value={preset}
+					disabled={!ready}
+					onChange={(e) => {
+						setPreset(e.target.value);
+						const chosen = presetById(e.target.value);
+						if (chosen) onApply(chosen.scenario);
+					}}
+				>
+					<option value="">— choose a preset —</option>
+					{PRESETS.map((p) => (
+						<option key={p.id} value={p.id}>
+							{p.title}
+						</option>
+					))}
+				</select>
+			</label>
+			<label className="field">
+				<span>policy</span>
+				<select data-testid="policy-select" value={draft.policy} disabled={!ready} onChange={(e) => edit({ policy: e.target.value, params: {} })}>
+					{policies.map((p) => (
+						<option key={p.name} value={p.name}>
+							{p.name} — {p.title}
+						</option>
+					))}
+				</select>
+			</label>
+			{policy && <p className="help">{policy.help}</p>}
+			<label className="field">
+				<span>frames</span>
+				<input data-testid="frames-input" type="number" min={1} value={draft.frames} onChange={(e) => edit({ frames: e.target.value })} />
+			</label>
+			{policy?.params.map((param) => (
+				<ParamField
+					key={`${policy.name}-${param.name}`}
+					policy={policy}
+					name={param.name}
+					value={draft.params[param.name] ?? ''}
+					onChange={(v) => edit({ params: { ...draft.params, [param.name]: v } })}
+				/>
+			))}
+			<fieldset className="trace-source">
+				<legend>trace</legend>
+				<label>
+					<input type="radio" name="source" checked={draft.source === 'refs'} onChange={() => edit({ source: 'refs' })} /> type
+				</label>
+				<label>
+					<input type="radio" name="source" checked={draft.source === 'generator'} onChange={() => edit({ source: 'generator' })} /> generate
+				</label>
+				{draft.source === 'refs' ? (
+					<textarea
+						data-testid="refs-input"
+						rows={3}
+						value={draft.refs}
+						placeholder="7 0 1 2 0 3 0 4   (decimal or 0x-hex; 'w' marks a write: 3w)"
+						onChange={(e) => edit({ refs: e.target.value })}
+					/>
+				) : (
+					<div className="generator">
+						<label className="field">
+							<span>pattern</span>
+							<select
+								data-testid="generator-kind"
+								value={draft.generator.kind}
+								onChange={(e) => edit({ generator: { ...draft.generator, kind: e.target.value } })}
+							>
+								<option value="uniform">uniform</option>
+								<option value="zipf">zipf (hot pages)</option>
+								<option value="loop">loop</option>
+								<option value="phases">phases (working-set shifts)</option>
+							</select>
+						</label>
+						{GENERATOR_FIELDS[draft.generator.kind as GeneratorSpec['kind']].map((field) => (
+							<label key={field} className="field">
+								<span>{field === 'workingSet' ? 'working set' : field}</span>
+								<input
+									data-testid={`generator-${field}`}
+									type="number"
+									value={draft.generator[field]}
+									onChange={(e) => edit({ generator: { ...draft.generator, [field]: e.target.value } })}
+								/>
+							</label>
+						))}
+					</div>
+				)}
+				<label className="field upload">
+					<span>or upload a trace file</span>
+					<input
+						data-testid="trace-upload"
+						type="file"
+						disabled={!ready}
+						onChange={(e) => {
+							void upload(e.target.files?.[0]);
+							e.target.value = '';
+						}}
+					/>
+				</label>
+			</fieldset>
+			<button data-testid="apply-scenario" className="primary" type="submit" disabled={!ready || busy}>
+				Apply
+			</button>
+			{error && (
+				<p className="error" data-testid="scenario-error" role="alert">
+					{error}
+				</p>
+			)}
+		</form>
+	);
+}

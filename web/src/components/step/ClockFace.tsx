@@ -1,0 +1,78 @@
+/*
+ * ClockFace.tsx - CLOCK's frames as a clock face: one slot per frame around
+ * the ring, each page with its reference bit, and the hand, which sweeps
+ * (CSS rotation of its unwrapped angle) over exactly the slots the events
+ * say it passed.  Used for any policy with a hand over its only resident
+ * list, so second-chance variants get it too.
+ */
+import type { DrawingProps } from './ListsView';
+import { marksFor, EvictedGhosts } from './ListsView';
+import { slotAngle, slotCentre, slotRadius } from '../../viz/clock';
+import { isBitField } from './PageChip';
+
+const RADIUS = 150;
+
+export function ClockFace({ policy, snapshot, frames, transitions, handTurns }: DrawingProps) {
+	const hand = 0;
+	const list = policy.hands[hand].list;
+	const entries = snapshot.lists[list];
+	const slots = Math.max(frames, entries.length);
+	const r = slotRadius(slots, RADIUS);
+	const bit = policy.fields.findIndex(isBitField);
+	const size = 2 * (RADIUS + r + 12);
+	const handName = policy.hands[hand].name;
+	return (
+		<div className="clock-face">
+			<svg viewBox={`${-size / 2} ${-size / 2} ${size} ${size}`} role="img" aria-label={`${handName} over ${slots} frames`}>
+				<circle className="ring" r={RADIUS} />
+				<g data-testid={`list-${policy.lists[list].name}`}>
+					{Array.from({ length: slots }, (_, i) => {
+						const at = slotCentre(i, slots, RADIUS);
+						const entry = entries[i];
+						if (!entry)
+							return <circle key={`empty-${i}`} className="slot empty" cx={at.x} cy={at.y} r={r} />;
+						const marks = marksFor(entry.page, transitions);
+						const data: Record<string, string> = {};
+						policy.fields.forEach((name, f) => (data[`data-${name}`] = String(entry.values[f])));
+						const classes = ['slot', marks.entered ? 'entered' : '', marks.referenced ? (marks.hit ? 'ref-hit' : 'ref-miss') : ''];
+						return (
+							<g
+								key={`page-${entry.page}`}
+								className={classes.join(' ')}
+								transform={`translate(${at.x} ${at.y})`}
+								data-testid="page"
+								data-page={String(entry.page)}
+								data-list={policy.lists[list].name}
+								{...data}
+							>
+								<circle r={r} />
+								<text className="number" dy="0.35em">
+									{entry.page}
+								</text>
+								{bit >= 0 && (
+									<g className={`bit${entry.values[bit] ? ' on' : ''}${marks.changed?.has(bit) ? ' changed' : ''}`} transform={`translate(${r * 0.75} ${-r * 0.75})`}>
+										<circle r={Math.max(7, r * 0.38)} />
+										<text dy="0.35em">{entry.values[bit]}</text>
+									</g>
+								)}
+							</g>
+						);
+					})}
+				</g>
+				<g
+					className="hand"
+					data-testid={`hand-${handName}`}
+					data-position={String(snapshot.hands[hand])}
+					style={{ transform: `rotate(${slotAngle(handTurns[hand] ?? snapshot.hands[hand], slots)}deg)` }}
+				>
+					<line y1={0} y2={-(RADIUS - r - 6)} />
+					<circle r={8} />
+				</g>
+			</svg>
+			<div className="clock-legend">
+				<span className="bit on">1</span> reference bit set &nbsp; <span className="bit">0</span> clear
+				<EvictedGhosts list={list} transitions={transitions} />
+			</div>
+		</div>
+	);
+}

@@ -1,0 +1,67 @@
+/*
+ * Controls.tsx - stepping through a run: back, forward, play/pause, speed,
+ * scrub slider, jump to the next fault or eviction, reset, and the step
+ * counter ("step K / N").  Keyboard shortcuts live in StepView, which owns
+ * the playing state.
+ */
+export const SPEEDS = [0.5, 1, 2, 4, 8, 16];
+
+interface Props {
+	step: number;
+	total: number;
+	playing: boolean;
+	speed: number;
+	nextFault: number | null;
+	nextEviction: number | null;
+	onStep: (step: number) => void;
+	onPlaying: (playing: boolean) => void;
+	onSpeed: (speed: number) => void;
+}
+
+export function Controls({ step, total, playing, speed, nextFault, nextEviction, onStep, onPlaying, onSpeed }: Props) {
+	return (
+		<div className="controls" role="toolbar" aria-label="step controls">
+			<button data-testid="reset" onClick={() => onStep(0)} disabled={step === 0} title="reset (Home)">
+				↺ reset
+			</button>
+			<button data-testid="step-back" onClick={() => onStep(step - 1)} disabled={step === 0} title="step back (←)">
+				◀ back
+			</button>
+			<button data-testid="play-pause" className="primary" onClick={() => onPlaying(!playing)} disabled={!playing && step >= total} title="play / pause (space)">
+				{playing ? '⏸ pause' : '▶ play'}
+			</button>
+			<button data-testid="step-forward" onClick={() => onStep(step + 1)} disabled={step >= total} title="step forward (→)">
+				forward ▶
+			</button>
+			<button data-testid="next-fault" onClick={() => nextFault !== null && onStep(nextFault)} disabled={nextFault === null}>
+				next fault
+			</button>
+			<button data-testid="next-eviction" onClick={() => nextEviction !== null && onStep(nextEviction)} disabled={nextEviction === null}>
+				next eviction
+			</button>
+			<label className="speed">
+				speed
+				<select data-testid="speed" value={speed} onChange={(e) => onSpeed(Number(e.target.value))}>
+					{SPEEDS.map((s) => (
+						<option key={s} value={s}>
+							{s} steps/s
+						</option>
+					))}
+				</select>
+			</label>
+			<input
+				className="scrub"
+				data-testid="scrub"
+				type="range"
+				min={0}
+				max={total}
+				value={step}
+				onChange={(e) => onStep(Number(e.target.value))}
+				aria-label="scrub through the steps"
+			/>
+			<span className="step-counter" data-testid="step-counter">
+				step {step} / {total}
+			</span>
+		</div>
+	);
+}

@@ -1,0 +1,71 @@
+/*
+ * Lanes.tsx - Linux's LRU lists as lanes: for each page type (anon, file)
+ * the active lane above the inactive lane, heads on the left.  Between
+ * them the promotion and demotion arrows, after the inactive lane the
+ * eviction arrow; an arrow lights up when this step's events did what it
+ * says.  Pages carry their flags (referenced, accessed, active) and, in
+ * the RRIP hybrid, their RRPV meter.  Lists that are not part of an
+ * active/inactive pair are drawn by the generic ListRow below the lanes.
+ */
+import type { DrawingProps } from './ListsView';
+import { EvictedGhosts, ListRow, marksFor } from './ListsView';
+import { PageChip } from './PageChip';
+
+/** Pairs of (active, inactive) list indexes by type suffix, e.g. file: [3, 2]. */
+export function lanePairs(names: string[]): Array<{ type: string; active: number; inactive: number }> {
+	const pairs = [];
+	for (const [i, name] of names.entries()) {
+		const match = /^inactive_(.+)$/.exec(name);
+		const active = match ? names.indexOf(`active_${match[1]}`) : -1;
+		if (match && active >= 0) pairs.push({ type: match[1], active, inactive: i });
+	}
+	return pairs;
+}
+
+function Lane(props: DrawingProps & { list: number; kind: 'active' | 'inactive' }) {
+	const { policy, snapshot, fieldMax, transitions, list, kind } = props;
+	const name = policy.lists[list].name;
+	return (
+		<div className={`lane ${kind}`}>
+			<header>
+				<span className="list-name">{name}</span>
+				<span className="count">{snapshot.lists[list].length}</span>
+				<span className="ends">head → tail</span>
+			</header>
+			<ol className="chips" data-testid={`list-${name}`}>
+				{snapshot.lists[list].map((entry) => (
+					<PageChip key={entry.page} policy={policy} list={list} entry={entry} fieldMax={fieldMax} marks={marksFor(entry.page, transitions)} />
+				))}
+				{kind === 'inactive' && <EvictedGhosts list={list} transitions={transitions} />}
+			</ol>
+		</div>
+	);
+}
+
+export function Lanes(props: DrawingProps) {
+	const { policy, transitions } = props;
+	const pairs = lanePairs(policy.lists.map((l) => l.name));
+	const paired = new Set(pairs.flatMap((p) => [p.active, p.inactive]));
+	const moves = [...transitions.moved.values()];
+	return (
+		<div className="lanes">
+			{pairs.map((pair) => {
+				const promoted = moves.some((m) => m.kind === 'promoted' && m.to === pair.active);
+				const demoted = moves.some((m) => m.kind === 'demoted' && m.from === pair.active);
+				const evicted = transitions.evicted.some((e) => e.list === pair.inactive);
+				return (
+					<div key={pair.type} className="lane-pair">
+						<Lane {...props} list={pair.active} kind="active" />
+						<div className="lane-arrows">
+							<span className={`arrow promote${promoted ? ' lit' : ''}`}>▲ promote (referenced twice)</span>
+							<span className={`arrow demote${demoted ? ' lit' : ''}`}>▼ demote (shrink_active_list)</span>
+							<span className={`arrow evict${evicted ? ' lit' : ''}`}>evict from the inactive tail →</span>
+						</div>
+						<Lane {...props} list={pair.inactive} kind="inactive" />
+					</div>
+				);
+			})}
+			{policy.lists.map((_, l) => (paired.has(l) ? null : <ListRow key={l} {...props} list={l} />))}
+		</div>
+	);
+}

@@ -1,0 +1,88 @@
+/*
+ * ListsView.tsx - the generic drawing of any policy's structure: each list
+ * from head to tail as a row of page chips, ghost lists dashed, each hand as
+ * a marker under the page it points at, and the pages this step evicted
+ * fading out at the end of the list they left.  A policy added to the core
+ * later is drawn by this with no new UI code.
+ */
+import type { PolicyInfo, Snapshot } from '../../wasm/protocol';
+import type { Transitions } from '../../model/transitions';
+import { PageChip, type ChipMarks } from './PageChip';
+
+export interface DrawingProps {
+	policy: PolicyInfo;
+	snapshot: Snapshot;
+	frames: number;
+	fieldMax: number[];
+	transitions: Transitions;
+	/** Unwrapped hand positions (clock.ts), for the sweep animation. */
+	handTurns: number[];
+}
+
+export function marksFor(page: number, t: Transitions): ChipMarks {
+	return {
+		entered: t.entered.has(page),
+		moved: t.moved.get(page)?.kind,
+		changed: t.changed.get(page),
+		referenced: t.reference?.page === page,
+		hit: t.reference?.hit,
+	};
+}
+
+/** Pages this step evicted from list l, as fading labels (text in CSS, so not in the DOM's text). */
+export function EvictedGhosts({ list, transitions }: { list: number; transitions: Transitions }) {
+	const gone = transitions.evicted.filter((e) => e.list === list);
+	if (!gone.length) return null;
+	return (
+		<span className="evicted">
+			{gone.map((e) => (
+				<span key={e.page} className="evicted-ghost" data-label={`${e.page}${e.dirty ? ' (written back)' : ''}`} />
+			))}
+		</span>
+	);
+}
+
+export function ListRow({ policy, snapshot, fieldMax, transitions, list }: DrawingProps & { list: number }) {
+	const info = policy.lists[list];
+	const hands = policy.hands
+		.map((hand, h) => ({ ...hand, h, position: snapshot.hands[h] }))
+		.filter((hand) => hand.list === list);
+	return (
+		<section className={`list-row${info.ghost ? ' ghost-list' : ''}`}>
+			<header>
+				<span className="list-name">{info.name}</span>
+				{info.ghost && <span className="tag">ghost: not in memory</span>}
+				<span className="count">{snapshot.lists[list].length}</span>
+			</header>
+			<ol className="chips" data-testid={`list-${info.name}`}>
+				{snapshot.lists[list].map((entry, i) => (
+					<PageChip
+						key={entry.page}
+						policy={policy}
+						list={list}
+						entry={entry}
+						fieldMax={fieldMax}
+						marks={{ ...marksFor(entry.page, transitions) }}
+						style={hands.some((hand) => hand.position === i) ? { outline: '3px solid var(--hand)' } : undefined}
+					/>
+				))}
+				<EvictedGhosts list={list} transitions={transitions} />
+			</ol>
+			{hands.map((hand) => (
+				<div key={hand.name} className="hand-marker" data-testid={`hand-${hand.name}`} data-position={String(hand.position)}>
+					{hand.name} → position {hand.position}
+				</div>
+			))}
+		</section>
+	);
+}
+
+export function ListsView(props: DrawingProps) {
+	return (
+		<div className="lists-view">
+			{props.policy.lists.map((_, l) => (
+				<ListRow key={l} {...props} list={l} />
+			))}
+		</div>
+	);
+}

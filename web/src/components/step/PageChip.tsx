@@ -1,0 +1,97 @@
+/*
+ * PageChip.tsx - one resident (or ghost) page as every structure drawing
+ * shows it: the page number, then each per-page field drawn by its kind:
+ * a bit as a lit/unlit badge, a small counter (RRPV) as a meter of cells
+ * 0..max, anything else as "name value".
+ *
+ * The chip carries the test-id contract (data-testid="page", data-page,
+ * data-list, data-<field>) and only classes for animation, so stepping back
+ * to a step renders exactly what stepping forward rendered.
+ */
+import type { CSSProperties } from 'react';
+import type { PolicyInfo, SnapshotEntry } from '../../wasm/protocol';
+import { fieldWord } from '../../model/narration';
+import { meterColour } from '../../viz/meter';
+
+export const METER_LIMIT = 7;
+
+export function isBitField(name: string): boolean {
+	return /^(referenced|accessed|modified|active|dirty)$/.test(name);
+}
+
+const BIT_LETTERS: Record<string, string> = { referenced: 'R', accessed: 'A', modified: 'M', active: 'act', dirty: 'D' };
+
+export interface ChipMarks {
+	entered?: boolean;
+	moved?: string;
+	changed?: Set<number>;
+	referenced?: boolean;
+	hit?: boolean;
+}
+
+interface Props {
+	policy: PolicyInfo;
+	list: number;
+	entry: SnapshotEntry;
+	fieldMax: number[];
+	marks?: ChipMarks;
+	style?: CSSProperties;
+}
+
+function Meter({ value, max, changed, label }: { value: number; max: number; changed: boolean; label: string }) {
+	const cells = [];
+	for (let v = max; v >= 0; v--)
+		cells.push(
+			<span
+				key={v}
+				className={v === value ? 'cell lit' : 'cell'}
+				style={v === value ? { background: meterColour(v, max) } : undefined}
+			>
+				{v}
+			</span>,
+		);
+	return (
+		<span className={`meter${changed ? ' changed' : ''}`} title={`${label} ${value} of 0..${max}`}>
+			{cells}
+		</span>
+	);
+}
+
+export function PageChip({ policy, list, entry, fieldMax, marks = {}, style }: Props) {
+	const data: Record<string, string> = {};
+	policy.fields.forEach((name, f) => (data[`data-${name}`] = String(entry.values[f])));
+	const classes = ['chip'];
+	if (policy.lists[list]?.ghost) classes.push('ghost');
+	if (marks.entered) classes.push('entered');
+	if (marks.moved) classes.push(marks.moved);
+	if (marks.referenced) classes.push(marks.hit ? 'ref-hit' : 'ref-miss');
+	return (
+		<li
+			className={classes.join(' ')}
+			style={style}
+			data-testid="page"
+			data-page={String(entry.page)}
+			data-list={policy.lists[list]?.name}
+			{...data}
+		>
+			<span className="number">{entry.page}</span>
+			{policy.fields.map((name, f) => {
+				const value = entry.values[f];
+				const changed = marks.changed?.has(f) ?? false;
+				if (isBitField(name))
+					return (
+						<span key={name} className={`bit${value ? ' on' : ''}${changed ? ' changed' : ''}`} title={`${fieldWord(name)} ${value}`}>
+							{BIT_LETTERS[name] ?? name}
+						</span>
+					);
+				if (fieldMax[f] <= METER_LIMIT)
+					return <Meter key={name} value={value} max={fieldMax[f]} changed={changed} label={fieldWord(name)} />;
+				return (
+					<span key={name} className={`attr${changed ? ' changed' : ''}`}>
+						{fieldWord(name)} {value}
+					</span>
+				);
+			})}
+		</li>
+	);
+}

@@ -1,0 +1,194 @@
+/*
+ * StepView.tsx - the step tab: controls, statistics, narration, the frame
+ * grid and the policy's structure, all at one step.
+ *
+ * The step is owned by the App (it lives in the URL); this view asks the
+ * worker for the snapshot of that step and shows it when it arrives, so
+ * `structure`'s data-step can lag the counter for a moment but never shows
+ * a mix of two steps.  Arriving at step k from step k-1 animates what the
+ * events of step k say happened; any other jump redraws without animation.
+ *
+ * Keyboard: space play/pause, ArrowRight/ArrowLeft step, Home reset (not
+ * while typing in a form field).
+ */
+import { useEffect, useRef, useState, type CSSProperties } from 'react';
+import type { Snapshot } from '../../wasm/protocol';
+import type { Run } from '../../model/run';
+import { narrate } from '../../model/narration';
+import { NO_TRANSITIONS, transitionsOf, type Transitions } from '../../model/transitions';
+import { unwrapHand } from '../../viz/clock';
+import { Controls } from './Controls';
+import { FrameGrid } from './FrameGrid';
+import { StructureView } from './StructureView';
+
+interface Props {
+	run: Run;
+	step: number;
+	onStep: (step: number) => void;
+	lecture: boolean;
+}
+
+interface Shown {
+	step: number;
+	snapshot: Snapshot;
+	transitions: Transitions;
+	handTurns: number[];
+}
+
+function isTyping(target: EventTarget | null): boolean {
+	return target instanceof HTMLElement && /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName) && (target as HTMLInputElement).type !== 'range';
+}
+
+/** Seeks snapshots from the worker; shows each when it arrives, newest request wins. */
+function useShownStep(run: Run, step: number): Shown | null {
+	const [shown, setShown] = useState<Shown | null>(null);
+	const latest = useRef(0);
+	const previous = useRef<Shown | null>(null);
+	useEffect(() => {
+		previous.current = null;
+		setShown(null);
+	}, [run]);
+	useEffect(() => {
+		const request = ++latest.current;
+		run.session.snapshot(step).then(
+			(snapshot) => {
+				if (request !== latest.current) return;
+				const before = previous.current;
+				const forward = before !== null && before.step === step - 1;
+				const transitions = forward ? transitionsOf(run.policy, run.timeline.log.eventsOfStep(step)) : NO_TRANSITIONS;
+				const slots = (h: number) => Math.max(run.scenario.frames, snapshot.lists[run.policy.hands[h].list].length);
+				const handTurns = snapshot.hands.map((position, h) =>
+					forward ? unwrapHand(before.handTurns[h], transitions.hands.get(h) ?? [], slots(h)) : position,
+				);
+				const next = { step, snapshot, transitions, handTurns };
+				previous.current = next;
+				setShown(next);
+			},
+			() => {
+				/* a disposed session: a newer run replaced this one */
+			},
+		);
+	}, [run, step]);
+	return shown;
+}
+
+export function StepView({ run, step, onStep, lecture }: Props) {
+	const [playing, setPlaying] = useState(false);
+	const [speed, setSpeed] = useState(1);
+	const shown = useShownStep(run, step);
+	const { timeline } = run;
+	const total = timeline.steps;
+	const clamp = (k: number) => Math.max(0, Math.min(total, k));
+
+	useEffect(() => {
+		if (!playing) return;
+		if (step >= total) {
+			setPlaying(false);
+			return;
+		}
+		const timer = setTimeout(() => onStep(step + 1), 1000 / speed);
+		return () => clearTimeout(timer);
+	}, [playing, step, total, speed, onStep]);
+
+	useEffect(() => {
+		const onKey = (event: KeyboardEvent) => {
+			if (isTyping(event.target) || event.altKey || event.ctrlKey || event.metaKey) return;
+			if (event.key === ' ') setPlaying((p) => !p);
+			else if (event.key === 'ArrowRight') onStep(clamp(step + 1));
+			else if (event.key === 'ArrowLeft') onStep(clamp(step - 1));
+			else if (event.key === 'Home') onStep(0);
+			else return;
+			event.preventDefault();
+		};
+		window.addEventListener('keydown', onKey);
+		return () => window.removeEventListener('keydown', onKey);
+	});
+
+	const resident = step > 0 ? timeline.column(step - 1).rows.filter((p) => p !== null).length : 0;
+	const reference = step > 0 ? timeline.pages[step - 1] : null;
+	const narration =
+		step === 0
+			? `Memory is empty: ${run.scenario.frames} frames, ${total} references to come. Step forward to process the first.`
+			: narrate(run.policy, timeline.log.eventsOfStep(step), resident, run.result.trace.writes[step - 1] === 1);
+	const animation = { '--anim-ms': `${Math.round(Math.min(700, 800 / speed))}ms` } as CSSProperties;
+	const full = run.result.stats;
+
+	return (
+		<div className="step-view" style={animation}>
+			<Controls
+				step={step}
+				total={total}
+				playing={playing}
+				speed={speed}
+				nextFault={timeline.nextFault(step)}
+				nextEviction={timeline.nextEviction(step)}
+				onStep={(k) => onStep(clamp(k))}
+				onPlaying={setPlaying}
+				onSpeed={setSpeed}
+			/>
+			<div className="stats-row">
+				<div className="stat">
+					<span className="label">reference</span>
+					<span className="value">{reference ?? '—'}</span>
+				</div>
+				<div className="stat fault">
+					<span className="label">faults</span>
+					<span className="value" data-testid="stat-faults">
+						{timeline.faultsAt(step)}
+					</span>
+				</div>
+				<div className="stat hit">
+					<span className="label">hits</span>
+					<span className="value" data-testid="stat-hits">
+						{timeline.hitsAt(step)}
+					</span>
+				</div>
+				<div className="stat">
+					<span className="label">evictions</span>
+					<span className="value" data-testid="stat-evictions">
+						{timeline.evictionsAt(step)}
+					</span>
+				</div>
+				<div className="stat whole">
+					<span className="label">whole trace</span>
+					<span className="value small">
+						{full.misses} faults / {full.references} refs ({((100 * full.misses) / Math.max(1, full.references)).toFixed(1)}%)
+					</span>
+				</div>
+			</div>
+			{full.references > total && (
+				<p className="note banner">
+					The step view shows the first {total.toLocaleString()} of {full.references.toLocaleString()} references; the statistics
+					under “whole trace”, the compare view and the charts cover all of them.
+				</p>
+			)}
+			<p className="narration" data-testid="narration" aria-live="polite">
+				{step > 0 && <span className="step-tag">{step}.</span>} {narration}
+			</p>
+			<div className={`step-panels${lecture ? ' lecture' : ''}`}>
+				<section className="panel grid-panel">
+					<h2>Frames over time</h2>
+					<FrameGrid timeline={timeline} step={step} columns={lecture ? 16 : 24} onPick={(k) => onStep(k)} />
+				</section>
+				<section className="panel structure-panel">
+					<h2>
+						{run.policy.title} <span className="policy-name">({run.policy.name})</span>
+					</h2>
+					{shown ? (
+						<StructureView
+							policy={run.policy}
+							snapshot={shown.snapshot}
+							frames={run.scenario.frames}
+							fieldMax={run.fieldMax}
+							transitions={shown.transitions}
+							handTurns={shown.handTurns}
+							step={shown.step}
+						/>
+					) : (
+						<p className="note">loading the structure…</p>
+					)}
+				</section>
+			</div>
+		</div>
+	);
+}

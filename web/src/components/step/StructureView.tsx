@@ -1,0 +1,33 @@
+/*
+ * StructureView.tsx - the policy's own structure at the current step, drawn
+ * from its snapshot: a clock face for a policy with a hand over its only
+ * resident list, lanes for Linux-style active/inactive pairs, and the
+ * generic lists otherwise.  The choice is made from the policy's shape
+ * (hands, list names), never from its name.
+ */
+import { ClockFace } from './ClockFace';
+import { Lanes, lanePairs } from './Lanes';
+import { ListsView, type DrawingProps } from './ListsView';
+
+const CLOCK_MAX_FRAMES = 32;
+
+export type Drawing = 'clock' | 'lanes' | 'lists';
+
+export function drawingFor(props: Pick<DrawingProps, 'policy' | 'frames'>): Drawing {
+	const { policy, frames } = props;
+	const resident = policy.lists.filter((l) => !l.ghost);
+	if (policy.hands.length === 1 && resident.length === 1 && frames <= CLOCK_MAX_FRAMES) return 'clock';
+	if (lanePairs(policy.lists.map((l) => l.name)).length > 0) return 'lanes';
+	return 'lists';
+}
+
+export function StructureView(props: DrawingProps & { step: number }) {
+	const drawing = drawingFor(props);
+	return (
+		<div className={`structure ${drawing}`} data-testid="structure" data-step={String(props.step)}>
+			{drawing === 'clock' && <ClockFace {...props} />}
+			{drawing === 'lanes' && <Lanes {...props} />}
+			{drawing === 'lists' && <ListsView {...props} />}
+		</div>
+	);
+}

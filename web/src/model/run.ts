@@ -1,0 +1,76 @@
+/*
+ * run.ts - turns an applied scenario into what the step view shows: one
+ * simulation in the worker (statistics over the whole trace), a recorded
+ * session over the part the step view can show, its events, and the
+ * Timeline built from them.
+ *
+ * Invariants
+ *   - Only the first STEP_VIEW_LIMIT references are recorded: events cost
+ *     memory per reference, and nobody steps through more by hand.  The
+ *     statistics in `result` still cover the whole trace.
+ *   - A failed load disposes whatever it created and rejects with the
+ *     core's message; the caller keeps the previous run.
+ */
+import { EVENT_KINDS, type CallOptions, type PagelabClient, type PolicyEvent, type PolicyInfo, type Session, type SimulateResult } from '../wasm/protocol';
+import { effectiveParams, toTraceSource, validateScenario, type Scenario } from './scenario';
+import { Timeline } from './timeline';
+
+export const STEP_VIEW_LIMIT = 50_000;
+const EVENT_BLOCK = 25_000;
+const SET = EVENT_KINDS.indexOf('set');
+
+export interface Run {
+	scenario: Scenario;
+	policy: PolicyInfo;
+	result: SimulateResult;
+	session: Session;
+	timeline: Timeline;
+	/** Largest value each field can take, for meters (fieldMaxima). */
+	fieldMax: number[];
+}
+
+/**
+ * The largest value of each field: the highest any event set, raised to
+ * 2^bits - 1 when the policy has a "<field>_bits" width parameter.
+ */
+export function fieldMaxima(timeline: Timeline, policy: PolicyInfo, params: Record<string, number>): number[] {
+	const max = policy.fields.map(() => 0);
+	const log = timeline.log;
+	for (let i = 0; i < log.kind.length; i++) if (log.kind[i] === SET) max[log.arg[i]] = Math.max(max[log.arg[i]], log.b[i]);
+	return policy.fields.map((name, f) => {
+		const bits = params[`${name}_bits`];
+		return Math.max(max[f], bits ? 2 ** bits - 1 : 0, 1);
+	});
+}
+
+export async function loadRun(
+	client: PagelabClient,
+	scenario: Scenario,
+	policies: PolicyInfo[],
+	options: CallOptions = {},
+): Promise<Run> {
+	const policy = validateScenario(scenario, policies);
+	const result = await client.simulate(
+		{
+			policy: scenario.policy,
+			frames: scenario.frames,
+			params: scenario.params,
+			trace: toTraceSource(scenario.trace),
+			record: true,
+			recordSteps: STEP_VIEW_LIMIT,
+		},
+		options,
+	);
+	const session = result.session!;
+	try {
+		let events: PolicyEvent[] = [];
+		for (let from = 0; from < session.steps; from += EVENT_BLOCK)
+			events = events.concat(await session.events(from, Math.min(session.steps, from + EVENT_BLOCK)));
+		const steps = session.steps;
+		const timeline = new Timeline(policy, scenario.frames, result.trace.pages.subarray(0, steps), result.outcome.subarray(0, steps), events);
+		return { scenario, policy, result, session, timeline, fieldMax: fieldMaxima(timeline, policy, effectiveParams(scenario, policy)) };
+	} catch (error) {
+		await session.dispose();
+		throw error;
+	}
+}

@@ -1,0 +1,176 @@
+/*
+ * scenario.ts - what the lecturer asks pagelab to show: a policy with its
+ * parameters, a number of frames and a trace, plus the presets.
+ *
+ * A Scenario is plain data.  Its trace is a typed reference string, a
+ * generator spec or an uploaded file; toTraceSource() turns it into what the
+ * client simulates.  validateScenario() catches what the form can catch
+ * before the core sees it; the core catches the rest (bad tokens, bad
+ * parameter values) with messages naming the input and line.
+ *
+ * Invariants
+ *   - frames is a whole number from 1 to MAX_FRAMES.
+ *   - params only holds names the policy has; a missing name takes the
+ *     policy's default (the core applies defaults).
+ */
+import {
+	PagelabError,
+	type GeneratorSpec,
+	type ParamValues,
+	type PolicyInfo,
+	type TraceSource,
+} from '../wasm/protocol';
+
+export const MAX_FRAMES = 4096;
+
+export type TraceSpec =
+	| { kind: 'refs'; text: string }
+	| { kind: 'generator'; spec: GeneratorSpec }
+	| { kind: 'file'; name: string; bytes: Uint8Array };
+
+export interface Scenario {
+	policy: string;
+	frames: number;
+	params: ParamValues;
+	trace: TraceSpec;
+}
+
+export interface Preset {
+	id: string;
+	title: string;
+	scenario: Scenario;
+}
+
+const SILBERSCHATZ = '7 0 1 2 0 3 0 4 2 3 0 3 2 1 2 0 1 7 0 1';
+
+/*
+ * Seed 000's Figure 2 (from Jaleel et al.): a1 a2 a2 a1 b1 b2 b3 b4 a1 a2,
+ * with a1 = 1, a2 = 2 and b1..b4 = 11..14, on 2-bit SRRIP-HP with 4 frames.
+ */
+const SEED000_FIGURE2 = '1 2 2 1 11 12 13 14 1 2';
+
+export const PRESETS: readonly Preset[] = [
+	{
+		id: 'silberschatz-fifo',
+		title: 'Silberschatz string, FIFO, 3 frames (15 faults)',
+		scenario: { policy: 'fifo', frames: 3, params: {}, trace: { kind: 'refs', text: SILBERSCHATZ } },
+	},
+	{
+		id: 'silberschatz-lru',
+		title: 'Silberschatz string, LRU, 3 frames (12 faults)',
+		scenario: { policy: 'lru', frames: 3, params: {}, trace: { kind: 'refs', text: SILBERSCHATZ } },
+	},
+	{
+		id: 'silberschatz-opt',
+		title: 'Silberschatz string, OPT, 3 frames (9 faults)',
+		scenario: { policy: 'opt', frames: 3, params: {}, trace: { kind: 'refs', text: SILBERSCHATZ } },
+	},
+	{
+		id: 'silberschatz-clock',
+		title: 'Silberschatz string, CLOCK, 3 frames',
+		scenario: { policy: 'clock', frames: 3, params: {}, trace: { kind: 'refs', text: SILBERSCHATZ } },
+	},
+	{
+		id: 'belady-3',
+		title: "Belady's anomaly, FIFO, 3 frames (9 faults)",
+		scenario: { policy: 'fifo', frames: 3, params: {}, trace: { kind: 'refs', text: '1 2 3 4 1 2 5 1 2 3 4 5' } },
+	},
+	{
+		id: 'belady-4',
+		title: "Belady's anomaly, FIFO, 4 frames (10 faults)",
+		scenario: { policy: 'fifo', frames: 4, params: {}, trace: { kind: 'refs', text: '1 2 3 4 1 2 5 1 2 3 4 5' } },
+	},
+	{
+		id: 'seed000-figure2',
+		title: "Seed 000's Figure 2: 2-bit SRRIP-HP, 4 frames",
+		scenario: {
+			policy: 'srrip',
+			frames: 4,
+			params: { rrpv_bits: 2 },
+			trace: { kind: 'refs', text: SEED000_FIGURE2 },
+		},
+	},
+	{
+		id: 'linux-promotion',
+		title: 'Linux lists: pages referenced twice are promoted',
+		scenario: {
+			policy: 'linux',
+			frames: 6,
+			params: { anon_percent: 0 },
+			trace: { kind: 'refs', text: '1 2 3 1 1 4 2 2 5 6 7 8 1 3' },
+		},
+	},
+	{
+		id: 'loop-lru',
+		title: 'A loop one page larger than memory defeats LRU',
+		scenario: {
+			policy: 'lru',
+			frames: 4,
+			params: {},
+			trace: { kind: 'generator', spec: { kind: 'loop', length: 30, pages: 5 } },
+		},
+	},
+	{
+		id: 'zipf-big',
+		title: 'Zipf workload, 1 000 000 references (statistics only)',
+		scenario: {
+			policy: 'clock',
+			frames: 64,
+			params: {},
+			trace: { kind: 'generator', spec: { kind: 'zipf', length: 1_000_000, pages: 2000, exponent: 0.9, seed: 7 } },
+		},
+	},
+];
+
+export const DEFAULT_SCENARIO: Scenario = PRESETS[0].scenario;
+
+export function presetById(id: string): Preset | undefined {
+	return PRESETS.find((p) => p.id === id);
+}
+
+export function toTraceSource(trace: TraceSpec): TraceSource {
+	switch (trace.kind) {
+		case 'refs':
+			return { kind: 'text', text: trace.text, name: 'reference string' };
+		case 'generator':
+			return { kind: 'generator', spec: trace.spec };
+		case 'file':
+			return { kind: 'file', name: trace.name, bytes: trace.bytes };
+	}
+}
+
+/** Throws a PagelabError naming the first field that is wrong. */
+export function validateScenario(scenario: Scenario, policies: PolicyInfo[]): PolicyInfo {
+	const policy = policies.find((p) => p.name === scenario.policy);
+	if (!policy)
+		throw new PagelabError(
+			`policy: '${scenario.policy}' is not a policy (known: ${policies.map((p) => p.name).join(', ')})`,
+		);
+	if (!Number.isInteger(scenario.frames) || scenario.frames < 1 || scenario.frames > MAX_FRAMES)
+		throw new PagelabError(`frames: '${scenario.frames}' must be a whole number from 1 to ${MAX_FRAMES}`);
+	for (const [name, value] of Object.entries(scenario.params)) {
+		const param = policy.params.find((p) => p.name === name);
+		if (!param)
+			throw new PagelabError(
+				`${policy.name}: '${name}' is not a parameter (known: ${policy.params.map((p) => p.name).join(', ') || 'none'})`,
+			);
+		if (!Number.isInteger(value) || value < param.min || value > param.max)
+			throw new PagelabError(`${policy.name}: ${name} '${value}' must be a whole number from ${param.min} to ${param.max}`);
+	}
+	if (scenario.trace.kind === 'refs' && scenario.trace.text.trim() === '')
+		throw new PagelabError('reference string: empty; type page numbers such as "7 0 1 2 0 3"');
+	return policy;
+}
+
+/** The parameter values a scenario runs with: the given ones over the defaults. */
+export function effectiveParams(scenario: Scenario, policy: PolicyInfo): ParamValues {
+	return Object.fromEntries(policy.params.map((p) => [p.name, scenario.params[p.name] ?? p.def]));
+}
+
+/** Keeps only the parameters the newly chosen policy has (switching policy in the form). */
+export function withPolicy(scenario: Scenario, policy: PolicyInfo): Scenario {
+	const params = Object.fromEntries(
+		Object.entries(scenario.params).filter(([name]) => policy.params.some((p) => p.name === name)),
+	);
+	return { ...scenario, policy: policy.name, params };
+}

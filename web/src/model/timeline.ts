@@ -1,0 +1,200 @@
+/*
+ * timeline.ts - everything the step view derives from one recorded run: the
+ * event log in compact arrays, running statistics, where the faults and
+ * evictions are, and the textbook frame grid.
+ *
+ * Steps follow the core: step k is the state after references 0..k-1, so
+ * step 0 is empty and step n the end.  The events of reference k-1 are "the
+ * events of step k": they turn step k-1 into step k.
+ *
+ * The frame grid is derived from the event stream alone, as a textbook
+ * draws it: rows are frames; a page entering memory (INSERT into a list that
+ * is not a ghost list, or MOVE out of a ghost list) takes the row the
+ * page evicted in the same step left free, else the lowest free row; EVICT
+ * frees its row.  So a policy added later gets its grid with no UI code.
+ *
+ * Invariants
+ *   - faultsAt(k) + hitsAt(k) == k.
+ *   - column(k) holds exactly the resident pages at step k (tested against
+ *     the snapshots).
+ *   - Memory is O(events + steps + frames * steps / GRID_CHECKPOINT).
+ */
+import { EVENT_KINDS, type EventKind, type PolicyEvent, type PolicyInfo } from '../wasm/protocol';
+
+const GRID_CHECKPOINT = 256;
+const KIND = Object.fromEntries(EVENT_KINDS.map((k, i) => [k, i])) as Record<EventKind, number>;
+
+/** The event log as parallel arrays; events of step k are [start[k-1], start[k]). */
+export class EventLog {
+	readonly kind: Uint8Array;
+	readonly arg: Uint16Array;
+	readonly page: Float64Array;
+	readonly a: Int32Array;
+	readonly b: Int32Array;
+	/** start[i] is the index of the first event of reference i; start[n] is the count. */
+	readonly start: Uint32Array;
+
+	constructor(events: PolicyEvent[], references: number) {
+		const n = events.length;
+		this.kind = new Uint8Array(n);
+		this.arg = new Uint16Array(n);
+		this.page = new Float64Array(n);
+		this.a = new Int32Array(n);
+		this.b = new Int32Array(n);
+		this.start = new Uint32Array(references + 1);
+		let ref = 0;
+		events.forEach((e, i) => {
+			while (ref < e.step) this.start[++ref] = i;
+			this.kind[i] = KIND[e.kind];
+			this.arg[i] = e.arg;
+			this.page[i] = e.page ?? -1;
+			this.a[i] = e.a;
+			this.b[i] = e.b;
+		});
+		while (ref < references) this.start[++ref] = n;
+	}
+
+	/** The events that turn step k-1 into step k (k >= 1), decoded. */
+	eventsOfStep(k: number): PolicyEvent[] {
+		const out: PolicyEvent[] = [];
+		for (let i = this.start[k - 1]; i < this.start[k]; i++)
+			out.push({
+				step: k - 1,
+				kind: EVENT_KINDS[this.kind[i]],
+				arg: this.arg[i],
+				page: this.page[i] < 0 ? null : this.page[i],
+				a: this.a[i],
+				b: this.b[i],
+			});
+		return out;
+	}
+
+	countOfStep(k: number, kind: EventKind): number {
+		let count = 0;
+		for (let i = this.start[k - 1]; i < this.start[k]; i++) if (this.kind[i] === KIND[kind]) count++;
+		return count;
+	}
+}
+
+export interface GridColumn {
+	/** rows[r] is the page in frame r after the step, or null. */
+	rows: (number | null)[];
+	/** Rows whose page entered memory in this step. */
+	entered: Set<number>;
+}
+
+export class Timeline {
+	readonly steps: number;
+	readonly log: EventLog;
+	private readonly faults: Uint32Array;
+	private readonly evictions: Uint32Array;
+	/** Per step, the rows that changed and the page each now holds (-1: empty). */
+	private readonly changeStart: Uint32Array;
+	private readonly changeRow: Uint32Array;
+	private readonly changePage: Float64Array;
+	private readonly checkpoints: Float64Array[];
+
+	constructor(
+		readonly policy: PolicyInfo,
+		readonly frames: number,
+		/** Page number of each reference. */
+		readonly pages: Float64Array,
+		/** 1 where reference i hit. */
+		readonly outcome: Uint8Array,
+		events: PolicyEvent[],
+	) {
+		this.steps = outcome.length;
+		this.log = new EventLog(events, this.steps);
+		this.faults = new Uint32Array(this.steps + 1);
+		this.evictions = new Uint32Array(this.steps + 1);
+		for (let k = 1; k <= this.steps; k++) {
+			this.faults[k] = this.faults[k - 1] + (outcome[k - 1] ? 0 : 1);
+			this.evictions[k] = this.evictions[k - 1] + this.log.countOfStep(k, 'evict');
+		}
+		const grid = this.buildGrid();
+		this.changeStart = grid.start;
+		this.changeRow = grid.row;
+		this.changePage = grid.page;
+		this.checkpoints = grid.checkpoints;
+	}
+
+	faultsAt(k: number): number {
+		return this.faults[k];
+	}
+
+	hitsAt(k: number): number {
+		return k - this.faults[k];
+	}
+
+	evictionsAt(k: number): number {
+		return this.evictions[k];
+	}
+
+	/** The first step after k whose reference faulted, or null. */
+	nextFault(k: number): number | null {
+		for (let j = k + 1; j <= this.steps; j++) if (!this.outcome[j - 1]) return j;
+		return null;
+	}
+
+	/** The first step after k that evicted a page, or null. */
+	nextEviction(k: number): number | null {
+		for (let j = k + 1; j <= this.steps; j++) if (this.evictions[j] > this.evictions[j - 1]) return j;
+		return null;
+	}
+
+	/** The frame grid's column at step k (k >= 0; column 0 is empty memory). */
+	column(k: number): GridColumn {
+		const base = Math.floor(k / GRID_CHECKPOINT);
+		const rows = Array.from(this.checkpoints[base], (p) => (p < 0 ? null : p));
+		for (let j = base * GRID_CHECKPOINT + 1; j <= k; j++) this.applyChanges(j, rows);
+		const entered = new Set<number>();
+		if (k > 0)
+			for (let c = this.changeStart[k - 1]; c < this.changeStart[k]; c++)
+				if (this.changePage[c] >= 0) entered.add(this.changeRow[c]);
+		return { rows, entered };
+	}
+
+	private applyChanges(k: number, rows: (number | null)[]): void {
+		for (let c = this.changeStart[k - 1]; c < this.changeStart[k]; c++)
+			rows[this.changeRow[c]] = this.changePage[c] < 0 ? null : this.changePage[c];
+	}
+
+	private buildGrid() {
+		const ghost = this.policy.lists.map((l) => l.ghost);
+		const rows = new Float64Array(this.frames).fill(-1);
+		const rowOf = new Map<number, number>();
+		const start = new Uint32Array(this.steps + 1);
+		const row: number[] = [];
+		const page: number[] = [];
+		const checkpoints = [rows.slice()];
+		const log = this.log;
+		for (let k = 1; k <= this.steps; k++) {
+			const freed: number[] = [];
+			for (let i = log.start[k - 1]; i < log.start[k]; i++) {
+				const kind = EVENT_KINDS[log.kind[i]];
+				const p = log.page[i];
+				const enters =
+					(kind === 'insert' && !ghost[log.arg[i]]) ||
+					(kind === 'move' && ghost[log.a[i]] && !ghost[log.arg[i]]);
+				if (kind === 'evict' && rowOf.has(p)) {
+					const r = rowOf.get(p)!;
+					rowOf.delete(p);
+					rows[r] = -1;
+					freed.push(r);
+					row.push(r);
+					page.push(-1);
+				} else if (enters && !rowOf.has(p)) {
+					const r = freed.length ? freed.shift()! : rows.indexOf(-1);
+					if (r < 0) continue; /* more resident pages than frames: the core reports that */
+					rowOf.set(p, r);
+					rows[r] = p;
+					row.push(r);
+					page.push(p);
+				}
+			}
+			start[k] = row.length;
+			if (k % GRID_CHECKPOINT === 0) checkpoints.push(rows.slice());
+		}
+		return { start, row: Uint32Array.from(row), page: Float64Array.from(page), checkpoints };
+	}
+}
