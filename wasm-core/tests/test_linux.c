@@ -204,6 +204,22 @@ TEST(the_hybrid_promotes_at_two_zeroes_on_an_active_hit_and_ages_at_isolation)
 	run_free(&r);
 }
 
+TEST(shrink_active_list_deactivates_a_whole_batch_when_the_inactive_list_is_low)
+{
+	struct run r;
+
+	/* the first trace above with the default batch of SWAP_CLUSTER_MAX */
+	run_start(&r, "linux", 4, "1 2 3 1 2 4 5 5 1 6", "anon_percent=0", 0);
+	pl_sim_run(r.sim, 9);
+	CHECK_STR_EQ(lists(&r), "inactive_file: 4r; active_file: 5 2 1r");
+	/* inactive (1) is low against active (3): all three go, tail first */
+	run_step(&r);
+	CHECK_STR_EQ(lists(&r), "inactive_file: 6r 5 2 1r");
+	CHECK_EQ(run_counter(&r, "pgrefill"), 3);
+	CHECK_EQ(run_counter(&r, "pgdeactivate"), 3);
+	run_free(&r);
+}
+
 /*
  * Refault detection: 1 and 2 are active; 3 is evicted, and refaults after
  * one more eviction: its refault distance (2 ticks of nonresident_age: the
