@@ -86,6 +86,9 @@ static uint32_t rrip_first_deactivated(const struct lruvec *vec, enum lru_list_i
 	     page = lruvec_toward_head(vec, page)) {
 		int32_t rrpv = lruvec_field(vec, page, LRU_RRPV);
 
+		if (rrpv == vec->rrpv_max)
+			return page;	/* no page can beat it; isolation rotates
+					 * the pages before it, paying for this walk */
 		if (rrpv > best_rrpv) {
 			best = page;
 			best_rrpv = rrpv;
