@@ -24,7 +24,7 @@
  *   - Sessions are disposed when the comparison is replaced or unmounted.
  */
 
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import type { PagelabClient, PolicyInfo, Session, SimulateResult, TraceInfo } from '../../wasm/protocol';
 import {
 	cumulativeFaults,
@@ -56,7 +56,13 @@ const MAX_POLICIES = 4;
 const COMPANIONS = ['lru', 'fifo', 'opt'];
 /* Recording keeps every event in the worker: enough for any lecture trace. */
 const RECORD_LIMIT = 100_000;
-const STRIP_CELLS = { normal: 48, lecture: 24 };
+/* Strip geometry in em of the view's font: the label column, and the narrowest cell. */
+const STRIP_LABEL_EM = 15;
+const MIN_CELL_EM = 1.7;
+/* Average digit width in em, plus the cell's padding, for cells wide enough for their page number. */
+const DIGIT_EM = 0.62;
+const CELL_PADDING_EM = 0.6;
+const MIN_STRIP_CELLS = 8;
 /* More frames than this are summarised, not drawn one box each. */
 const MAX_FRAME_BOXES = 64;
 /* Frames stack in columns of this many, like the textbook grid, then wrap sideways. */
@@ -246,49 +252,86 @@ function DivergenceNote({ comparison, divergence, reasons, onStep }: DivergenceN
 	);
 }
 
+/* The width of an element, kept current as the window or the layout changes. */
+function useWidth(ref: RefObject<HTMLElement | null>): { width: number; em: number } {
+	const [size, setSize] = useState({ width: 0, em: 16 });
+	useLayoutEffect(() => {
+		const element = ref.current;
+		if (!element)
+			return;
+		const measure = () =>
+			setSize({ width: element.clientWidth, em: parseFloat(getComputedStyle(element).fontSize) || 16 });
+		measure();
+		const observer = new ResizeObserver(measure);
+		observer.observe(element);
+		return () => observer.disconnect();
+	}, [ref]);
+	return size;
+}
+
 interface StripsProps {
 	comparison: Comparison;
 	step: number;
 	divergence: number | null;
-	maxCells: number;
 	onStep: (step: number) => void;
 }
 
-function Strips({ comparison, step, divergence, maxCells, onStep }: StripsProps) {
+/**
+ * As many cells as fit the width, each wide enough for the longest page
+ * number of the trace, so a lecture screen shows no scroll bar.
+ */
+function Strips({ comparison, step, divergence, onStep }: StripsProps) {
 	const { trace, runs } = comparison;
-	const window = stripWindow(trace.references, step, maxCells);
+	const box = useRef<HTMLDivElement>(null);
+	const { width, em } = useWidth(box);
+	const cellEm = useMemo(() => {
+		let widest = 0;
+		for (let i = 0; i < trace.pages.length; i++)
+			widest = Math.max(widest, trace.pages[i]);
+		return Math.max(MIN_CELL_EM, String(widest).length * DIGIT_EM + CELL_PADDING_EM);
+	}, [trace]);
+	const fitting = Math.floor((width / em - STRIP_LABEL_EM) / cellEm);
+	const window = stripWindow(trace.references, step, Math.max(MIN_STRIP_CELLS, fitting));
 	const cellClass = (cellStep: number) =>
 		['pl-compare-cell', cellStep === step && 'pl-current', cellStep === divergence && 'pl-divergence'].filter(Boolean).join(' ');
 	return (
-		<div className="pl-compare-strips" style={{ gridTemplateColumns: `auto repeat(${window.last - window.first + 1}, var(--pl-cell))` }}>
-			{divergence !== null && divergence >= window.first && divergence <= window.last && (
-				<span
-					className="pl-compare-marker"
-					style={{ gridColumn: divergence - window.first + 2 }}
-					title={`first divergence: step ${divergence}`}
-				>
-					▼
-				</span>
-			)}
-			<span className="pl-compare-label pl-compare-label-refs" style={{ gridColumn: 1 }}>
-				reference
-			</span>
-			<div className="pl-compare-row" data-testid="compare-refs">
-				{stripCells(runs[0].outcome, window, trace.pages).map((cell) => (
-					<button
-						type="button"
-						key={cell.step}
-						className={cellClass(cell.step) + ' pl-compare-ref'}
-						title={`step ${cell.step}: page ${cell.page}`}
-						onClick={() => onStep(cell.step)}
+		<div ref={box} className="pl-compare-strips-box">
+			<div
+				className="pl-compare-strips"
+				style={{
+					['--pl-cell' as string]: `${cellEm}em`,
+					gridTemplateColumns: `auto repeat(${window.last - window.first + 1}, var(--pl-cell))`,
+				}}
+			>
+				{divergence !== null && divergence >= window.first && divergence <= window.last && (
+					<span
+						className="pl-compare-marker"
+						style={{ gridColumn: divergence - window.first + 2 }}
+						title={`first divergence: step ${divergence}`}
 					>
-						{cell.page}
-					</button>
+						▼
+					</span>
+				)}
+				<span className="pl-compare-label pl-compare-label-refs" style={{ gridColumn: 1 }}>
+					reference
+				</span>
+				<div className="pl-compare-row" data-testid="compare-refs">
+					{stripCells(runs[0].outcome, window, trace.pages).map((cell) => (
+						<button
+							type="button"
+							key={cell.step}
+							className={cellClass(cell.step) + ' pl-compare-ref'}
+							title={`step ${cell.step}: page ${cell.page}`}
+							onClick={() => onStep(cell.step)}
+						>
+							{cell.page}
+						</button>
+					))}
+				</div>
+				{runs.map((run, i) => (
+					<StripRow key={i} index={i} run={run} step={step} window={window} cellClass={cellClass} onStep={onStep} />
 				))}
 			</div>
-			{runs.map((run, i) => (
-				<StripRow key={i} index={i} run={run} step={step} window={window} cellClass={cellClass} onStep={onStep} />
-			))}
 		</div>
 	);
 }
@@ -656,7 +699,6 @@ export function CompareView({ scenario, client, lecture = false, step: sharedSte
 						comparison={comparison}
 						step={step}
 						divergence={divergence}
-						maxCells={STRIP_CELLS[lecture ? 'lecture' : 'normal']}
 						onStep={setStep}
 					/>
 					<Columns
