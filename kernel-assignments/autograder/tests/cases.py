@@ -28,6 +28,7 @@ SELFTEST_CASES = [
 	("reference", "the selftest reference solution gets full marks"),
 	("patch", "the reference handed in as a patch gets full marks"),
 	("extra-files", "files found by name are graded and unrelated files are ignored with a note"),
+	("style", "checkpatch complaints cost the checkpatch point and are quoted"),
 	("missing", "a submission without the assignment's files scores zero and says what was expected"),
 	("patch-fails", "a patch that does not apply scores zero and quotes patch"),
 	("compile-error", "a compile error scores zero and shows the compiler's line"),
