@@ -12,7 +12,7 @@ export default defineConfig({
 	worker: { format: 'es' },
 	build: { target: 'es2022', chunkSizeWarningLimit: 1024 },
 	test: {
-		include: ['test/**/*.test.ts'],
+		include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
 		environment: 'node',
 		testTimeout: 60000,
 		reporters: ['default', './test/summary-reporter.ts'],
