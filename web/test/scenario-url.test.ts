@@ -1,0 +1,114 @@
+/*
+ * Scenarios, the URL that carries them and the trace generators: a state
+ * survives a round trip through the URL, a bad URL names its bad parameter
+ * and falls back instead of crashing, the form's checks name the field, and
+ * a generated trace is the same for the same seed.
+ */
+import { describe, expect, it } from 'vitest';
+import { decodeState, encodeState, DEFAULT_STATE, type AppState } from '../src/model/url';
+import { PRESETS, validateScenario, withPolicy, effectiveParams } from '../src/model/scenario';
+import { generate } from '../src/model/generator';
+import type { PolicyInfo } from '../src/wasm/protocol';
+
+const SRRIP: PolicyInfo = {
+	name: 'srrip',
+	title: 'Static RRIP',
+	help: '',
+	params: [{ name: 'rrpv_bits', help: '', def: 2, min: 1, max: 5, choices: null }],
+	lists: [{ name: 'frames', ghost: false }],
+	fields: ['rrpv'],
+	hands: [],
+	counters: [],
+};
+const FIFO: PolicyInfo = { ...SRRIP, name: 'fifo', params: [], fields: [] };
+
+describe('the URL', () => {
+	it('round-trips a typed scenario with parameters, the view, the step and lecture mode', () => {
+		const state: AppState = {
+			scenario: { policy: 'srrip', frames: 4, params: { rrpv_bits: 3 }, trace: { kind: 'refs', text: '1 2 2 1 0x1f 3w' } },
+			view: 'compare',
+			step: 7,
+			lecture: true,
+		};
+		const decoded = decodeState(encodeState(state));
+		expect(decoded.errors).toEqual([]);
+		expect(decoded.state).toEqual(state);
+	});
+
+	it('round-trips a generated scenario', () => {
+		const state: AppState = {
+			...DEFAULT_STATE,
+			scenario: { policy: 'lru', frames: 64, params: {}, trace: { kind: 'generator', spec: { kind: 'zipf', length: 100000, pages: 500, exponent: 0.9, seed: 4 } } },
+		};
+		expect(decodeState(encodeState(state)).state).toEqual(state);
+	});
+
+	it('names a bad parameter and keeps the default for it', () => {
+		const decoded = decodeState('?policy=lru&frames=lots&refs=1,2,3&gen=spiral');
+		expect(decoded.errors).toEqual(["URL: frames 'lots' is not a number"]);
+		expect(decoded.state.scenario.frames).toBe(DEFAULT_STATE.scenario.frames);
+		expect(decoded.state.scenario.trace).toEqual({ kind: 'refs', text: '1 2 3' });
+	});
+
+	it('says an uploaded file must be uploaded again', () => {
+		const decoded = decodeState('?policy=lru&frames=3&file=big.trace');
+		expect(decoded.errors[0]).toMatch(/big\.trace.*upload it again/);
+	});
+
+	it('opens the default scenario when it holds none', () => {
+		expect(decodeState('')).toEqual({ state: DEFAULT_STATE, errors: [] });
+	});
+});
+
+describe('the scenario checks', () => {
+	const policies = [SRRIP, FIFO];
+	const base = { policy: 'srrip', frames: 4, params: {}, trace: { kind: 'refs' as const, text: '1 2' } };
+
+	it('name the field that is wrong', () => {
+		expect(() => validateScenario({ ...base, policy: 'arc' }, policies)).toThrow("policy: 'arc' is not a policy (known: srrip, fifo)");
+		expect(() => validateScenario({ ...base, frames: 0 }, policies)).toThrow("frames: '0'");
+		expect(() => validateScenario({ ...base, frames: 2.5 }, policies)).toThrow("frames: '2.5'");
+		expect(() => validateScenario({ ...base, params: { rrpv_bits: 9 } }, policies)).toThrow("srrip: rrpv_bits '9' must be a whole number from 1 to 5");
+		expect(() => validateScenario({ ...base, params: { bits: 2 } }, policies)).toThrow("srrip: 'bits' is not a parameter (known: rrpv_bits)");
+		expect(() => validateScenario({ ...base, trace: { kind: 'refs', text: '  ' } }, policies)).toThrow('reference string: empty');
+	});
+
+	it('accept every preset whose policy exists', () => {
+		const figure2 = PRESETS.find((p) => p.id === 'seed000-figure2')!.scenario;
+		expect(validateScenario(figure2, policies)).toBe(SRRIP);
+		expect(effectiveParams(figure2, SRRIP)).toEqual({ rrpv_bits: 2 });
+	});
+
+	it('drop the parameters a newly chosen policy does not have', () => {
+		expect(withPolicy({ ...base, params: { rrpv_bits: 3 } }, FIFO).params).toEqual({});
+	});
+});
+
+describe('the generators', () => {
+	it('give the same trace for the same seed and another for another seed', () => {
+		const spec = { kind: 'zipf' as const, length: 1000, pages: 50, exponent: 1, seed: 9 };
+		expect(generate(spec)).toEqual(generate(spec));
+		expect(generate(spec)).not.toEqual(generate({ ...spec, seed: 10 }));
+	});
+
+	it('stay within their pages, and a zipf trace favours its first pages', () => {
+		const zipf = generate({ kind: 'zipf', length: 20000, pages: 100, exponent: 1.2, seed: 1 });
+		expect(Math.max(...zipf)).toBeLessThan(100);
+		const hot = zipf.filter((p) => p < 10).length;
+		expect(hot / zipf.length).toBeGreaterThan(0.5);
+		expect(Array.from(generate({ kind: 'loop', length: 7, pages: 3 }))).toEqual([0, 1, 2, 0, 1, 2, 0]);
+	});
+
+	it('give each phase its own working set', () => {
+		const trace = generate({ kind: 'phases', length: 400, phases: 4, workingSet: 5, seed: 2 });
+		for (let phase = 0; phase < 4; phase++) {
+			const pages = new Set(trace.subarray(phase * 100, (phase + 1) * 100));
+			expect([...pages].every((p) => p >= phase * 5 && p < (phase + 1) * 5)).toBe(true);
+		}
+	});
+
+	it('name a bad field', () => {
+		expect(() => generate({ kind: 'uniform', length: 0, pages: 5, seed: 1 })).toThrow("generator: length '0'");
+		expect(() => generate({ kind: 'zipf', length: 5, pages: 5, exponent: -1, seed: 1 })).toThrow("generator: exponent '-1'");
+	});
+});

@@ -1,0 +1,136 @@
+/*
+ * The step view's model, on real runs of the core: the frame grid holds
+ * exactly the resident pages of the policy's own snapshot at every step,
+ * for every policy; running counts; jumps; the narration of seed 000's
+ * Figure 2, of CLOCK's second chances and of Linux's promotion; and what a
+ * step's events say to animate.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { inProcessClient } from './support';
+import { loadRun, type Run } from '../src/model/run';
+import { narrate } from '../src/model/narration';
+import { transitionsOf } from '../src/model/transitions';
+import type { Scenario } from '../src/model/scenario';
+
+const client = inProcessClient();
+const runs: Run[] = [];
+afterAll(async () => {
+	await Promise.all(runs.map((r) => r.session.dispose()));
+	client.dispose();
+});
+
+async function run(policy: string, frames: number, text: string, params: Record<string, number> = {}): Promise<Run> {
+	const scenario: Scenario = { policy, frames, params, trace: { kind: 'refs', text } };
+	const loaded = await loadRun(client, scenario, await client.listPolicies());
+	runs.push(loaded);
+	return loaded;
+}
+
+function residentOf(lists: Array<Array<{ page: number }>>, ghost: boolean[]): number[] {
+	return lists.flatMap((list, l) => (ghost[l] ? [] : list.map((e) => e.page))).sort((a, b) => a - b);
+}
+
+const RANDOM = Array.from({ length: 300 }, (_, i) => (i * 7919 + (i >> 3) * 31) % 17).join(' ');
+
+describe('the frame grid', () => {
+	it('holds exactly the resident pages of every policy at every step', async () => {
+		for (const policy of await client.listPolicies()) {
+			for (const frames of [1, 4, 7]) {
+				const r = await run(policy.name, frames, RANDOM);
+				const ghost = policy.lists.map((l) => l.ghost);
+				for (let k = 0; k <= r.timeline.steps; k += 1) {
+					const column = r.timeline.column(k).rows.filter((p): p is number => p !== null).sort((a, b) => a - b);
+					const snapshot = await r.session.snapshot(k);
+					expect(column, `${policy.name}, ${frames} frames, step ${k}`).toEqual(residentOf(snapshot.lists, ghost));
+				}
+			}
+		}
+	});
+
+	it('shows the textbook final frames of the Silberschatz string (FIFO 7 0 1, LRU 1 0 7)', async () => {
+		const silberschatz = '7 0 1 2 0 3 0 4 2 3 0 3 2 1 2 0 1 7 0 1';
+		const fifo = await run('fifo', 3, silberschatz);
+		const lru = await run('lru', 3, silberschatz);
+		expect(fifo.timeline.column(20).rows).toEqual([7, 0, 1]);
+		expect(lru.timeline.column(20).rows).toEqual([1, 0, 7]);
+		expect(fifo.timeline.column(4).entered).toEqual(new Set([0]));
+	});
+
+	it('counts faults, hits and evictions up to each step, and finds the next fault and eviction', async () => {
+		const r = await run('fifo', 3, '1 2 3 1 4 1 5');
+		const t = r.timeline;
+		expect([t.faultsAt(0), t.hitsAt(0), t.evictionsAt(0)]).toEqual([0, 0, 0]);
+		expect([t.faultsAt(4), t.hitsAt(4), t.evictionsAt(4)]).toEqual([3, 1, 0]);
+		expect([t.faultsAt(7), t.hitsAt(7), t.evictionsAt(7)]).toEqual([6, 1, 3]);
+		expect(t.nextFault(3)).toBe(5);
+		expect(t.nextEviction(0)).toBe(5);
+		expect(t.nextFault(7)).toBeNull();
+	});
+});
+
+describe('the narration', () => {
+	it("tells seed 000's Figure 2 step 7 as the paper does: every RRPV incremented, page 11 reached 3 and was evicted", async () => {
+		const r = await run('srrip', 4, '1 2 2 1 11 12 13 14 1 2', { rrpv_bits: 2 });
+		const text = narrate(r.policy, r.timeline.log.eventsOfStep(7), 4);
+		expect(text).toBe(
+			'page 13: miss; RRPV of every page incremented; page 11 reached 3 and was evicted; page 13 inserted into frame slot 2 with RRPV 2',
+		);
+		expect(narrate(r.policy, r.timeline.log.eventsOfStep(3), 2)).toBe('page 2: hit; RRPV of page 2 2 → 0');
+		expect(r.fieldMax).toEqual([3]);
+	});
+
+	it("tells CLOCK's sweep as second chances", async () => {
+		const r = await run('clock', 3, '1 2 3 1 4', { ref_on_load: 1 });
+		expect(narrate(r.policy, r.timeline.log.eventsOfStep(5), 3)).toBe(
+			'page 4: miss; hand went once round from 0, clearing the reference bits of pages 1, 2, 3 (second chance); page 1 evicted from frames; page 4 inserted into frame slot 0 with reference bit 1; hand advanced from 0 to 1',
+		);
+	});
+
+	it("tells Linux's promotion of a page read twice", async () => {
+		const r = await run('linux', 4, '1 2 1', { anon_percent: 0 });
+		expect(narrate(r.policy, r.timeline.log.eventsOfStep(3), 2)).toContain('page 1 promoted from inactive_file to active_file');
+	});
+});
+
+describe('the transitions of a step', () => {
+	it('mark the promoted page, its changed fields and nothing else', async () => {
+		const r = await run('linux', 4, '1 2 1', { anon_percent: 0 });
+		const t = transitionsOf(r.policy, r.timeline.log.eventsOfStep(3));
+		const active = r.policy.lists.findIndex((l) => l.name === 'active_file');
+		expect(t.reference).toEqual({ page: 1, hit: true });
+		expect(t.moved.get(1)).toMatchObject({ kind: 'promoted', to: active });
+		expect([...t.changed.keys()]).toEqual([1]);
+		expect(t.entered.size).toBe(0);
+		expect(t.evicted).toEqual([]);
+	});
+
+	it('mark the evicted page, the entered page and every hand move', async () => {
+		const r = await run('clock', 3, '1 2 3 1 4', { ref_on_load: 1 });
+		const t = transitionsOf(r.policy, r.timeline.log.eventsOfStep(5));
+		expect(t.evicted).toEqual([{ page: 1, list: 0, dirty: false }]);
+		expect([...t.entered]).toEqual([4]);
+		expect(t.hands.get(0)).toEqual([
+			{ a: 0, b: 1 },
+			{ a: 1, b: 2 },
+			{ a: 2, b: 0 },
+			{ a: 0, b: 1 },
+		]);
+	});
+});
+
+describe('a long trace', () => {
+	it('is recorded only as far as the step view shows, with statistics over all of it', async () => {
+		const r = await loadRun(
+			client,
+			{ policy: 'lru', frames: 16, params: {}, trace: { kind: 'generator', spec: { kind: 'uniform', length: 120_000, pages: 64, seed: 3 } } },
+			await client.listPolicies(),
+		);
+		runs.push(r);
+		expect(r.result.stats.references).toBe(120_000);
+		expect(r.timeline.steps).toBe(r.session.steps);
+		expect(r.timeline.steps).toBeLessThan(120_000);
+		expect(r.timeline.faultsAt(r.timeline.steps)).toBe(
+			Array.from(r.result.outcome.subarray(0, r.timeline.steps)).filter((o) => o === 0).length,
+		);
+	});
+});
