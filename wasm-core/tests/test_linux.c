@@ -208,15 +208,20 @@ TEST(shrink_active_list_deactivates_a_whole_batch_when_the_inactive_list_is_low)
 {
 	struct run r;
 
-	/* the first trace above with the default batch of SWAP_CLUSTER_MAX */
-	run_start(&r, "linux", 4, "1 2 3 1 2 4 5 5 1 6", "anon_percent=0", 0);
+	run_start(&r, "linux", 6, "1 1 2 2 3 3 4 5 6 7", "anon_percent=0 batch=2", 0);
 	pl_sim_run(r.sim, 9);
-	CHECK_STR_EQ(lists(&r), "inactive_file: 4r; active_file: 5 2 1r");
-	/* inactive (1) is low against active (3): all three go, tail first */
+	CHECK_STR_EQ(lists(&r), "inactive_file: 6r 5r 4r; active_file: 3 2 1");
+	/*
+	 * 7 finds memory full: reclaim frees a batch of 2.  First pass:
+	 * inactive (3) is not low against active (3), tail 4 goes.  Second
+	 * pass: 2 against 3 is low, so 2 active pages are deactivated, tail
+	 * first (1, then 2), and tail 5 goes.
+	 */
 	run_step(&r);
-	CHECK_STR_EQ(lists(&r), "inactive_file: 6r 5 2 1r");
-	CHECK_EQ(run_counter(&r, "pgrefill"), 3);
-	CHECK_EQ(run_counter(&r, "pgdeactivate"), 3);
+	CHECK_STR_EQ(lists(&r), "inactive_file: 7r 2 1 6r; active_file: 3");
+	CHECK_EQ(run_counter(&r, "pgrefill"), 2);
+	CHECK_EQ(run_counter(&r, "pgdeactivate"), 2);
+	CHECK_EQ(pl_sim_stats(r.sim)->evictions, 2);
 	run_free(&r);
 }
 
@@ -229,27 +234,24 @@ TEST(shrink_active_list_deactivates_a_whole_batch_when_the_inactive_list_is_low)
 TEST(a_page_refaulting_within_the_working_set_comes_back_active)
 {
 	const char *refs = "1 1 2 2 3 4 5 3";
+	const char *on = "anon_percent=0 batch=1", *off = "anon_percent=0 batch=1 workingset=0";
 
-	CHECK_STR_EQ(final_list("linux", 4, refs, "anon_percent=0 batch=1", "active_file"),
-		     "3 2 1");
-	CHECK_STR_EQ(final_list("linux", 4, refs, "anon_percent=0 batch=1",
-				"inactive_file"), "5");
-	CHECK_EQ(final_counter("linux", 4, refs, "anon_percent=0", "workingset_refault"), 1);
-	CHECK_EQ(final_counter("linux", 4, refs, "anon_percent=0", "workingset_activate"), 1);
-	CHECK_STR_EQ(final_list("linux", 4, refs, "anon_percent=0 workingset=0",
-				"inactive_file"), "3 5");
-	CHECK_EQ(final_counter("linux", 4, refs, "anon_percent=0 workingset=0",
-			       "workingset_refault"), 0);
+	CHECK_STR_EQ(final_list("linux", 4, refs, on, "active_file"), "3 2 1");
+	CHECK_STR_EQ(final_list("linux", 4, refs, on, "inactive_file"), "5");
+	CHECK_EQ(final_counter("linux", 4, refs, on, "workingset_refault"), 1);
+	CHECK_EQ(final_counter("linux", 4, refs, on, "workingset_activate"), 1);
+	CHECK_STR_EQ(final_list("linux", 4, refs, off, "inactive_file"), "3 5");
+	CHECK_EQ(final_counter("linux", 4, refs, off, "workingset_refault"), 0);
 }
 
 TEST(a_page_refaulting_after_more_evictions_than_the_working_set_comes_back_inactive)
 {
 	/* after 3's eviction 4 5 6 7 are evicted too: distance 5 > 2 active pages */
-	const char *refs = "1 1 2 2 3 4 5 6 7 8 3";
+	const char *refs = "1 1 2 2 3 4 5 6 7 8 3", *params = "anon_percent=0 batch=1";
 
-	CHECK_STR_EQ(final_list("linux", 4, refs, "anon_percent=0", "inactive_file"), "3 8");
-	CHECK_EQ(final_counter("linux", 4, refs, "anon_percent=0", "workingset_refault"), 1);
-	CHECK_EQ(final_counter("linux", 4, refs, "anon_percent=0", "workingset_activate"), 0);
+	CHECK_STR_EQ(final_list("linux", 4, refs, params, "inactive_file"), "3 8");
+	CHECK_EQ(final_counter("linux", 4, refs, params, "workingset_refault"), 1);
+	CHECK_EQ(final_counter("linux", 4, refs, params, "workingset_activate"), 0);
 }
 
 /* ------------------------------------------------------- single rules */
@@ -274,11 +276,35 @@ TEST(mapped_file_pages_only_set_the_accessed_bit)
 		     "inactive_anon:; active_anon:; inactive_file: 1(accessed=1); active_file:");
 }
 
+TEST(a_fault_on_full_memory_reclaims_a_whole_batch)
+{
+	struct run r;
+
+	run_start(&r, "linux", 8, "1 2 3 4 5 6 7 8 9 10 11 12 13", "batch=4", 0);
+	pl_sim_run(r.sim, 8);
+	CHECK_EQ(pl_sim_stats(r.sim)->evictions, 0);
+	/* 9: memory full, 4 frames freed; 10, 11, 12 find free frames */
+	pl_sim_run(r.sim, 4);
+	CHECK_EQ(pl_sim_stats(r.sim)->evictions, 4);
+	CHECK_EQ(pl_sim_resident(r.sim), 8);
+	run_step(&r);
+	CHECK_EQ(pl_sim_stats(r.sim)->evictions, 8);
+	CHECK_EQ(pl_sim_resident(r.sim), 5);
+	run_free(&r);
+}
+
+TEST(reclaim_never_frees_more_than_is_resident)
+{
+	/* the default batch of 32 in a 3-frame memory empties it */
+	CHECK_EQ(simulate("linux", 3, "1 2 3 4", NULL).evictions, 3);
+	CHECK_EQ(simulate("linux", 3, "1 2 3 4", "batch=1").evictions, 1);
+}
+
 TEST(reclaim_starts_at_the_low_watermark_and_frees_up_to_the_high_one)
 {
 	struct run r;
 
-	run_start(&r, "linux", 8, "1 2 3 4 5 6 7 8 9", "wmark_low=1 wmark_high=2", 0);
+	run_start(&r, "linux", 8, "1 2 3 4 5 6 7 8 9", "wmark_low=1 wmark_high=2 batch=1", 0);
 	pl_sim_run(r.sim, 7);
 	CHECK_EQ(pl_sim_stats(r.sim)->evictions, 0);
 	/* the 8th fault finds 1 frame free: reclaim leaves 2 free after it */
@@ -288,6 +314,11 @@ TEST(reclaim_starts_at_the_low_watermark_and_frees_up_to_the_high_one)
 	/* the 9th finds 2 free: above the low watermark, no reclaim */
 	run_step(&r);
 	CHECK_EQ(pl_sim_stats(r.sim)->evictions, 2);
+	run_free(&r);
+	/* in batches of 3, the 8th fault frees 3 frames instead of 2 */
+	run_start(&r, "linux", 8, "1 2 3 4 5 6 7 8", "wmark_low=1 wmark_high=2 batch=3", 0);
+	run_to_end(&r);
+	CHECK_EQ(pl_sim_stats(r.sim)->evictions, 3);
 	run_free(&r);
 }
 
@@ -316,7 +347,7 @@ TEST(with_swappiness_0_reclaim_takes_an_anon_page_only_when_no_file_page_is_left
 	for (int i = 0; i < 3000; i++)
 		len += snprintf(refs + len, sizeof(refs) - len, "%u ",
 				splitmix64_below(splitmix64_next(&rng), 200));
-	run_start(&r, "linux", 32, refs, "swappiness=0", 0);
+	run_start(&r, "linux", 32, refs, "swappiness=0 batch=1", 0);
 	while (pl_sim_position(r.sim) < r.trace.n) {
 		uint64_t file_pages = run_counter(&r, "nr_inactive_file") +
 				      run_counter(&r, "nr_active_file");

@@ -48,8 +48,11 @@
  * Reclaim
  *   reclaim_goal: when a fault finds at most wmark_low frames free, reclaim
  *   frees frames until wmark_high stay free after the fault (kswapd's
- *   low/high watermarks); with both 0 (the default) it frees the one frame
- *   the fault needs.  Each freed frame is one pass of:
+ *   low/high watermarks; with both 0, the default, reclaim runs when
+ *   memory is full, as direct reclaim does), in whole batches of `batch`
+ *   (SWAP_CLUSTER_MAX = 32, the kernel's nr_to_reclaim per round), never
+ *   more than is resident.  Use batch=1 to free one frame at a time in a
+ *   textbook-sized memory.  Each freed frame is one pass of:
  *   1. get_scan_count(): pick anon or file.  Simplified to its
  *      proportions: passes go to each type in proportion to its page
  *      count times swappiness (anon) or 200 - swappiness (file), spread
@@ -85,11 +88,11 @@
  * shrink_active_list) and evicted (by shrink_inactive_list).
  *
  * Simplified, and why
- *   - One reclaim pass per frame to free instead of batches of 32: the
- *     driver evicts one page per victim()/evict() pair.  The kernel would
- *     reclaim every unreferenced page of an isolated batch and overshoot
- *     the target by up to 31 pages; here exactly the target is freed.
- *     Deactivation keeps its batches.
+ *   - A batch is reclaimed as `batch` passes that each free one page (the
+ *     driver evicts one page per victim()/evict() pair), where the kernel
+ *     isolates up to 32 pages at once and frees the unreferenced ones:
+ *     the pages freed and the order of the lists afterwards can differ
+ *     slightly from the kernel's, the rules applied to each page do not.
  *   - folio_batch (per-CPU pagevec) delays are gone: an activation moves
  *     the page at once.
  *   - One mapping per page (referenced_ptes <= 1), no VM_EXEC, VM_LOCKED,
@@ -344,6 +347,7 @@ uint32_t lruvec_reclaim_goal(const void *state, uint32_t resident)
 	if (free_frames > vec->wmark_low)
 		return 0;
 	goal = (uint64_t)vec->wmark_high + 1 - free_frames;
+	goal = (goal + vec->batch - 1) / vec->batch * vec->batch;
 	return goal < resident ? (uint32_t)goal : resident;
 }
 
