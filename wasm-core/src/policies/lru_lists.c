@@ -81,10 +81,9 @@
  * Counters: pgactivate, pgdeactivate, pgrefill, pgscan_anon, pgscan_file,
  * pgsteal_anon, pgsteal_file, pgrotated, workingset_refault,
  * workingset_activate (as in /proc/vmstat; the last two sum anon and
- * file), then seed
- * 001's memstat figures: the four list sizes, referenced pages on active /
- * inactive lists, and cumulative promoted (activations by
- * folio_mark_accessed, where seed 001 counts them), demoted (by
+ * file), then seed 001's memstat figures: the four list sizes, referenced
+ * pages on active / inactive lists, and cumulative promoted (activations
+ * by folio_mark_accessed, where seed 001 counts them), demoted (by
  * shrink_active_list) and evicted (by shrink_inactive_list).
  *
  * Simplified, and why
@@ -100,9 +99,10 @@
  *     synchronously on eviction.
  *   - Workingset: shadow entries never expire (no shadow shrinker) and
  *     PG_workingset with its cost accounting is left out; refaults do not
- *     force deactivation (prepare_scan_count() does so when refaults were
- *     seen since the last reclaim: with one page per pass instead of 32,
- *     that would deactivate 32 times too often).
+ *     force deactivation (prepare_scan_count() does so once per reclaim
+ *     round when refaults were seen since the last one; here every page
+ *     freed is its own pass, so it would fire up to `batch` times too
+ *     often).
  *   - pgrotated: 6.1 counts pages moved to the inactive tail when their
  *     writeback ends (folio_rotate_reclaimable).  With synchronous
  *     writeback that never happens, so the name counts the model's
