@@ -196,3 +196,24 @@ describe('a whole chart layout', () => {
 		expect(hasDots(series('faults', [0, 1], [0, 1], 'step'))).toBe(false);
 	});
 });
+
+describe('a log x axis, for analyses over cache sizes spanning decades', () => {
+	const mrc: ChartSpec = { ...spec(series('lru', [1, 10, 100, 1000, 10000], [1, 0.8, 0.5, 0.2, 0.05])), xScale: 'log' };
+
+	it('puts each decade an equal distance apart', () => {
+		const { x } = chartScales(mrc, geometry);
+		expect(x(100) - x(10)).toBeCloseTo(x(10) - x(1));
+	});
+
+	it('labels only a few ticks per decade, never all nine', () => {
+		const layout = layoutChart(mrc, 'normal');
+		expect(layout.xTicks.length).toBeLessThanOrEqual(10);
+		expect(layout.xTicks.map((t) => t.value)).toContain(1000);
+	});
+
+	it('refuses an x of zero, which a log axis cannot place', () => {
+		expect(() => chartScales({ ...mrc, series: [series('bad', [0, 10], [1, 0.5])] }, geometry)).toThrow(
+			/log x axis but an x of 0/,
+		);
+	});
+});

@@ -23,7 +23,15 @@
  *     empty or one-valued domain is widened so nothing divides by zero.
  */
 
-import { curveLinear, curveStepAfter, format, line, scaleLinear, type ScaleLinear } from 'd3';
+import {
+	curveLinear,
+	curveStepAfter,
+	format,
+	line,
+	scaleLinear,
+	scaleLog,
+	type ScaleContinuousNumeric,
+} from 'd3';
 
 /**
  * How a series is drawn.  'line' joins points, 'step' holds each value until
@@ -39,6 +47,12 @@ export interface ChartSeries {
 	x: ArrayLike<number>;
 	y: ArrayLike<number>;
 	mark: SeriesMark;
+}
+
+/** A vertical rule across the plot at x, e.g. the scenario's own frame count. */
+export interface ChartGuide {
+	x: number;
+	label: string;
 }
 
 /** A point called out on the chart, e.g. where Belady's anomaly happens. */
@@ -57,6 +71,12 @@ export interface ChartSpec {
 	yLabel: string;
 	series: ChartSeries[];
 	markers?: ChartMarker[];
+	guides?: ChartGuide[];
+	/**
+	 * 'log' for an x axis spanning orders of magnitude (cache sizes of a
+	 * miss-ratio curve); every x must then be positive.
+	 */
+	xScale?: 'linear' | 'log';
 	/** Ticks only at whole numbers (steps, frames, faults). */
 	xIntegers?: boolean;
 	yIntegers?: boolean;
@@ -190,8 +210,8 @@ function widen([lo, hi]: [number, number]): [number, number] {
 }
 
 export interface ChartScales {
-	x: ScaleLinear<number, number>;
-	y: ScaleLinear<number, number>;
+	x: ScaleContinuousNumeric<number, number>;
+	y: ScaleContinuousNumeric<number, number>;
 }
 
 /* A point cloud keeps this fraction of its span free at each edge, so no dot is cut in half. */
@@ -215,15 +235,27 @@ export function chartScales(spec: ChartSpec, geometry: ChartGeometry): ChartScal
 	const xData = extent(spec.series, 'x') ?? [0, 1];
 	const yData = extent(spec.series, 'y') ?? [0, 1];
 	const yLow = Math.min(0, yData[0]);
+	const plotWidth = width - margin.left - margin.right;
+	let x: ScaleContinuousNumeric<number, number>;
+	if (spec.xScale === 'log') {
+		if (xData[0] <= 0)
+			throw new Error(`charts: '${spec.id}' has a log x axis but an x of ${xData[0]} (must be positive)`);
+		x = scaleLog().domain(widenLog(xData)).range([0, plotWidth]);
+	} else {
+		x = scaleLinear().domain(pad(widen(xData), padding)).range([0, plotWidth]);
+	}
 	return {
-		x: scaleLinear()
-			.domain(pad(widen(xData), padding))
-			.range([0, width - margin.left - margin.right]),
+		x,
 		y: scaleLinear()
 			.domain(pad(widen([yLow, Math.max(yData[1], yLow + 1)]), padding))
 			.nice(geometry.tickCount.y)
 			.range([height - margin.top - margin.bottom, 0]),
 	};
+}
+
+/* A one-valued log domain spans a factor of ten around its value. */
+function widenLog([lo, hi]: [number, number]): [number, number] {
+	return lo === hi ? [lo / Math.sqrt(10), hi * Math.sqrt(10)] : [lo, hi];
 }
 
 export interface Tick {
@@ -243,9 +275,30 @@ export function tickLabel(value: number): string {
 	return Number.isInteger(value) ? plainInteger(value) : plainNumber(+value.toPrecision(6));
 }
 
+/* The leading digit of a positive number: 3 for 300, 1 for 0.1. */
+function leadingDigit(value: number): number {
+	return Math.round(value / 10 ** Math.floor(Math.log10(value) + 1e-9));
+}
+
+/**
+ * A log axis offers a tick at every 1..9 of every decade; with too many,
+ * keep 1, 2 and 5, and with still too many, the powers of ten.
+ */
+function thinLogTicks(values: number[], count: number): number[] {
+	if (values.length <= count)
+		return values;
+	const fewer = values.filter((v) => [1, 2, 5].includes(leadingDigit(v)));
+	return fewer.length <= count ? fewer : values.filter((v) => leadingDigit(v) === 1);
+}
+
 /** About `count` ticks on `scale`; only whole numbers when `integers`. */
-export function axisTicks(scale: ScaleLinear<number, number>, count: number, integers: boolean): Tick[] {
-	let values = scale.ticks(count);
+export function axisTicks(
+	scale: ScaleContinuousNumeric<number, number>,
+	count: number,
+	integers: boolean,
+	log = false,
+): Tick[] {
+	let values = log ? thinLogTicks(scale.ticks(count), count) : scale.ticks(count);
 	if (integers) {
 		values = values.filter(Number.isInteger);
 		if (values.length === 0)
@@ -323,7 +376,7 @@ export function layoutChart(spec: ChartSpec, size: ChartSize): ChartLayout {
 	return {
 		geometry,
 		scales,
-		xTicks: axisTicks(scales.x, base.tickCount.x, !!spec.xIntegers),
+		xTicks: axisTicks(scales.x, base.tickCount.x, !!spec.xIntegers, spec.xScale === 'log'),
 		yTicks: axisTicks(scales.y, base.tickCount.y, !!spec.yIntegers),
 		legend,
 		paths: spec.series.map((s) => (s.mark === 'line' || s.mark === 'step' ? seriesPath(s, scales) : '')),

@@ -134,6 +134,30 @@ function Dots({ spec, series, index, layout }: { spec: ChartSpec; series: ChartS
 	);
 }
 
+function Guides({ spec, layout }: { spec: ChartSpec; layout: ChartLayout }) {
+	const { fontSize, strokeWidth } = layout.geometry;
+	const plot = plotSize(layout);
+	const [lo, hi] = layout.scales.x.domain();
+	return (
+		<g fontFamily={FONT} fontSize={fontSize} fill="#444444">
+			{(spec.guides ?? [])
+				.filter((guide) => guide.x >= lo && guide.x <= hi)
+				.map((guide, i) => {
+					const x = layout.scales.x(guide.x);
+					const leftward = x + textWidth(guide.label, fontSize) + fontSize > plot.width;
+					return (
+						<g key={i} data-testid="chart-guide" data-x={guide.x}>
+							<line x1={x} x2={x} y1={0} y2={plot.height} stroke="#444444" strokeWidth={strokeWidth / 2} strokeDasharray={`${strokeWidth * 2} ${strokeWidth * 2}`} />
+							<text x={x + (leftward ? -0.4 : 0.4) * fontSize} y={plot.height - fontSize * 0.5} textAnchor={leftward ? 'end' : 'start'}>
+								{guide.label}
+							</text>
+						</g>
+					);
+				})}
+		</g>
+	);
+}
+
 function Markers({ spec, layout }: { spec: ChartSpec; layout: ChartLayout }) {
 	const { fontSize, pointRadius, strokeWidth } = layout.geometry;
 	const plot = plotSize(layout);
@@ -241,6 +265,7 @@ function ChartDrawing({ spec, size, fileBase = `pagelab-${spec.id}`, caption }: 
 					<Legend series={spec.series} layout={layout} />
 					<g transform={`translate(${margin.left},${margin.top})`}>
 						<Axes spec={spec} layout={layout} />
+						<Guides spec={spec} layout={layout} />
 						{usesCanvas && <rect data-canvas-slot x={0} y={0} width={plot.width} height={plot.height} fill="none" />}
 						{spec.series.map((series, i) =>
 							layout.paths[i] ? (

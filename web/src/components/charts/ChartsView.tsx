@@ -81,7 +81,7 @@ function cumulativeSpec(curves: PolicyCurves[], frames: number, references: numb
 	};
 }
 
-function framesSpec(runs: Map<string, FramesPoint[]>): ChartSpec {
+function framesSpec(runs: Map<string, FramesPoint[]>, scenarioFrames: number): ChartSpec {
 	const series: ChartSeries[] = [];
 	const markers: ChartSpec['markers'] = [];
 	for (const [policy, points] of runs) {
@@ -104,6 +104,7 @@ function framesSpec(runs: Map<string, FramesPoint[]>): ChartSpec {
 		yIntegers: true,
 		series,
 		markers,
+		guides: [{ x: scenarioFrames, label: `this scenario: ${scenarioFrames}` }],
 		pointAttributes: { series: 'policy', x: 'frames', y: 'faults' },
 	};
 }
@@ -233,7 +234,7 @@ export function ChartsView({ scenario, client, lecture = false }: ChartsViewProp
 		() => cumulativeSpec(curves, scenario.frames, references),
 		[curves, scenario.frames, references],
 	);
-	const framesChart = useMemo(() => framesSpec(frameRuns), [frameRuns]);
+	const framesChart = useMemo(() => framesSpec(frameRuns, scenario.frames), [frameRuns, scenario.frames]);
 	const framesDone = frameRuns.size === chosen.length && chosen.length > 0;
 	const beladyNote = useMemo(
 		() => (framesDone ? <span data-testid="belady-note">{anomalySentence(frameRuns)}</span> : null),
