@@ -151,7 +151,8 @@ const struct pl_policy_ops pl_policy_opt = {
 	.name = "opt",
 	.title = "OPT (Belady's MIN)",
 	.help = "Evicts the page used again furthest in the future (it reads the trace "
-		"ahead): the fewest faults possible, a yardstick for the others.",
+		"ahead): the fewest faults possible, a yardstick for the others.  Among "
+		"pages never used again, the least recently used goes first.",
 	.flags = PL_POLICY_FUTURE,
 	.lists = opt_lists,
 	.nlists = 1,
