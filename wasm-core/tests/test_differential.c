@@ -544,6 +544,33 @@ TEST(nru_evicts_what_a_scan_for_the_lowest_class_then_the_oldest_change_evicts)
 	CHECK_EQ(agreeing_traces("nru", "tick_period=20", 13), TRACES);
 }
 
+/* M is the policy's own bit; writebacks are the driver's dirty bits. */
+TEST(nru_evicts_a_modified_page_exactly_as_often_as_the_driver_writes_one_back)
+{
+	const struct pl_policy_ops *ops = pl_policy_find("nru");
+	uint64_t rng = 19;
+
+	for (uint32_t i = 0; i < TRACES; i++) {
+		uint32_t frames = 1 + splitmix64_below(splitmix64_next(&rng), MAX_FRAMES);
+		uint64_t victims_by_class[4];
+		struct pl_error err;
+		struct pl_trace t;
+		struct pl_sim *sim;
+
+		random_trace(&t, &rng, frames);
+		sim = pl_sim_create(ops, frames, NULL, &t, 0, 0, &err);
+		if (!sim)
+			test_abort("nru: %s", err.msg);
+		pl_sim_run(sim, UINT32_MAX);
+		pl_sim_counters(sim, victims_by_class);
+		CHECK_EQ(victims_by_class[1] + victims_by_class[3], pl_sim_stats(sim)->writebacks);
+		CHECK_EQ(victims_by_class[0] + victims_by_class[1] + victims_by_class[2] +
+			 victims_by_class[3], pl_sim_stats(sim)->evictions);
+		pl_sim_destroy(sim);
+		pl_trace_free(&t);
+	}
+}
+
 TEST(aging_evicts_what_a_scan_for_the_smallest_counter_then_the_oldest_load_evicts)
 {
 	CHECK_EQ(agreeing_traces("aging", NULL, 14), TRACES);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * aging.c - Aging (Tanenbaum, Modern Operating Systems 4e, 3.4.7): a
- * software approximation of LRU.  Each page keeps an n-bit counter; at every
+ * aging.c - Aging (Tanenbaum, Modern Operating Systems 4e, 3.4.7; the
+ * additional-reference-bits algorithm of Silberschatz, Operating System
+ * Concepts 10e, 10.4.5.1): a software approximation of LRU.  Each page keeps an n-bit counter; at every
  * clock tick the counter shifts right by one and the page's reference bit R
  * enters at the top, then R is cleared.  The counter thus reads as the
  * page's reference history, most recent tick in the highest bit, and the

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * nru.c - NRU, Not Recently Used (Tanenbaum, Modern Operating Systems 4e,
- * 3.4.2): the reference bit R and the modified bit M sort the pages into
- * four classes, and a fault evicts from the lowest non-empty class.
+ * 3.4.2; the same four classes order Silberschatz's enhanced second-chance
+ * algorithm, Operating System Concepts 10e, 10.4.5.3): the reference bit R
+ * and the modified bit M sort the pages into four classes, and a fault
+ * evicts from the lowest non-empty class.
  *
  *   class 0  R=0 M=0  not referenced, not modified
  *   class 1  R=0 M=1  not referenced, modified (R cleared by a tick)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * random.c - Random replacement: evict a page chosen uniformly at random
- * (Silberschatz, Operating System Concepts 10e, 10.4; the baseline every
- * policy should beat on a trace with locality).
+ * (RAND in Belady, "A study of replacement algorithms for a virtual-storage
+ * computer", IBM Systems Journal 5(2), 1966; the baseline every policy
+ * should beat on a trace with locality).
  *
  * Structure: one list "frames", the frame table.  No per-page fields.
  *
