@@ -228,6 +228,42 @@ TEST(shrink_active_list_deactivates_a_whole_batch_when_the_inactive_list_is_low)
 }
 
 /*
+ * Fills memory with `active` pages read twice (active) and active / 2 pages
+ * read once (inactive), then faults once more; returns pgdeactivate.
+ */
+static uint64_t deactivations_after_one_more_fault(uint32_t active)
+{
+	uint32_t inactive = active / 2, frames = active + inactive;
+	size_t size = (size_t)(2 * active + inactive + 1) * 8, len = 0;
+	char *refs = malloc(size);
+	uint64_t deactivated;
+	struct run r;
+
+	for (uint32_t page = 0; page < active; page++)
+		len += snprintf(refs + len, size - len, "%u %u ", page, page);
+	for (uint32_t page = active; page <= frames; page++)
+		len += snprintf(refs + len, size - len, "%u ", page);
+	run_start(&r, "linux", frames, refs, "anon_percent=0 batch=1", 0);
+	run_to_end(&r);
+	deactivated = run_counter(&r, "pgdeactivate");
+	run_free(&r);
+	free(refs);
+	return deactivated;
+}
+
+TEST(inactive_is_low_wants_one_inactive_page_per_active_one_below_1_gb)
+{
+	/* 3000 frames: ratio 1, and 1000 inactive < 2000 active is low */
+	CHECK_EQ(deactivations_after_one_more_fault(2000), 1);
+}
+
+TEST(inactive_is_low_accepts_three_active_pages_per_inactive_one_from_1_gb)
+{
+	/* 300000 4 KiB frames (1.1 GB): ratio int_sqrt(10) = 3, 100000 * 3 >= 200000 */
+	CHECK_EQ(deactivations_after_one_more_fault(200000), 0);
+}
+
+/*
  * Refault detection: 1 and 2 are active; 3 is evicted, and refaults after
  * one more eviction: its refault distance (2 ticks of nonresident_age: the
  * eviction of 3 and of 4) fits in the working set (2 active pages), so it
