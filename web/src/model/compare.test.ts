@@ -6,6 +6,7 @@ import {
 	ghostColumn,
 	initialPolicies,
 	lastEviction,
+	nextDifference,
 	paramsFor,
 	residentPages,
 	resultAt,
@@ -76,6 +77,22 @@ describe('the first divergence', () => {
 		const fifo = runOf('FFFFHFFFFFFHHFFHHFFF');
 		const lru = runOf('FFFFHFHFFFFHHFHFHFHH');
 		expect(firstDivergence([fifo, lru])).toBe(7);
+	});
+});
+
+describe('the next difference', () => {
+	const runs = [runOf('FFHFFH'), runOf('FHHFHH')];
+
+	it('is the first divergence when counted from the start', () => {
+		expect(nextDifference(runs, 0)).toBe(firstDivergence(runs));
+	});
+
+	it('is the next step after the current one where the runs differ', () => {
+		expect(nextDifference(runs, 2)).toBe(5);
+	});
+
+	it('skips the difference at the current step itself', () => {
+		expect(nextDifference(runs, 5)).toBeNull();
 	});
 });
 

@@ -8,6 +8,7 @@
  *   initialPolicies(...)           the policies a comparison starts with
  *   stepResults(outcomes, step)    each run's result ('H'/'F') at a step
  *   firstDivergence(outcomes)      the first step where the runs part ways
+ *   nextDifference(outcomes, k)    the next step after k where they differ
  *   divergenceGroups(...)          which runs hit and which faulted there
  *   lastEviction(events, page)     when a run last evicted a page (the why)
  *   cumulativeFaults(outcome)      faults after every step, for counters
@@ -91,10 +92,19 @@ function checkSameLength(outcomes: Uint8Array[]): number {
  * hit for one and a fault for another, which is what the strips make visible.
  */
 export function firstDivergence(outcomes: Uint8Array[]): number | null {
+	return nextDifference(outcomes, 0);
+}
+
+/**
+ * The first step after `step` at which the runs do not all have the same
+ * result, or null if they agree from there to the end: "where do they
+ * differ next?" while stepping through a long trace.
+ */
+export function nextDifference(outcomes: Uint8Array[], step: number): number | null {
 	const length = checkSameLength(outcomes);
 	if (outcomes.length < 2)
 		return null;
-	for (let i = 0; i < length; i++) {
+	for (let i = Math.max(step, 0); i < length; i++) {
 		const first = outcomes[0][i];
 		for (let r = 1; r < outcomes.length; r++)
 			if (outcomes[r][i] !== first)

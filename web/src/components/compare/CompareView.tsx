@@ -13,7 +13,11 @@
  *   lecture       true for lecture-hall sizes.
  *   step,         the shared step position ("state after reference k",
  *   onStepChange  0..N), e.g. the step view's.  Omit both and the view keeps
- *                 its own position, with its own controls (compare-step-*).
+ *                 its own position (starting at the first divergence).
+ *
+ * Controls: its own buttons and scrub (compare-step-*), clicking a strip
+ * cell, and the keys ←/→, Home and D (next difference); all of them move
+ * the shared step when there is one.
  *
  * Invariants
  *   - Every run of one comparison is over the same trace and frames, so
@@ -24,7 +28,7 @@
  *   - Sessions are disposed when the comparison is replaced or unmounted.
  */
 
-import { useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import type { PagelabClient, PolicyInfo, Session, SimulateResult, TraceInfo } from '../../wasm/protocol';
 import {
 	cumulativeFaults,
@@ -33,6 +37,7 @@ import {
 	ghostColumn,
 	initialPolicies,
 	lastEviction,
+	nextDifference as nextDifferenceAfter,
 	paramsFor,
 	residentPages,
 	resultAt,
@@ -162,28 +167,48 @@ async function columnsAt(runs: Run[], step: number): Promise<(Column | null)[]> 
 
 /* ------------------------------------------------------------ controls */
 
-function OwnControls({ step, total, onStep }: { step: number; total: number; onStep: (step: number) => void }) {
+interface ControlsProps {
+	step: number;
+	total: number;
+	nextDifference: number | null;
+	onStep: (step: number) => void;
+}
+
+/*
+ * The compare view's own step controls: they move the shared step when the
+ * App passes one, so the step view and this view stay at the same moment.
+ */
+function CompareControls({ step, total, nextDifference, onStep }: ControlsProps) {
 	return (
-		<div className="pl-compare-controls" role="group" aria-label="Compare step controls">
-			<button type="button" data-testid="compare-step-start" onClick={() => onStep(0)} disabled={step === 0} title="Back to the start">
-				⇤
+		<div className="pl-compare-controls" role="toolbar" aria-label="compare step controls">
+			<button type="button" data-testid="compare-step-start" onClick={() => onStep(0)} disabled={step === 0} title="back to the start (Home)">
+				⇤ start
 			</button>
-			<button type="button" data-testid="compare-step-back" onClick={() => onStep(step - 1)} disabled={step === 0} title="One step back">
-				◀
+			<button type="button" data-testid="compare-step-back" onClick={() => onStep(step - 1)} disabled={step === 0} title="one step back (←)">
+				◀ back
 			</button>
 			<button
 				type="button"
 				data-testid="compare-step-forward"
 				onClick={() => onStep(step + 1)}
 				disabled={step >= total}
-				title="One step forward"
+				title="one step forward (→)"
 			>
-				▶
+				forward ▶
+			</button>
+			<button
+				type="button"
+				data-testid="compare-next-difference"
+				onClick={() => nextDifference !== null && onStep(nextDifference)}
+				disabled={nextDifference === null}
+				title="the next step where the policies' results differ (D)"
+			>
+				next difference
 			</button>
 			<input
 				type="range"
 				data-testid="compare-scrub"
-				aria-label="Step"
+				aria-label="step"
 				min={0}
 				max={total}
 				value={step}
@@ -194,6 +219,33 @@ function OwnControls({ step, total, onStep }: { step: number; total: number; onS
 			</span>
 		</div>
 	);
+}
+
+/* Keys typed into a form field are the field's, not the view's. */
+function typingInField(target: EventTarget | null): boolean {
+	return target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName));
+}
+
+/** ←/→ step, Home goes to the start, D to the next difference (as in the step view). */
+function useCompareKeys(step: number, nextDifference: number | null, onStep: (step: number) => void): void {
+	useEffect(() => {
+		const onKey = (event: KeyboardEvent) => {
+			if (typingInField(event.target) || event.ctrlKey || event.metaKey || event.altKey)
+				return;
+			const target =
+				event.key === 'ArrowRight' ? step + 1
+				: event.key === 'ArrowLeft' ? step - 1
+				: event.key === 'Home' ? 0
+				: (event.key === 'd' || event.key === 'D') && nextDifference !== null ? nextDifference
+				: null;
+			if (target === null)
+				return;
+			event.preventDefault();
+			onStep(target);
+		};
+		window.addEventListener('keydown', onKey);
+		return () => window.removeEventListener('keydown', onKey);
+	}, [step, nextDifference, onStep]);
 }
 
 /* ------------------------------------------------------------- strips */
@@ -498,13 +550,16 @@ export function CompareView({ scenario, client, lecture = false, step: sharedSte
 	const controlled = sharedStep !== undefined;
 	const total = comparison?.trace.references ?? 0;
 	const step = Math.max(0, Math.min(controlled ? sharedStep : ownStep, total));
-	const setStep = (next: number) => {
-		const clamped = Math.max(0, Math.min(next, total));
-		if (controlled)
-			onStepChange?.(clamped);
-		else
-			setOwnStep(clamped);
-	};
+	const setStep = useCallback(
+		(next: number) => {
+			const clamped = Math.max(0, Math.min(next, total));
+			if (controlled)
+				onStepChange?.(clamped);
+			else
+				setOwnStep(clamped);
+		},
+		[controlled, onStepChange, total],
+	);
 
 	useEffect(() => {
 		let live = true;
@@ -613,6 +668,11 @@ export function CompareView({ scenario, client, lecture = false, step: sharedSte
 	}, [comparison, optRun, step]);
 
 	const divergence = useMemo(() => (comparison ? firstDivergence(comparison.runs.map((r) => r.outcome)) : null), [comparison]);
+	const nextDifference = useMemo(
+		() => (comparison ? nextDifferenceAfter(comparison.runs.map((r) => r.outcome), step) : null),
+		[comparison, step],
+	);
+	useCompareKeys(step, nextDifference, setStep);
 	const [reasons, setReasons] = useState<{ of: Comparison; reasons: Map<number, number> } | null>(null);
 
 	useEffect(() => {
@@ -688,7 +748,7 @@ export function CompareView({ scenario, client, lecture = false, step: sharedSte
 			)}
 			{comparison && (
 				<>
-					{!controlled && <OwnControls step={step} total={total} onStep={setStep} />}
+					<CompareControls step={step} total={total} nextDifference={nextDifference} onStep={setStep} />
 					<DivergenceNote
 						comparison={comparison}
 						divergence={divergence}
