@@ -133,12 +133,14 @@ TEST(with_a_one_bit_rrpv_srrip_inserts_at_zero_and_ages_every_page_on_a_miss)
  * frames are an array; on a miss, search for the first max from the left,
  * and if there is none, increment all RRPVs and search again.
  */
+#define NAIVE_FRAMES 5000
+
 struct naive_rrip {
 	uint32_t frames, used, insertions;
 	int max, long_every;
 	const char *variant;
-	uint64_t page[16];
-	int rrpv[16];
+	uint64_t page[NAIVE_FRAMES];
+	int rrpv[NAIVE_FRAMES];
 };
 
 static int naive_find(const struct naive_rrip *n, uint64_t page)
@@ -264,6 +266,52 @@ TEST(srrip_fp_matches_its_naive_reference_on_2000_random_traces)
 TEST(brrip_matches_its_naive_reference_on_2000_random_traces)
 {
 	CHECK_EQ(diff_many("brrip", 2000, 3), 0);
+}
+
+/*
+ * Thousands of frames, so the slot bitmaps have three levels (5000 slots:
+ * 79 words, then 2, then 1): hit or miss at every step, all frames every
+ * 500 steps and at the end.
+ */
+TEST(srrip_and_brrip_match_the_naive_algorithm_with_5000_frames)
+{
+	static const char *const variants[] = { "srrip", "brrip" };
+	const uint32_t len = 40000;
+	size_t size = (size_t)len * 8, at = 0;
+	char *refs = malloc(size);
+	uint64_t *pages = malloc(len * sizeof(*pages)), rng = 5;
+
+	for (uint32_t i = 0; i < len; i++) {
+		/* a skewed mix so that pages both stay and leave */
+		uint32_t x = splitmix64_below(splitmix64_next(&rng), 30000);
+
+		pages[i] = i % 3 ? x % 3000 : x;
+		at += snprintf(refs + at, size - at, "%llu ", (unsigned long long)pages[i]);
+	}
+	for (unsigned v = 0; v < 2; v++) {
+		static struct naive_rrip n;
+		unsigned bad = 0;
+		uint64_t hits = 0;
+		struct run r;
+
+		n = (struct naive_rrip){ .variant = variants[v], .frames = NAIVE_FRAMES,
+					 .max = 3, .long_every = 32 };
+		run_start(&r, variants[v], NAIVE_FRAMES, refs, NULL, 0);
+		for (uint32_t i = 0; i < len; i++) {
+			bool naive_hit = naive_reference(&n, pages[i]);
+
+			run_step(&r);
+			bad += naive_hit != (pl_sim_stats(r.sim)->hits > hits);
+			hits = pl_sim_stats(r.sim)->hits;
+			if (i % 500 == 0 || i == len - 1)
+				bad += compare_frames(&r, &n);
+		}
+		CHECK(n.insertions > 2 * NAIVE_FRAMES);	/* memory turned over */
+		CHECK_EQ(bad, 0);
+		run_free(&r);
+	}
+	free(refs);
+	free(pages);
 }
 
 int main(void)

@@ -32,10 +32,10 @@
  * (at max - 1), distant_insertions (at max).
  *
  * Data structure and cost
- *   For every RRPV value a two-level bitmap of the slots holding a page
- *   with that value, and a count.  The victim is the first set bit of the
- *   highest non-empty value: O(frames / 4096) word tests, O(1) at any
- *   realistic size, and victim() only reads.  Raising every RRPV by d
+ *   For every RRPV value a bitmap of the slots holding a page with that
+ *   value, with a summary tree of 64-way words above it, and a count.  The
+ *   victim is the lowest slot of the highest non-empty value: one word
+ *   test per level (3 for 64K frames, at most 6), and victim() only reads.  Raising every RRPV by d
  *   rotates the bitmaps (O(2^M)) and updates each page's value with its
  *   SET event (O(frames)); each raise lifts every resident page at least
  *   one step towards max, and a page only falls back on a reference or an
@@ -59,10 +59,16 @@ enum rrip_variant {
 enum { RRIP_AGING_ROUNDS, RRIP_LONG_INSERTIONS, RRIP_DISTANT_INSERTIONS, NR_RRIP_COUNTERS };
 enum { RRIP_PARAM_BITS, RRIP_PARAM_LONG_EVERY };
 
-/* The slots holding pages of one RRPV value. */
+/*
+ * The slots holding pages of one RRPV value: a bitmap with a summary tree
+ * above it (bit i of a word at level k + 1: word i of level k is not zero),
+ * up to a single top word, so the lowest slot is found in one word test
+ * per level: at most 6 levels for 2^32 frames.
+ */
+#define SLOT_SET_MAX_LEVELS 6
+
 struct slot_set {
-	uint64_t *word;		/* bit s: slot s is in the set */
-	uint64_t *summary;	/* bit w: word[w] is not zero */
+	uint64_t *level[SLOT_SET_MAX_LEVELS];	/* level[0]: bit s = slot s */
 	uint32_t count;
 };
 
@@ -74,7 +80,7 @@ struct rrip {
 	uint32_t insertions;
 	struct frame_table frames;
 	uint8_t *rrpv;		/* [npages] */
-	uint32_t nwords, nsummary;
+	unsigned nlevels;
 	struct slot_set *by_value[RRIP_VALUES];	/* by_value[r]: pages with RRPV r */
 	struct slot_set sets[RRIP_VALUES];	/* storage behind by_value */
 	uint64_t count[NR_RRIP_COUNTERS];
@@ -82,36 +88,56 @@ struct rrip {
 
 /* -------------------------------------------------------------- slot sets */
 
-static void slot_set_add(struct slot_set *set, uint32_t slot)
+/* Allocates the levels for slots 0 .. frames-1; -1 when out of memory. */
+static int slot_set_init(struct slot_set *set, uint32_t frames, unsigned *nlevels)
 {
-	uint32_t w = slot / 64;
+	uint64_t bits = frames ? frames : 1;
+	unsigned k = 0;
 
-	set->word[w] |= 1ull << (slot % 64);
-	set->summary[w / 64] |= 1ull << (w % 64);
+	do {
+		bits = (bits + 63) / 64;	/* words at level k */
+		set->level[k] = calloc(bits, sizeof(uint64_t));
+		if (!set->level[k])
+			return -1;
+		k++;
+	} while (bits > 1);
+	*nlevels = k;
+	return 0;
+}
+
+static void slot_set_add(struct slot_set *set, unsigned nlevels, uint32_t slot)
+{
+	for (unsigned k = 0; k < nlevels; k++, slot /= 64) {
+		uint64_t *word = &set->level[k][slot / 64];
+		bool was_empty = !*word;
+
+		*word |= 1ull << (slot % 64);
+		if (!was_empty)
+			break;	/* the levels above already know */
+	}
 	set->count++;
 }
 
-static void slot_set_del(struct slot_set *set, uint32_t slot)
+static void slot_set_del(struct slot_set *set, unsigned nlevels, uint32_t slot)
 {
-	uint32_t w = slot / 64;
+	for (unsigned k = 0; k < nlevels; k++, slot /= 64) {
+		uint64_t *word = &set->level[k][slot / 64];
 
-	set->word[w] &= ~(1ull << (slot % 64));
-	if (!set->word[w])
-		set->summary[w / 64] &= ~(1ull << (w % 64));
+		*word &= ~(1ull << (slot % 64));
+		if (*word)
+			break;	/* still not empty: the levels above stay */
+	}
 	set->count--;
 }
 
 /* The lowest slot in a non-empty set. */
-static uint32_t slot_set_first(const struct slot_set *set, uint32_t nsummary)
+static uint32_t slot_set_first(const struct slot_set *set, unsigned nlevels)
 {
-	for (uint32_t s = 0; s < nsummary; s++) {
-		if (set->summary[s]) {
-			uint32_t w = s * 64 + __builtin_ctzll(set->summary[s]);
+	uint32_t index = 0;
 
-			return w * 64 + __builtin_ctzll(set->word[w]);
-		}
-	}
-	return PL_NONE;
+	for (unsigned k = nlevels; k-- > 0;)
+		index = index * 64 + __builtin_ctzll(set->level[k][index]);
+	return index;
 }
 
 /* ------------------------------------------------------------ RRPV updates */
@@ -127,8 +153,8 @@ static void set_rrpv(struct rrip *r, uint32_t page, int32_t value)
 
 	if (old == value)
 		return;
-	slot_set_del(r->by_value[old], slot_of(r, page));
-	slot_set_add(r->by_value[value], slot_of(r, page));
+	slot_set_del(r->by_value[old], r->nlevels, slot_of(r, page));
+	slot_set_add(r->by_value[value], r->nlevels, slot_of(r, page));
 	r->rrpv[page] = (uint8_t)value;
 	pl_emit_set(r->ctx, page, 0, old, value);
 }
@@ -169,10 +195,9 @@ static void rrip_destroy(void *state)
 
 	if (!r)
 		return;
-	for (unsigned v = 0; v < RRIP_VALUES; v++) {
-		free(r->sets[v].word);
-		free(r->sets[v].summary);
-	}
+	for (unsigned v = 0; v < RRIP_VALUES; v++)
+		for (unsigned k = 0; k < SLOT_SET_MAX_LEVELS; k++)
+			free(r->sets[v].level[k]);
 	frame_table_free(&r->frames);
 	free(r->rrpv);
 	free(r);
@@ -188,8 +213,6 @@ static void *rrip_create(struct pl_ctx *ctx, enum rrip_variant variant, struct p
 	r->variant = variant;
 	r->max = (1 << ctx->params[RRIP_PARAM_BITS]) - 1;
 	r->long_every = variant == BRRIP ? ctx->params[RRIP_PARAM_LONG_EVERY] : 1;
-	r->nwords = ctx->frames / 64 + 1;
-	r->nsummary = r->nwords / 64 + 1;
 	r->rrpv = calloc(ctx->npages ? ctx->npages : 1, 1);
 	if (!r->rrpv)
 		goto oom;
@@ -198,9 +221,7 @@ static void *rrip_create(struct pl_ctx *ctx, enum rrip_variant variant, struct p
 		return NULL;
 	}
 	for (int32_t v = 0; v <= r->max; v++) {
-		r->sets[v].word = calloc(r->nwords, sizeof(uint64_t));
-		r->sets[v].summary = calloc(r->nsummary, sizeof(uint64_t));
-		if (!r->sets[v].word || !r->sets[v].summary)
+		if (slot_set_init(&r->sets[v], ctx->frames, &r->nlevels))
 			goto oom;
 		r->by_value[v] = &r->sets[v];
 	}
@@ -254,16 +275,16 @@ static void rrip_insert(void *state, const struct pl_ref *ref)
 
 	/* a page enters with every field 0 */
 	r->rrpv[page] = 0;
-	slot_set_add(r->by_value[0], slot);
+	slot_set_add(r->by_value[0], r->nlevels, slot);
 	set_rrpv(r, page, insertion_rrpv(r));
 }
 
 static uint32_t rrip_victim(const void *state)
 {
 	const struct rrip *r = state;
-	uint32_t slot = slot_set_first(r->by_value[highest_rrpv(r)], r->nsummary);
+	const struct slot_set *set = r->by_value[highest_rrpv(r)];
 
-	return slot == PL_NONE ? PL_NONE : r->frames.slot_page[slot];
+	return set->count ? r->frames.slot_page[slot_set_first(set, r->nlevels)] : PL_NONE;
 }
 
 static void rrip_evict(void *state, uint32_t victim)
@@ -273,7 +294,7 @@ static void rrip_evict(void *state, uint32_t victim)
 
 	if (highest < r->max)
 		age_all(r, r->max - highest);
-	slot_set_del(r->by_value[r->rrpv[victim]], slot_of(r, victim));
+	slot_set_del(r->by_value[r->rrpv[victim]], r->nlevels, slot_of(r, victim));
 	r->rrpv[victim] = 0;
 	frame_table_evict(&r->frames, r->ctx, victim);
 }
