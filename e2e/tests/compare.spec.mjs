@@ -3,6 +3,7 @@
  * each, the first step where they part ways marked.  On the Silberschatz string
  * with 3 frames FIFO and LRU agree up to reference 6 and part at reference 7
  * (page 0: FIFO evicted it at reference 6, LRU kept it), so the mark is at 7.
+ * There every policy holds pages 0, 2 and 3, and so would OPT.
  */
 import { test, expect } from '../lib/fixtures.mjs';
 
@@ -16,6 +17,12 @@ const TEXTBOOK_RESULTS = {
 async function stripResults(lab, index) {
 	return (await lab.byTestId(`compare-strip-${index}`).locator('[data-result]').evaluateAll((cells) =>
 		cells.map((cell) => cell.dataset.result))).join('');
+}
+
+async function heldPages(lab, columnId) {
+	const pages = await lab.byTestId(columnId).locator('[data-testid="compare-page"]').evaluateAll((nodes) =>
+		nodes.map((node) => node.dataset.page));
+	return pages.sort();
 }
 
 async function openCompare(lab, refs, policies) {
@@ -40,7 +47,11 @@ test.describe('comparing policies on the Silberschatz string with 3 frames', () 
 		await openCompare(lab, SILBERSCHATZ, ['fifo', 'lru', 'opt']);
 		await expect.poll(() => stripResults(lab, 2)).toBe(TEXTBOOK_RESULTS.opt);
 		await expect(lab.byTestId('first-divergence')).toHaveAttribute('data-step', '7');
+		await lab.byTestId('compare-goto-divergence').click();
+		await expect(lab.byTestId('compare-column-0')).toHaveAttribute('data-step', '7');
 		await lab.byTestId('compare-ghost-opt').click();
+		for (const column of ['compare-column-0', 'compare-column-1', 'compare-column-2', 'compare-ghost-column'])
+			await expect.poll(() => heldPages(lab, column), `${column} at step 7`).toEqual(['0', '2', '3']);
 		await lab.screenshot('compare');
 	});
 

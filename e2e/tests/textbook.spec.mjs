@@ -45,6 +45,7 @@ for (const book of TEXTBOOK) {
 				await lab.stepForward();
 				forward.push(await lab.stepViewDigest());
 			}
+			expect(forward[20], 'the digest sees the grid fill in').not.toEqual(forward[0]);
 			for (let step = 19; step >= 0; step--) {
 				await lab.stepBack();
 				expect(await lab.stepViewDigest(), `step view at step ${step}`).toEqual(forward[step]);
