@@ -29,6 +29,7 @@ interface Props {
 }
 
 interface Shown {
+	run: Run;
 	step: number;
 	snapshot: Snapshot;
 	transitions: Transitions;
@@ -45,22 +46,18 @@ function useShownStep(run: Run, step: number): Shown | null {
 	const latest = useRef(0);
 	const previous = useRef<Shown | null>(null);
 	useEffect(() => {
-		previous.current = null;
-		setShown(null);
-	}, [run]);
-	useEffect(() => {
 		const request = ++latest.current;
 		run.session.snapshot(step).then(
 			(snapshot) => {
 				if (request !== latest.current) return;
 				const before = previous.current;
-				const forward = before !== null && before.step === step - 1;
+				const forward = before !== null && before.run === run && before.step === step - 1;
 				const transitions = forward ? transitionsOf(run.policy, run.timeline.log.eventsOfStep(step)) : NO_TRANSITIONS;
 				const slots = (h: number) => Math.max(run.scenario.frames, snapshot.lists[run.policy.hands[h].list].length);
 				const handTurns = snapshot.hands.map((position, h) =>
 					forward ? unwrapHand(before.handTurns[h], transitions.hands.get(h) ?? [], slots(h)) : position,
 				);
-				const next = { step, snapshot, transitions, handTurns };
+				const next = { run, step, snapshot, transitions, handTurns };
 				previous.current = next;
 				setShown(next);
 			},
@@ -69,7 +66,8 @@ function useShownStep(run: Run, step: number): Shown | null {
 			},
 		);
 	}, [run, step]);
-	return shown;
+	/* Until the new run's first snapshot arrives, the old run's must not be drawn with the new policy. */
+	return shown?.run === run ? shown : null;
 }
 
 export function StepView({ run, step, onStep, lecture }: Props) {
