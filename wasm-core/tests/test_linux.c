@@ -624,11 +624,18 @@ static void naive_fault(struct naive_linux *n, uint32_t page)
 	naive_touch(n, page);
 }
 
-/* The simulator's lists against the naive ones; returns the mismatches. */
+/* The simulator's lists and memstat gauges against the naive ones; returns the mismatches. */
 static unsigned naive_compare(const struct run *r, const struct naive_linux *n)
 {
+	uint64_t referenced[2] = { 0, 0 };	/* inactive, active */
 	struct pl_snapshot s;
 	unsigned bad = 0, entry = 0;
+
+	for (int l = 0; l < 4; l++)
+		for (uint32_t i = 0; i < n->len[l]; i++)
+			referenced[l % 2] += n->ref[n->list[l][i]];
+	bad += run_counter(r, "referenced_inactive") != referenced[0];
+	bad += run_counter(r, "referenced_active") != referenced[1];
 
 	pl_snapshot_init(&s, r->ops);
 	pl_sim_snapshot(r->sim, &s);

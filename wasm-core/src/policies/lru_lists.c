@@ -177,6 +177,13 @@ static bool is_active_lru(enum lru_list_id lru)
 	return lru & LRU_ACTIVE;
 }
 
+/* The memstat gauge counting the referenced pages of list `lru`. */
+static enum lru_counter referenced_gauge(enum lru_list_id lru)
+{
+	return is_active_lru(lru) ? LRU_REFERENCED_ACTIVE : LRU_REFERENCED_INACTIVE;
+}
+
+/* Sets a field of a resident page. */
 void lruvec_set_field(struct lruvec *vec, uint32_t page, enum lru_field f, int32_t value)
 {
 	uint8_t *slot = &vec->field[(size_t)page * vec->nfields + f];
@@ -185,6 +192,10 @@ void lruvec_set_field(struct lruvec *vec, uint32_t page, enum lru_field f, int32
 		return;
 	pl_emit_set(vec->ctx, page, f, *slot, value);
 	*slot = (uint8_t)value;
+	if (f == LRU_REFERENCED && value)
+		vec->count[referenced_gauge(vec->lru[page])]++;
+	else if (f == LRU_REFERENCED)
+		vec->count[referenced_gauge(vec->lru[page])]--;
 }
 
 void lruvec_move_head(struct lruvec *vec, uint32_t page, enum lru_list_id to)
@@ -195,6 +206,10 @@ void lruvec_move_head(struct lruvec *vec, uint32_t page, enum lru_list_id to)
 	pl_dlist_push_head(&vec->links, &vec->lists[to], page);
 	vec->lru[page] = to;
 	pl_emit_move(vec->ctx, page, from, to, 0);
+	if (lruvec_field(vec, page, LRU_REFERENCED)) {
+		vec->count[referenced_gauge(from)]--;
+		vec->count[referenced_gauge(to)]++;
+	}
 }
 
 /* folio_activate_fn(): to the head of the active list of the page's type. */
@@ -461,6 +476,8 @@ static void remove_page(struct lruvec *vec, uint32_t page)
 	enum lru_list_id lru = vec->lru[page];
 
 	pl_dlist_remove(&vec->links, &vec->lists[lru], page);
+	if (lruvec_field(vec, page, LRU_REFERENCED))
+		vec->count[referenced_gauge(lru)]--;
 	vec->lru[page] = LRU_NOT_RESIDENT;
 	vec->shadow[page] = ++vec->nonresident_age;	/* workingset_eviction() */
 	for (unsigned f = 0; f < vec->nfields; f++)
@@ -543,15 +560,6 @@ void lruvec_read_counters(const void *state, uint64_t *counters)
 	const struct lruvec *vec = state;
 
 	memcpy(counters, vec->count, sizeof(vec->count));
-	counters[LRU_REFERENCED_ACTIVE] = 0;
-	counters[LRU_REFERENCED_INACTIVE] = 0;
-	for (unsigned lru = 0; lru < NR_LRU_LISTS; lru++) {
+	for (unsigned lru = 0; lru < NR_LRU_LISTS; lru++)
 		counters[LRU_NR_INACTIVE_ANON + lru] = vec->lists[lru].len;
-		for (uint32_t page = vec->lists[lru].head; page != PL_NONE;
-		     page = vec->links.next[page]) {
-			if (lruvec_field(vec, page, LRU_REFERENCED))
-				counters[is_active_lru(lru) ? LRU_REFERENCED_ACTIVE :
-				 LRU_REFERENCED_INACTIVE]++;
-		}
-	}
 }

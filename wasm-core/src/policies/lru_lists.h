@@ -64,11 +64,11 @@ enum lru_counter {
 	LRU_PGROTATED,
 	LRU_WORKINGSET_REFAULT,
 	LRU_WORKINGSET_ACTIVATE,
-	LRU_NR_INACTIVE_ANON,	/* gauges, computed when read */
+	LRU_NR_INACTIVE_ANON,	/* gauges: the list lengths, when read */
 	LRU_NR_ACTIVE_ANON,
 	LRU_NR_INACTIVE_FILE,
 	LRU_NR_ACTIVE_FILE,
-	LRU_REFERENCED_ACTIVE,
+	LRU_REFERENCED_ACTIVE,	/* gauges kept up to date on every change */
 	LRU_REFERENCED_INACTIVE,
 	LRU_PROMOTED,		/* seed 001's cumulative memstat figures */
 	LRU_DEMOTED,
