@@ -3,6 +3,7 @@ import {
 	axisTicks,
 	chartGeometry,
 	chartScales,
+	chartWidth,
 	hasDots,
 	layoutChart,
 	legendLayout,
@@ -215,5 +216,26 @@ describe('a log x axis, for analyses over cache sizes spanning decades', () => {
 		expect(() => chartScales({ ...mrc, series: [series('bad', [0, 10], [1, 0.5])] }, geometry)).toThrow(
 			/log x axis but an x of 0/,
 		);
+	});
+});
+
+describe('the width of a chart', () => {
+	it('is the size\'s natural width until the container has been measured', () => {
+		expect(chartWidth('lecture', 0)).toBe(1120);
+	});
+
+	it('fills the container it is in, so a lecture chart never runs off the screen', () => {
+		expect(chartWidth('lecture', 990)).toBe(990);
+	});
+
+	it('stays readable in a narrow container and within reason on a wide one', () => {
+		expect(chartWidth('normal', 100)).toBe(320);
+		expect(chartWidth('normal', 5000)).toBe(1600);
+	});
+
+	it('keeps the size\'s proportions and type size at any width', () => {
+		const narrow = chartGeometry('lecture', 1, 2, 990);
+		expect(narrow.height / narrow.width).toBeCloseTo(620 / 1120, 2);
+		expect(narrow.fontSize).toBe(chartGeometry('lecture', 1, 2).fontSize);
 	});
 });

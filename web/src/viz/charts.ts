@@ -9,6 +9,7 @@
  *                    lifetime function, access scatter) is a new ChartSpec,
  *                    never new chart code.
  *   layoutChart      everything a renderer needs, in pixels, in one call
+ *   chartWidth       how wide a chart is in the room its container has
  *   chartGeometry    pixel layout for 'normal' or 'lecture' size
  *   chartScales      x and y scales fitted to the spec's data
  *   axisTicks        tick positions and readable labels
@@ -166,16 +167,35 @@ export function legendLayout(labels: string[], width: number, size: ChartSize): 
 	return { entries, rows: labels.length ? row + 1 : 0 };
 }
 
+/* The widths a chart may take, whatever room its container has. */
+export const MIN_CHART_WIDTH = 320;
+export const MAX_CHART_WIDTH = 1600;
+
+/** The width a chart takes in a container `available` px wide (0: not measured yet). */
+export function chartWidth(size: ChartSize, available: number): number {
+	if (available <= 0)
+		return SIZES[size].width;
+	return Math.round(Math.min(MAX_CHART_WIDTH, Math.max(MIN_CHART_WIDTH, available)));
+}
+
 /**
- * The pixel layout of a chart: the top margin makes room for the title and
- * the legend rows, the left one for the widest y tick label.
+ * The pixel layout of a chart `width` px wide (keeping the size's aspect
+ * ratio): the top margin makes room for the title and the legend rows, the
+ * left one for the widest y tick label.
  */
-export function chartGeometry(size: ChartSize, legendRows: number, yTickChars: number): ChartGeometry {
+export function chartGeometry(
+	size: ChartSize,
+	legendRows: number,
+	yTickChars: number,
+	width = SIZES[size].width,
+): ChartGeometry {
 	const base = SIZES[size];
 	const top = base.titleSize * 2 + legendRows * base.legendRowHeight + base.fontSize * 0.5;
 	const left = base.fontSize * 2.2 + textWidth('0'.repeat(Math.max(yTickChars, 1)), base.fontSize);
 	return {
 		...base,
+		width,
+		height: Math.round((width * base.height) / base.width),
 		margin: { top, right: base.fontSize * 2, bottom: base.fontSize * 3.6, left },
 	};
 }
@@ -362,16 +382,16 @@ export interface ChartLayout {
  * tick labels (their width sets the left margin), then the scales and paths
  * in the final plot rectangle.
  */
-export function layoutChart(spec: ChartSpec, size: ChartSize): ChartLayout {
+export function layoutChart(spec: ChartSpec, size: ChartSize, width = SIZES[size].width): ChartLayout {
 	const base = SIZES[size];
 	const legend = legendLayout(
 		spec.series.map((s) => s.label),
-		base.width - base.fontSize * 4,
+		width - base.fontSize * 4,
 		size,
 	);
-	const draft = chartGeometry(size, legend.rows, 1);
+	const draft = chartGeometry(size, legend.rows, 1, width);
 	const draftTicks = axisTicks(chartScales(spec, draft).y, base.tickCount.y, !!spec.yIntegers);
-	const geometry = chartGeometry(size, legend.rows, Math.max(...draftTicks.map((t) => t.label.length)));
+	const geometry = chartGeometry(size, legend.rows, Math.max(...draftTicks.map((t) => t.label.length)), width);
 	const scales = chartScales(spec, geometry);
 	return {
 		geometry,

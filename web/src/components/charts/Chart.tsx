@@ -17,8 +17,9 @@
  */
 
 import { memo, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { hasDots, layoutChart, textWidth, type ChartLayout, type ChartSeries, type ChartSize, type ChartSpec } from '../../viz/charts';
+import { chartWidth, hasDots, layoutChart, textWidth, type ChartLayout, type ChartSeries, type ChartSize, type ChartSpec } from '../../viz/charts';
 import { downloadPng, downloadSvg } from './exportChart';
+import { useElementWidth } from './useElementWidth';
 
 const FONT = 'DejaVu Sans, Verdana, Arial, sans-serif';
 const INK = '#1a1a1a';
@@ -223,9 +224,12 @@ function drawCanvasPoints(canvas: HTMLCanvasElement, spec: ChartSpec, layout: Ch
 function ChartDrawing({ spec, size, fileBase = `pagelab-${spec.id}`, caption }: ChartProps) {
 	const svgRef = useRef<SVGSVGElement>(null);
 	const canvasRef = useRef<HTMLCanvasElement>(null);
+	const box = useRef<HTMLDivElement>(null);
 	const [exportError, setExportError] = useState<string | null>(null);
-	const layout = useMemo(() => layoutChart(spec, size), [spec, size]);
-	const { width, height, margin, titleSize, strokeWidth } = layout.geometry;
+	const available = useElementWidth(box).width;
+	const width = chartWidth(size, available);
+	const layout = useMemo(() => layoutChart(spec, size, width), [spec, size, width]);
+	const { height, margin, titleSize, strokeWidth } = layout.geometry;
 	const plot = plotSize(layout);
 	const usesCanvas = spec.series.some((s) => s.mark === 'canvas-points');
 
@@ -246,74 +250,76 @@ function ChartDrawing({ spec, size, fileBase = `pagelab-${spec.id}`, caption }: 
 	};
 
 	return (
-		<figure className="pl-chart" data-testid={`chart-${spec.id}`} style={{ width }}>
-			<div className="pl-chart-drawing" style={{ position: 'relative', width, height }}>
-				<svg
-					ref={svgRef}
-					xmlns="http://www.w3.org/2000/svg"
-					width={width}
-					height={height}
-					viewBox={`0 0 ${width} ${height}`}
-					role="img"
-					aria-label={spec.title}
-					style={{ position: 'relative', display: 'block' }}
-				>
-					<rect width={width} height={height} fill="#ffffff" />
-					<text x={margin.left} y={titleSize * 1.2} fontFamily={FONT} fontSize={titleSize} fontWeight="bold" fill={INK}>
-						{spec.title}
-					</text>
-					<Legend series={spec.series} layout={layout} />
-					<g transform={`translate(${margin.left},${margin.top})`}>
-						<Axes spec={spec} layout={layout} />
-						<Guides spec={spec} layout={layout} />
-						{usesCanvas && <rect data-canvas-slot x={0} y={0} width={plot.width} height={plot.height} fill="none" />}
-						{spec.series.map((series, i) =>
-							layout.paths[i] ? (
-								<path
-									key={series.id}
-									fill="none"
-									d={layout.paths[i]}
-									stroke={layout.styles[i].colour}
-									strokeWidth={strokeWidth}
-									strokeDasharray={layout.styles[i].dash || undefined}
-									strokeLinejoin="round"
-								/>
-							) : null,
-						)}
-						{spec.series.map((series, i) =>
-							hasDots(series) ? <Dots key={series.id} spec={spec} series={series} index={i} layout={layout} /> : null,
-						)}
-						<Markers spec={spec} layout={layout} />
-					</g>
-				</svg>
-				{/* Over the SVG's grid, under nothing: the points are the content. */}
-				{usesCanvas && (
-					<canvas
-						ref={canvasRef}
-						style={{
-							position: 'absolute',
-							left: margin.left,
-							top: margin.top,
-							width: plot.width,
-							height: plot.height,
-							pointerEvents: 'none',
-						}}
-					/>
-				)}
-			</div>
-			<figcaption className="pl-chart-caption">
-				{caption}
-				<span className="pl-chart-exports">
-					<button type="button" data-testid={`export-svg-${spec.id}`} onClick={() => exportAs('svg')}>
-						Export SVG
-					</button>
-					<button type="button" data-testid={`export-png-${spec.id}`} onClick={() => exportAs('png')}>
-						Export PNG
-					</button>
-				</span>
-				{exportError && <span role="alert">{exportError}</span>}
-			</figcaption>
-		</figure>
+		<div ref={box} className="pl-chart-box">
+			<figure className="pl-chart" data-testid={`chart-${spec.id}`} style={{ width }}>
+				<div className="pl-chart-drawing" style={{ position: 'relative', width, height }}>
+					<svg
+						ref={svgRef}
+						xmlns="http://www.w3.org/2000/svg"
+						width={width}
+						height={height}
+						viewBox={`0 0 ${width} ${height}`}
+						role="img"
+						aria-label={spec.title}
+						style={{ position: 'relative', display: 'block' }}
+					>
+						<rect width={width} height={height} fill="#ffffff" />
+						<text x={margin.left} y={titleSize * 1.2} fontFamily={FONT} fontSize={titleSize} fontWeight="bold" fill={INK}>
+							{spec.title}
+						</text>
+						<Legend series={spec.series} layout={layout} />
+						<g transform={`translate(${margin.left},${margin.top})`}>
+							<Axes spec={spec} layout={layout} />
+							<Guides spec={spec} layout={layout} />
+							{usesCanvas && <rect data-canvas-slot x={0} y={0} width={plot.width} height={plot.height} fill="none" />}
+							{spec.series.map((series, i) =>
+								layout.paths[i] ? (
+									<path
+										key={series.id}
+										fill="none"
+										d={layout.paths[i]}
+										stroke={layout.styles[i].colour}
+										strokeWidth={strokeWidth}
+										strokeDasharray={layout.styles[i].dash || undefined}
+										strokeLinejoin="round"
+									/>
+								) : null,
+							)}
+							{spec.series.map((series, i) =>
+								hasDots(series) ? <Dots key={series.id} spec={spec} series={series} index={i} layout={layout} /> : null,
+							)}
+							<Markers spec={spec} layout={layout} />
+						</g>
+					</svg>
+					{/* Over the SVG's grid, under nothing: the points are the content. */}
+					{usesCanvas && (
+						<canvas
+							ref={canvasRef}
+							style={{
+								position: 'absolute',
+								left: margin.left,
+								top: margin.top,
+								width: plot.width,
+								height: plot.height,
+								pointerEvents: 'none',
+							}}
+						/>
+					)}
+				</div>
+				<figcaption className="pl-chart-caption">
+					{caption}
+					<span className="pl-chart-exports">
+						<button type="button" data-testid={`export-svg-${spec.id}`} onClick={() => exportAs('svg')}>
+							Export SVG
+						</button>
+						<button type="button" data-testid={`export-png-${spec.id}`} onClick={() => exportAs('png')}>
+							Export PNG
+						</button>
+					</span>
+					{exportError && <span role="alert">{exportError}</span>}
+				</figcaption>
+			</figure>
+		</div>
 	);
 }
 

@@ -28,7 +28,7 @@
  *   - Sessions are disposed when the comparison is replaced or unmounted.
  */
 
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { PagelabClient, PolicyInfo, Session, SimulateResult, TraceInfo } from '../../wasm/protocol';
 import {
 	cumulativeFaults,
@@ -46,6 +46,7 @@ import {
 	type ComparedScenario,
 	type GhostColumn,
 } from '../../model/compare';
+import { useElementWidth } from '../charts/useElementWidth';
 import './compare.css';
 
 export interface CompareViewProps {
@@ -61,9 +62,11 @@ const MAX_POLICIES = 4;
 const COMPANIONS = ['lru', 'fifo', 'opt'];
 /* Recording keeps every event in the worker: enough for any lecture trace. */
 const RECORD_LIMIT = 100_000;
-/* Strip geometry in em of the view's font: the label column, and the narrowest cell. */
-const STRIP_LABEL_EM = 15;
+/* Strip geometry in em of the view's font: the narrowest cell. */
 const MIN_CELL_EM = 1.7;
+/* Average character width in em, to budget the label column ("CLOCK 67 faults / 687191"). */
+const CHAR_EM = 0.6;
+const LABEL_FIXED_CHARS = 11;
 /* Average digit width in em, plus the cell's padding, for cells wide enough for their page number. */
 const DIGIT_EM = 0.62;
 const CELL_PADDING_EM = 0.6;
@@ -304,23 +307,6 @@ function DivergenceNote({ comparison, divergence, reasons, onStep }: DivergenceN
 	);
 }
 
-/* The width of an element, kept current as the window or the layout changes. */
-function useWidth(ref: RefObject<HTMLElement | null>): { width: number; em: number } {
-	const [size, setSize] = useState({ width: 0, em: 16 });
-	useLayoutEffect(() => {
-		const element = ref.current;
-		if (!element)
-			return;
-		const measure = () =>
-			setSize({ width: element.clientWidth, em: parseFloat(getComputedStyle(element).fontSize) || 16 });
-		measure();
-		const observer = new ResizeObserver(measure);
-		observer.observe(element);
-		return () => observer.disconnect();
-	}, [ref]);
-	return size;
-}
-
 interface StripsProps {
 	comparison: Comparison;
 	step: number;
@@ -335,14 +321,16 @@ interface StripsProps {
 function Strips({ comparison, step, divergence, onStep }: StripsProps) {
 	const { trace, runs } = comparison;
 	const box = useRef<HTMLDivElement>(null);
-	const { width, em } = useWidth(box);
+	const { width, em } = useElementWidth(box);
 	const cellEm = useMemo(() => {
 		let widest = 0;
 		for (let i = 0; i < trace.pages.length; i++)
 			widest = Math.max(widest, trace.pages[i]);
 		return Math.max(MIN_CELL_EM, String(widest).length * DIGIT_EM + CELL_PADDING_EM);
 	}, [trace]);
-	const fitting = Math.floor((width / em - STRIP_LABEL_EM) / cellEm);
+	const labelEm =
+		CHAR_EM * (Math.max(...runs.map((r) => r.policy.length)) + 2 * String(trace.references).length + LABEL_FIXED_CHARS);
+	const fitting = Math.floor((width / em - labelEm) / cellEm);
 	const window = stripWindow(trace.references, step, Math.max(MIN_STRIP_CELLS, fitting));
 	const cellClass = (cellStep: number) =>
 		['pl-compare-cell', cellStep === step && 'pl-current', cellStep === divergence && 'pl-divergence'].filter(Boolean).join(' ');
