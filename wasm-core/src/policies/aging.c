@@ -38,7 +38,8 @@
  * the victim is either the next page of that sorted order or, once the
  * sorted pages left have a non-zero counter, the oldest page loaded since
  * the tick.  With tick_period >= frames (the default) this is O(ceil(n/8))
- * = O(1) amortized per reference.
+ * = O(1) amortized per reference.  All per-page state is kept by frame
+ * slot, so the tick's walk and sort stay within frame-sized arrays.
  */
 #include <stdlib.h>
 
@@ -57,13 +58,13 @@ struct aging {
 	struct pl_ctx *ctx;
 	struct frame_table table;
 	unsigned bits;
-	uint8_t *referenced;		/* [npages] */
-	uint32_t *counter;		/* [npages] */
-	struct pl_links links;
-	struct pl_dlist loaded;		/* resident pages, loaded first at the head */
-	uint32_t first_fresh;		/* first page loaded since the last tick, or PL_NONE */
-	uint32_t *sorted;		/* [frames] pages of the last tick by (counter, load) */
-	uint32_t *scratch;		/* [frames] for the radix sort */
+	uint8_t *referenced;		/* [slot] */
+	uint32_t *counter;		/* [slot] */
+	struct pl_links links;		/* over slots */
+	struct pl_dlist loaded;		/* occupied slots, loaded first at the head */
+	uint32_t first_fresh;		/* slot of the first page loaded since the tick, or PL_NONE */
+	uint32_t *sorted;		/* slots at the last tick by (counter, load) */
+	uint32_t *scratch;		/* for the radix sort */
 	uint32_t nsorted, cursor;	/* sorted[cursor .. nsorted-1] are still resident */
 };
 
@@ -85,8 +86,7 @@ static void aging_destroy(void *state)
 static void *aging_create(struct pl_ctx *ctx, struct pl_error *err)
 {
 	struct aging *a = calloc(1, sizeof(*a));
-	size_t npages = ctx->npages ? ctx->npages : 1;
-	size_t frames = frames_usable(ctx);
+	uint32_t slots = frames_usable(ctx);
 
 	if (!a) {
 		snprintf(err->msg, sizeof(err->msg), "out of memory for Aging");
@@ -97,11 +97,11 @@ static void *aging_create(struct pl_ctx *ctx, struct pl_error *err)
 		free(a);
 		return NULL;
 	}
-	a->referenced = calloc(npages, sizeof(*a->referenced));
-	a->counter = calloc(npages, sizeof(*a->counter));
-	a->sorted = malloc(frames * sizeof(*a->sorted));
-	a->scratch = malloc(frames * sizeof(*a->scratch));
-	if (pl_links_init(&a->links, ctx->npages) || !a->referenced || !a->counter ||
+	a->referenced = calloc(slots, sizeof(*a->referenced));
+	a->counter = calloc(slots, sizeof(*a->counter));
+	a->sorted = malloc(slots * sizeof(*a->sorted));
+	a->scratch = malloc(slots * sizeof(*a->scratch));
+	if (pl_links_init(&a->links, slots) || !a->referenced || !a->counter ||
 	    !a->sorted || !a->scratch) {
 		aging_destroy(a);
 		snprintf(err->msg, sizeof(err->msg), "out of memory for Aging");
@@ -115,44 +115,47 @@ static void *aging_create(struct pl_ctx *ctx, struct pl_error *err)
 	return a;
 }
 
-static void set_referenced(struct aging *a, uint32_t page, uint8_t bit)
+static void set_referenced(struct aging *a, uint32_t slot, uint8_t bit)
 {
-	if (a->referenced[page] == bit)
+	if (a->referenced[slot] == bit)
 		return;
-	pl_emit_set(a->ctx, page, AGING_REFERENCED, a->referenced[page], bit);
-	a->referenced[page] = bit;
+	pl_emit_set(a->ctx, a->table.slot_page[slot], AGING_REFERENCED, a->referenced[slot], bit);
+	a->referenced[slot] = bit;
 }
 
 static void aging_hit(void *state, const struct pl_ref *ref)
 {
-	set_referenced(state, ref->page, 1);
+	struct aging *a = state;
+
+	set_referenced(a, a->table.page_slot[ref->page], 1);
 }
 
 static void aging_insert(void *state, const struct pl_ref *ref)
 {
 	struct aging *a = state;
+	uint32_t slot = frame_table_insert(&a->table, a->ctx, ref->page);
 
-	frame_table_insert(&a->table, a->ctx, ref->page);
-	/* The page enters with every field 0, whatever it had when evicted. */
-	a->counter[ref->page] = 0;
-	a->referenced[ref->page] = 0;
-	pl_dlist_push_tail(&a->links, &a->loaded, ref->page);
+	/* The page enters with every field 0, whatever its slot had. */
+	a->counter[slot] = 0;
+	a->referenced[slot] = 0;
+	pl_dlist_push_tail(&a->links, &a->loaded, slot);
 	if (a->first_fresh == PL_NONE)
-		a->first_fresh = ref->page;
-	set_referenced(a, ref->page, 1);
+		a->first_fresh = slot;
+	set_referenced(a, slot, 1);
 }
 
-/* Shifts the page's R bit into its counter and clears R. */
-static void age(struct aging *a, uint32_t page)
+/* Shifts the slot's R bit into its counter and clears R. */
+static void age(struct aging *a, uint32_t slot)
 {
-	uint32_t from = a->counter[page];
-	uint32_t to = from >> 1 | (uint32_t)a->referenced[page] << (a->bits - 1);
+	uint32_t from = a->counter[slot];
+	uint32_t to = from >> 1 | (uint32_t)a->referenced[slot] << (a->bits - 1);
 
 	if (to != from) {
-		pl_emit_set(a->ctx, page, AGING_COUNTER, (int32_t)from, (int32_t)to);
-		a->counter[page] = to;
+		pl_emit_set(a->ctx, a->table.slot_page[slot], AGING_COUNTER, (int32_t)from,
+			    (int32_t)to);
+		a->counter[slot] = to;
 	}
-	set_referenced(a, page, 0);
+	set_referenced(a, slot, 0);
 }
 
 /* Stable LSD radix sort of sorted[0 .. nsorted-1] by counter. */
@@ -170,9 +173,9 @@ static void sort_by_counter(struct aging *a)
 			sum += count;
 		}
 		for (uint32_t i = 0; i < a->nsorted; i++) {
-			uint32_t page = a->sorted[i];
+			uint32_t slot = a->sorted[i];
 
-			a->scratch[start[(a->counter[page] >> shift) & (RADIX - 1)]++] = page;
+			a->scratch[start[(a->counter[slot] >> shift) & (RADIX - 1)]++] = slot;
 		}
 		uint32_t *swap = a->sorted;
 
@@ -187,9 +190,9 @@ static void aging_tick(void *state, uint32_t step)
 
 	(void)step;
 	a->nsorted = 0;
-	for (uint32_t p = a->loaded.head; p != PL_NONE; p = a->links.next[p]) {
-		age(a, p);
-		a->sorted[a->nsorted++] = p;
+	for (uint32_t s = a->loaded.head; s != PL_NONE; s = a->links.next[s]) {
+		age(a, s);
+		a->sorted[a->nsorted++] = s;
 	}
 	sort_by_counter(a);
 	a->cursor = 0;
@@ -204,29 +207,31 @@ static uint32_t aging_victim(const void *state)
 	/* Pages loaded since the tick have counter 0 and were loaded after
 	 * every sorted page: they come after the sorted pages of counter 0. */
 	if (old != PL_NONE && (a->counter[old] == 0 || a->first_fresh == PL_NONE))
-		return old;
-	return a->first_fresh;
+		return a->table.slot_page[old];
+	return a->table.slot_page[a->first_fresh];
 }
 
 static void aging_evict(void *state, uint32_t victim)
 {
 	struct aging *a = state;
+	uint32_t slot = a->table.page_slot[victim];
 
 	/* victim is what aging_victim() named: the head of one of its two queues. */
-	if (victim == a->first_fresh)
-		a->first_fresh = a->links.next[victim];
+	if (slot == a->first_fresh)
+		a->first_fresh = a->links.next[slot];
 	else
 		a->cursor++;
-	pl_dlist_remove(&a->links, &a->loaded, victim);
+	pl_dlist_remove(&a->links, &a->loaded, slot);
 	frame_table_evict(&a->table, a->ctx, victim);
 }
 
 static void fill_fields(const void *state, uint32_t page, int32_t *values)
 {
 	const struct aging *a = state;
+	uint32_t slot = a->table.page_slot[page];
 
-	values[AGING_REFERENCED] = a->referenced[page];
-	values[AGING_COUNTER] = (int32_t)a->counter[page];
+	values[AGING_REFERENCED] = a->referenced[slot];
+	values[AGING_COUNTER] = (int32_t)a->counter[slot];
 }
 
 static void aging_snapshot(const void *state, struct pl_snapshot *out)
