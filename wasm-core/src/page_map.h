@@ -5,7 +5,7 @@
  *
  * An open-addressing hash table with linear probing over a power-of-two
  * number of slots, kept at most half full, so a lookup touches one or two
- * cache lines on average.  Ids are handed out in order of first appearance:
+ * cache lines on average; batches can prefetch their slots first.  Ids are handed out in order of first appearance:
  * 0, 1, 2, ...  Every 64-bit number is a valid key (emptiness is marked in
  * the id array, not the key array).
  */
@@ -23,5 +23,7 @@ void pl_page_map_destroy(struct pl_page_map *map);
  * is new; PL_NONE when out of memory.
  */
 uint32_t pl_page_map_intern(struct pl_page_map *map, uint64_t number, int *added);
+/* Starts loading the slot where `number` would be, ahead of interning it. */
+void pl_page_map_prefetch(const struct pl_page_map *map, uint64_t number);
 
 #endif /* PAGELAB_PAGE_MAP_H */

@@ -59,6 +59,8 @@ struct pl_sim {
 	struct pl_ctx ctx;
 	const struct pl_trace *trace;
 	int64_t params[PL_MAX_PARAMS];
+	uint32_t npages, nlists;	/* copies of trace->npages, ops->nlists */
+	unsigned ghost_lists;		/* copy of ops->ghost_lists */
 
 	uint8_t *page_state;	/* [npages] enum page_state_bits */
 	uint32_t nresident;
@@ -70,6 +72,7 @@ struct pl_sim {
 	/* what the policy may do right now, checked by the emit calls */
 	uint32_t may_enter;	/* the page insert() is bringing in, or PL_NONE */
 	uint32_t may_leave;	/* the victim evict() is removing, or PL_NONE */
+	bool victim_left;	/* evict() has emitted the victim's eviction */
 
 	bool failed;
 	struct pl_error error;
@@ -102,7 +105,7 @@ static unsigned long long number_of(const struct pl_sim *sim, uint32_t page)
 }
 
 /* Stops the simulation; the first failure is the one reported. */
-static void fail(struct pl_sim *sim, const char *fmt, ...)
+static void __attribute__((cold, format(printf, 2, 3))) fail(struct pl_sim *sim, const char *fmt, ...)
 {
 	va_list ap;
 	int used;
@@ -164,25 +167,27 @@ static void take_checkpoint(struct pl_sim *sim)
 
 /* ------------------------------------------------- calls from the policy */
 
+/*
+ * The emit calls run on every reference, so each has one fast path: one
+ * combined range check, the residency update, one test of `recording`.
+ * Everything that reports a broken rule is out of line (cold).
+ */
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
 static bool is_ghost(const struct pl_sim *sim, unsigned list)
 {
-	return sim->ops->ghost_lists >> list & 1;
+	return sim->ghost_lists >> list & 1;
 }
 
-static bool check_list(struct pl_sim *sim, unsigned list)
+static void __attribute__((cold, noinline)) bad_index(struct pl_sim *sim, unsigned list,
+						      unsigned list2, uint32_t page)
 {
-	if (list < sim->ops->nlists)
-		return true;
-	fail(sim, "list %u does not exist (the policy declares %u)", list, sim->ops->nlists);
-	return false;
-}
-
-static bool check_page(struct pl_sim *sim, uint32_t page)
-{
-	if (page < sim->trace->npages)
-		return true;
-	fail(sim, "page id %u is out of range (%u pages)", page, sim->trace->npages);
-	return false;
+	if (list >= sim->nlists || list2 >= sim->nlists)
+		fail(sim, "list %u does not exist (the policy declares %u)",
+		     list >= sim->nlists ? list : list2, sim->nlists);
+	else
+		fail(sim, "page id %u is out of range (%u pages)", page, sim->npages);
 }
 
 bool pl_resident(const struct pl_ctx *ctx, uint32_t page)
@@ -190,36 +195,51 @@ bool pl_resident(const struct pl_ctx *ctx, uint32_t page)
 	return ctx->sim->page_state[page] & PAGE_RESIDENT;
 }
 
-static void enter(struct pl_sim *sim, uint32_t page)
+static void __attribute__((cold, noinline)) bad_enter(struct pl_sim *sim, uint32_t page)
 {
-	if (page != sim->may_enter) {
+	if (page != sim->may_enter)
 		fail(sim, "page %llu entered memory outside insert() of that page",
 		     number_of(sim, page));
-	} else if (sim->page_state[page] & PAGE_RESIDENT) {
+	else if (sim->page_state[page] & PAGE_RESIDENT)
 		fail(sim, "page %llu inserted but already resident", number_of(sim, page));
-	} else if (sim->nresident >= sim->ctx.frames) {
+	else
 		fail(sim, "page %llu inserted into full memory (%u frames): reclaim evicted too little",
 		     number_of(sim, page), sim->ctx.frames);
-	} else {
-		sim->page_state[page] |= PAGE_RESIDENT;
-		sim->nresident++;
+}
+
+static void enter(struct pl_sim *sim, uint32_t page)
+{
+	if (unlikely(page != sim->may_enter || (sim->page_state[page] & PAGE_RESIDENT) ||
+		     sim->nresident >= sim->ctx.frames)) {
+		bad_enter(sim, page);
+		return;
 	}
+	sim->page_state[page] |= PAGE_RESIDENT;
+	sim->nresident++;
+}
+
+static void __attribute__((cold, noinline)) bad_leave(struct pl_sim *sim, uint32_t page)
+{
+	if (page != sim->may_leave)
+		fail(sim, "page %llu evicted, but the victim being evicted is %s", number_of(sim, page),
+		     sim->may_leave == PL_NONE ? "none" : "another page");
+	else if (!(sim->page_state[page] & PAGE_RESIDENT))
+		fail(sim, "victim() chose page %llu, which is not resident", number_of(sim, page));
+	else
+		fail(sim, "page %llu evicted twice", number_of(sim, page));
 }
 
 /* Returns whether the page was dirty (and so is written back). */
 static bool leave(struct pl_sim *sim, uint32_t page)
 {
-	bool dirty = sim->page_state[page] & PAGE_DIRTY;
+	uint8_t state = sim->page_state[page];
+	bool dirty = state & PAGE_DIRTY;
 
-	if (page != sim->may_leave) {
-		fail(sim, "page %llu evicted, but the victim being evicted is %s", number_of(sim, page),
-		     sim->may_leave == PL_NONE ? "none" : "another page");
+	if (unlikely(page != sim->may_leave || !(state & PAGE_RESIDENT) || sim->victim_left)) {
+		bad_leave(sim, page);
 		return false;
 	}
-	if (!(sim->page_state[page] & PAGE_RESIDENT)) {
-		fail(sim, "page %llu evicted twice", number_of(sim, page));
-		return false;
-	}
+	sim->victim_left = true;
 	sim->page_state[page] = 0;
 	sim->nresident--;
 	sim->stats.evictions++;
@@ -231,26 +251,38 @@ void pl_emit_insert(struct pl_ctx *ctx, uint32_t page, unsigned list, uint32_t p
 {
 	struct pl_sim *sim = ctx->sim;
 
-	if (!check_list(sim, list) || !check_page(sim, page))
+	if (unlikely(list >= sim->nlists || page >= sim->npages)) {
+		bad_index(sim, list, list, page);
 		return;
-	if (!is_ghost(sim, list))
+	}
+	if (likely(!is_ghost(sim, list)))
 		enter(sim, page);
-	if (sim->recording)
+	if (unlikely(sim->recording))
 		record(sim, PL_EV_INSERT, list, page, 0, (int32_t)pos);
+}
+
+static void __attribute__((cold, noinline)) bad_move(struct pl_sim *sim, uint32_t page,
+						     unsigned to)
+{
+	fail(sim, "resident page %llu moved into ghost list %s: use pl_emit_evict()",
+	     number_of(sim, page), sim->ops->lists[to]);
 }
 
 void pl_emit_move(struct pl_ctx *ctx, uint32_t page, unsigned from, unsigned to, uint32_t pos)
 {
 	struct pl_sim *sim = ctx->sim;
 
-	if (!check_list(sim, from) || !check_list(sim, to) || !check_page(sim, page))
+	if (unlikely(from >= sim->nlists || to >= sim->nlists || page >= sim->npages)) {
+		bad_index(sim, from, to, page);
 		return;
-	if (is_ghost(sim, from) && !is_ghost(sim, to))
-		enter(sim, page);
-	else if (!is_ghost(sim, from) && is_ghost(sim, to))
-		fail(sim, "resident page %llu moved into ghost list %s: use pl_emit_evict()",
-		     number_of(sim, page), sim->ops->lists[to]);
-	if (sim->recording)
+	}
+	if (unlikely(is_ghost(sim, from) != is_ghost(sim, to))) {
+		if (is_ghost(sim, from))
+			enter(sim, page);
+		else
+			bad_move(sim, page, to);
+	}
+	if (unlikely(sim->recording))
 		record(sim, PL_EV_MOVE, to, page, (int32_t)from, (int32_t)pos);
 }
 
@@ -258,12 +290,14 @@ void pl_emit_remove(struct pl_ctx *ctx, uint32_t page, unsigned list)
 {
 	struct pl_sim *sim = ctx->sim;
 
-	if (!check_list(sim, list) || !check_page(sim, page))
+	if (unlikely(list >= sim->nlists || page >= sim->npages)) {
+		bad_index(sim, list, list, page);
 		return;
-	if (!is_ghost(sim, list))
+	}
+	if (unlikely(!is_ghost(sim, list)))
 		fail(sim, "page %llu removed from non-ghost list %s: use pl_emit_evict()",
 		     number_of(sim, page), sim->ops->lists[list]);
-	if (sim->recording)
+	if (unlikely(sim->recording))
 		record(sim, PL_EV_REMOVE, list, page, 0, 0);
 }
 
@@ -272,15 +306,17 @@ void pl_emit_evict(struct pl_ctx *ctx, uint32_t page, unsigned list)
 	struct pl_sim *sim = ctx->sim;
 	bool dirty;
 
-	if (!check_list(sim, list) || !check_page(sim, page))
+	if (unlikely(list >= sim->nlists || page >= sim->npages)) {
+		bad_index(sim, list, list, page);
 		return;
-	if (is_ghost(sim, list)) {
+	}
+	if (unlikely(is_ghost(sim, list))) {
 		fail(sim, "page %llu evicted from ghost list %s", number_of(sim, page),
 		     sim->ops->lists[list]);
 		return;
 	}
 	dirty = leave(sim, page);
-	if (sim->recording)
+	if (unlikely(sim->recording))
 		record(sim, PL_EV_EVICT, list, page, dirty, 0);
 }
 
@@ -288,12 +324,12 @@ void pl_emit_set(struct pl_ctx *ctx, uint32_t page, unsigned field, int32_t from
 {
 	struct pl_sim *sim = ctx->sim;
 
-	if (field >= sim->ops->nfields) {
+	if (unlikely(field >= sim->ops->nfields)) {
 		fail(sim, "field %u does not exist (the policy declares %u)", field,
 		     sim->ops->nfields);
 		return;
 	}
-	if (sim->recording)
+	if (unlikely(sim->recording))
 		record(sim, PL_EV_SET, field, page, from, to);
 }
 
@@ -301,11 +337,11 @@ void pl_emit_hand(struct pl_ctx *ctx, unsigned hand, uint32_t from, uint32_t to)
 {
 	struct pl_sim *sim = ctx->sim;
 
-	if (hand >= sim->ops->nhands) {
+	if (unlikely(hand >= sim->ops->nhands)) {
 		fail(sim, "hand %u does not exist (the policy declares %u)", hand, sim->ops->nhands);
 		return;
 	}
-	if (sim->recording)
+	if (unlikely(sim->recording))
 		record(sim, PL_EV_HAND, hand, PL_NONE, (int32_t)from, (int32_t)to);
 }
 
@@ -323,22 +359,33 @@ static uint32_t reclaim_goal(const struct pl_sim *sim)
 	return sim->nresident >= sim->ctx.frames;
 }
 
+/*
+ * Asks for a victim and evicts it.  Whether the victim was resident is
+ * learnt from leave() (or, if evict() never emitted, from its unchanged
+ * state afterwards) rather than read up front: that read would be a cache
+ * miss the CPU must wait for on every fault of a large simulation.
+ */
 static void evict_one(struct pl_sim *sim)
 {
 	uint32_t victim = sim->ops->victim(sim->state);
 
-	if (victim >= sim->trace->npages || !is_resident(sim, victim)) {
+	if (victim >= sim->trace->npages) {
 		fail(sim, "victim() chose %s%llu, which is not resident",
-		     victim == PL_NONE ? "no page " : "page ", number_of(sim, victim));
+		     victim == PL_NONE ? "no page " : "page id ", number_of(sim, victim));
 		return;
 	}
 	if (sim->recording)
 		record(sim, PL_EV_VICTIM, 0, victim, 0, 0);
 	sim->may_leave = victim;
+	sim->victim_left = false;
 	sim->ops->evict(sim->state, victim);
 	sim->may_leave = PL_NONE;
+	if (sim->victim_left || sim->failed)
+		return;
 	if (is_resident(sim, victim))
 		fail(sim, "evict() left the victim, page %llu, resident", number_of(sim, victim));
+	else
+		fail(sim, "victim() chose page %llu, which is not resident", number_of(sim, victim));
 }
 
 static void miss(struct pl_sim *sim, const struct pl_ref *ref)
@@ -374,7 +421,7 @@ static void finish_recorded_step(struct pl_sim *sim)
 		take_checkpoint(sim);
 }
 
-static inline void process(struct pl_sim *sim)
+static inline __attribute__((always_inline)) void process(struct pl_sim *sim)
 {
 	const struct pl_trace *t = sim->trace;
 	uint32_t step = sim->pos;
@@ -413,13 +460,25 @@ bool pl_sim_step(struct pl_sim *sim)
 	return !sim->failed;
 }
 
+/*
+ * The residency byte of the page PREFETCH_AHEAD references ahead is
+ * requested before each step: with a large trace most of those bytes are
+ * cache misses, and a step runs too many instructions for the CPU to reach
+ * the next step's load on its own.
+ */
+#define PREFETCH_AHEAD 8
+
 uint32_t pl_sim_run(struct pl_sim *sim, uint32_t steps)
 {
+	const uint32_t *page = sim->trace->page;
 	uint32_t start = sim->pos;
 	uint32_t stop = steps < sim->trace->n - start ? start + steps : sim->trace->n;
 
-	while (sim->pos < stop && !sim->failed)
+	while (sim->pos < stop && !sim->failed) {
+		if (sim->pos + PREFETCH_AHEAD < stop)
+			__builtin_prefetch(&sim->page_state[page[sim->pos + PREFETCH_AHEAD]]);
 		process(sim);
+	}
 	return sim->pos - start;
 }
 
@@ -562,6 +621,9 @@ struct pl_sim *pl_sim_create(const struct pl_policy_ops *ops, uint32_t frames,
 		return create_failed(sim, err, "out of memory");
 	sim->ops = ops;
 	sim->trace = trace;
+	sim->npages = trace->npages;
+	sim->nlists = ops->nlists;
+	sim->ghost_lists = ops->ghost_lists;
 	sim->may_enter = sim->may_leave = PL_NONE;
 	if (params)
 		memcpy(sim->params, params, sizeof(sim->params));

@@ -19,8 +19,10 @@
  *   and the token.
  *
  * Speed: the parser is a single pass over the buffer with a character class
- * table and its own integer conversion (no strtoull, no per-line copies);
- * interning a page number is one hash probe on average.
+ * table and its own integer conversion (no strtoull, no per-line copies).
+ * Parsed references are interned in batches: the page map slot of the
+ * reference BATCH_AHEAD places later is prefetched, so the cache misses of
+ * a large page map overlap instead of queueing one after another.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -265,16 +267,47 @@ static int token_error(const struct text *x, const char *tok, const char *end,
 	return -1;
 }
 
-static int add_error(const struct pl_trace *t, const struct text *x, struct pl_error *err)
+#define BATCH 256
+#define BATCH_AHEAD 16
+
+/* References parsed but not yet added to the trace. */
+struct batch {
+	uint64_t number[BATCH];
+	unsigned long line[BATCH];
+	uint8_t flags[BATCH];
+	unsigned n;
+};
+
+static int add_error(const struct pl_trace *t, const struct text *x, unsigned long line,
+		     struct pl_error *err)
 {
 	if (t->n >= PL_NONE - 1)
 		snprintf(err->msg, sizeof(err->msg),
 			 "%s:%lu: more than %u references, the most a trace can hold",
-			 x->source, x->line, PL_NONE - 2);
+			 x->source, line, PL_NONE - 2);
 	else
 		snprintf(err->msg, sizeof(err->msg), "%s:%lu: out of memory after %u references",
-			 x->source, x->line, t->n);
+			 x->source, line, t->n);
 	return -1;
+}
+
+static int flush_batch(struct pl_trace *t, struct batch *b, const struct text *x,
+		       struct pl_error *err)
+{
+	unsigned n = b->n;
+
+	b->n = 0;
+	if (!n)
+		return 0;
+	if (!t->map && !(t->map = pl_page_map_create()))
+		return add_error(t, x, b->line[0], err);
+	for (unsigned i = 0; i < n; i++) {
+		if (i + BATCH_AHEAD < n)
+			pl_page_map_prefetch(t->map, b->number[i + BATCH_AHEAD]);
+		if (pl_trace_add(t, b->number[i], b->flags[i]) == PL_NONE)
+			return add_error(t, x, b->line[i], err);
+	}
+	return 0;
 }
 
 static const char *skip_comment(const char *p, const char *end)
@@ -291,7 +324,8 @@ static const char *token_end(const struct text *x, const char *p)
 	return p;
 }
 
-static int parse_text(struct pl_trace *t, struct text *x, struct pl_error *err)
+static int parse_text(struct pl_trace *t, struct text *x, struct batch *b,
+		      struct pl_error *err)
 {
 	while (x->p < x->end) {
 		const char *tok, *end;
@@ -319,11 +353,29 @@ static int parse_text(struct pl_trace *t, struct text *x, struct pl_error *err)
 		verdict = parse_token(tok, end, &number, &flags);
 		if (verdict != TOKEN_OK)
 			return token_error(x, tok, end, verdict, err);
-		if (pl_trace_add(t, number, flags) == PL_NONE)
-			return add_error(t, x, err);
+		b->number[b->n] = number;
+		b->line[b->n] = x->line;
+		b->flags[b->n++] = (uint8_t)flags;
+		if (b->n == BATCH && flush_batch(t, b, x, err))
+			return -1;
 		x->p = end;
 	}
-	return 0;
+	return flush_batch(t, b, x, err);
+}
+
+static int parse_all(struct pl_trace *t, struct text *x, struct pl_error *err)
+{
+	struct batch *b = malloc(sizeof(*b));
+	int ret;
+
+	if (!b) {
+		snprintf(err->msg, sizeof(err->msg), "%s: out of memory", x->source);
+		return -1;
+	}
+	b->n = 0;
+	ret = parse_text(t, x, b, err);
+	free(b);
+	return ret;
 }
 
 int pl_trace_parse_refs(struct pl_trace *t, const char *text, const char *source,
@@ -334,7 +386,7 @@ int pl_trace_parse_refs(struct pl_trace *t, const char *text, const char *source
 		.comments = false,
 	};
 
-	return parse_text(t, &x, err);
+	return parse_all(t, &x, err);
 }
 
 int pl_trace_read_buffer(struct pl_trace *t, const char *buf, size_t len, const char *name,
@@ -344,7 +396,7 @@ int pl_trace_read_buffer(struct pl_trace *t, const char *buf, size_t len, const 
 		.p = buf, .end = buf + len, .source = name, .line = 1, .comments = true,
 	};
 
-	return parse_text(t, &x, err);
+	return parse_all(t, &x, err);
 }
 
 /* Reads the whole stream into one buffer (a pipe has no size to ask for). */
