@@ -39,7 +39,8 @@
  *
  * Cost: O(1) per reference.  A tick touches only the pages whose R is set,
  * at most one per reference since the previous tick, so it is O(1)
- * amortized.
+ * amortized.  Classes and their queues are kept by frame slot, so that
+ * work stays within frame-sized arrays.
  */
 #include <stdlib.h>
 
@@ -58,9 +59,9 @@ enum { PARAM_TICK_PERIOD };
 struct nru {
 	struct pl_ctx *ctx;
 	struct frame_table table;
-	struct pl_links links;			/* class membership */
-	struct pl_dlist classes[NRU_CLASSES];	/* longest in the class first */
-	uint8_t *class_of;			/* [npages] */
+	struct pl_links links;			/* class membership, over slots */
+	struct pl_dlist classes[NRU_CLASSES];	/* slots, longest in the class first */
+	uint8_t *class_of;			/* [slot] */
 	uint64_t victims[NRU_CLASSES];
 };
 
@@ -89,8 +90,8 @@ static void *nru_create(struct pl_ctx *ctx, struct pl_error *err)
 		free(n);
 		return NULL;
 	}
-	n->class_of = malloc(ctx->npages ? ctx->npages : 1);
-	if (pl_links_init(&n->links, ctx->npages) || !n->class_of) {
+	n->class_of = malloc(frames_usable(ctx));
+	if (pl_links_init(&n->links, frames_usable(ctx)) || !n->class_of) {
 		nru_destroy(n);
 		snprintf(err->msg, sizeof(err->msg), "out of memory for NRU");
 		return NULL;
@@ -103,24 +104,26 @@ static void *nru_create(struct pl_ctx *ctx, struct pl_error *err)
 }
 
 /* Emits the R and M changes from class `from` to class `to`. */
-static void emit_bits(struct nru *n, uint32_t page, unsigned from, unsigned to)
+static void emit_bits(struct nru *n, uint32_t slot, unsigned from, unsigned to)
 {
+	uint32_t page = n->table.slot_page[slot];
+
 	if ((from ^ to) & CLASS_R)
 		pl_emit_set(n->ctx, page, NRU_REFERENCED, !!(from & CLASS_R), !!(to & CLASS_R));
 	if ((from ^ to) & CLASS_M)
 		pl_emit_set(n->ctx, page, NRU_MODIFIED, !!(from & CLASS_M), !!(to & CLASS_M));
 }
 
-static void change_class(struct nru *n, uint32_t page, unsigned to)
+static void change_class(struct nru *n, uint32_t slot, unsigned to)
 {
-	unsigned from = n->class_of[page];
+	unsigned from = n->class_of[slot];
 
 	if (from == to)
 		return;
-	pl_dlist_remove(&n->links, &n->classes[from], page);
-	pl_dlist_push_tail(&n->links, &n->classes[to], page);
-	n->class_of[page] = (uint8_t)to;
-	emit_bits(n, page, from, to);
+	pl_dlist_remove(&n->links, &n->classes[from], slot);
+	pl_dlist_push_tail(&n->links, &n->classes[to], slot);
+	n->class_of[slot] = (uint8_t)to;
+	emit_bits(n, slot, from, to);
 }
 
 static unsigned referenced_class(const struct pl_ref *ref)
@@ -131,19 +134,20 @@ static unsigned referenced_class(const struct pl_ref *ref)
 static void nru_hit(void *state, const struct pl_ref *ref)
 {
 	struct nru *n = state;
+	uint32_t slot = n->table.page_slot[ref->page];
 
-	change_class(n, ref->page, n->class_of[ref->page] | referenced_class(ref));
+	change_class(n, slot, n->class_of[slot] | referenced_class(ref));
 }
 
 static void nru_insert(void *state, const struct pl_ref *ref)
 {
 	struct nru *n = state;
 	unsigned to = referenced_class(ref);
+	uint32_t slot = frame_table_insert(&n->table, n->ctx, ref->page);
 
-	frame_table_insert(&n->table, n->ctx, ref->page);
-	pl_dlist_push_tail(&n->links, &n->classes[to], ref->page);
-	n->class_of[ref->page] = (uint8_t)to;
-	emit_bits(n, ref->page, 0, to);
+	pl_dlist_push_tail(&n->links, &n->classes[to], slot);
+	n->class_of[slot] = (uint8_t)to;
+	emit_bits(n, slot, 0, to);
 }
 
 static void nru_tick(void *state, uint32_t step)
@@ -163,7 +167,7 @@ static uint32_t nru_victim(const void *state)
 
 	for (unsigned c = 0; c < NRU_CLASSES; c++) {
 		if (n->classes[c].len)
-			return n->classes[c].head;
+			return n->table.slot_page[n->classes[c].head];
 	}
 	return PL_NONE;
 }
@@ -171,9 +175,10 @@ static uint32_t nru_victim(const void *state)
 static void nru_evict(void *state, uint32_t victim)
 {
 	struct nru *n = state;
-	unsigned c = n->class_of[victim];
+	uint32_t slot = n->table.page_slot[victim];
+	unsigned c = n->class_of[slot];
 
-	pl_dlist_remove(&n->links, &n->classes[c], victim);
+	pl_dlist_remove(&n->links, &n->classes[c], slot);
 	n->victims[c]++;
 	frame_table_evict(&n->table, n->ctx, victim);
 }
@@ -181,9 +186,10 @@ static void nru_evict(void *state, uint32_t victim)
 static void fill_fields(const void *state, uint32_t page, int32_t *values)
 {
 	const struct nru *n = state;
+	unsigned c = n->class_of[n->table.page_slot[page]];
 
-	values[NRU_REFERENCED] = !!(n->class_of[page] & CLASS_R);
-	values[NRU_MODIFIED] = !!(n->class_of[page] & CLASS_M);
+	values[NRU_REFERENCED] = !!(c & CLASS_R);
+	values[NRU_MODIFIED] = !!(c & CLASS_M);
 }
 
 static void nru_snapshot(const void *state, struct pl_snapshot *out)
