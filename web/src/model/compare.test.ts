@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-	cumulativeFaults,
+	FaultCounter,
 	divergenceGroups,
 	firstDivergence,
 	ghostColumn,
@@ -110,9 +110,27 @@ describe('the last eviction of a page', () => {
 	});
 });
 
-describe('cumulative faults', () => {
+describe('the fault counter', () => {
 	it('counts the faults before each step, starting from zero at step 0', () => {
-		expect([...cumulativeFaults(runOf('FHFF'))]).toEqual([0, 1, 1, 2, 3]);
+		const counter = new FaultCounter(runOf('FHFF'));
+		expect([0, 1, 2, 3, 4].map((k) => counter.at(k))).toEqual([0, 1, 1, 2, 3]);
+		expect(counter.total).toBe(3);
+	});
+
+	it('agrees with a plain count at every step of a long run, across its stored blocks', () => {
+		const outcome = Uint8Array.from({ length: 5000 }, (_, i) => (i % 7 === 0 || i % 5 === 0 ? 0 : 1));
+		const counter = new FaultCounter(outcome);
+		let faults = 0;
+		for (let k = 0; k <= outcome.length; k++) {
+			expect(counter.at(k)).toBe(faults);
+			faults += k < outcome.length && !outcome[k] ? 1 : 0;
+		}
+	});
+
+	it('clamps a step outside the run to its ends', () => {
+		const counter = new FaultCounter(runOf('FF'));
+		expect(counter.at(-3)).toBe(0);
+		expect(counter.at(99)).toBe(2);
 	});
 });
 

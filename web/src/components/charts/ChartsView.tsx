@@ -16,7 +16,7 @@
  *   checkboxes (chart-policy-<name>) choose others.  The cumulative chart
  *   comes first (one run per policy at the scenario's frames), then the
  *   frames chart (faultsByFrames over 1 .. distinct pages + 1, at most
- *   MAX_FRAME_RUNS counts).  A change of scenario or policies aborts the work
+ *   MAX_FRAME_RUNS counts, fewer past a million references).  A change of scenario or policies aborts the work
  *   in flight.  `charts-progress` shows while the worker runs.
  */
 
@@ -38,6 +38,9 @@ const COMPANIONS = ['fifo', 'lru', 'opt'];
 /* A chart line has no more points than a wide screen has pixels. */
 const MAX_CURVE_POINTS = 2000;
 const MAX_FRAME_RUNS = 32;
+/* Past a million references each run takes seconds: fewer frame counts, same span. */
+const BIG_TRACE = 1_000_000;
+const MAX_FRAME_RUNS_BIG = 12;
 /* Up to this many references the cumulative chart is drawn as exact steps. */
 const MAX_STEP_CURVE = 400;
 /* More dots than this only repaint the same pixels, slower. */
@@ -200,19 +203,20 @@ export function ChartsView({ scenario, client, lecture = false }: ChartsViewProp
 				setCurves([...cumulative]);
 			}
 			setAccess(trace);
-			const frames = framesRange(trace?.distinctPages ?? 0, MAX_FRAME_RUNS);
-			const runs = new Map<string, FramesPoint[]>();
+			const runCount = (trace?.references ?? 0) > BIG_TRACE ? MAX_FRAME_RUNS_BIG : MAX_FRAME_RUNS;
+			const frames = framesRange(trace?.distinctPages ?? 0, runCount);
+			const byPolicy = new Map<string, FramesPoint[]>();
 			for (const policy of chosen) {
 				const what = `${shortName(policy)} at 1 to ${frames[frames.length - 1]} frames`;
 				setProgress({ what, done: 0, total: frames.length });
-				runs.set(
+				byPolicy.set(
 					policy,
 					await client.faultsByFrames(
 						{ policy, params: paramsFor(scenario, policy), trace: scenario.trace, frames },
 						options(what),
 					),
 				);
-				setFrameRuns(new Map(runs));
+				setFrameRuns(new Map(byPolicy));
 			}
 			setProgress(null);
 		};

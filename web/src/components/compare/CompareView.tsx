@@ -31,7 +31,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { PagelabClient, PolicyInfo, Session, SimulateResult, TraceInfo } from '../../wasm/protocol';
 import {
-	cumulativeFaults,
+	FaultCounter,
 	divergenceGroups,
 	firstDivergence,
 	ghostColumn,
@@ -79,8 +79,7 @@ const FRAMES_PER_COLUMN = 12;
 interface Run {
 	policy: string;
 	outcome: Uint8Array;
-	/** faults[k]: faults among the first k references. */
-	faults: Uint32Array;
+	faults: FaultCounter;
 	session: Session | null;
 }
 
@@ -96,12 +95,13 @@ interface Column {
 }
 
 const shortName = (policy: string) => policy.toUpperCase();
+const faultCount = (faults: number) => `${faults.toLocaleString('en')} fault${faults === 1 ? '' : 's'}`;
 
 function toRun(result: SimulateResult): Run {
 	return {
 		policy: result.policy,
 		outcome: result.outcome,
-		faults: cumulativeFaults(result.outcome),
+		faults: new FaultCounter(result.outcome),
 		session: result.session ?? null,
 	};
 }
@@ -386,15 +386,14 @@ interface StripRowProps {
 }
 
 function StripRow({ index, run, step, window, cellClass, onStep }: StripRowProps) {
-	const total = run.faults[run.faults.length - 1];
 	return (
 		<>
 			<span className="pl-compare-label">
 				<strong>{shortName(run.policy)}</strong>{' '}
 				<span data-testid={`compare-faults-${index}`}>
-					{run.faults[step]} fault{run.faults[step] === 1 ? '' : 's'}
+					{faultCount(run.faults.at(step))}
 				</span>{' '}
-				<span className="pl-compare-total">/ {total}</span>
+				<span className="pl-compare-total">/ {run.faults.total.toLocaleString('en')}</span>
 			</span>
 			<div className="pl-compare-row" data-testid={`compare-strip-${index}`}>
 				{stripCells(run.outcome, window).map((cell) => (
@@ -491,7 +490,7 @@ function Columns({ comparison, columns, opt, ghost, step, frames }: ColumnsProps
 						)}
 						<p className="pl-compare-evicted">{column?.evicted.length ? `evicted ${column.evicted.join(', ')}` : ' '}</p>
 						<p>
-							{run.faults[step]} fault{run.faults[step] === 1 ? '' : 's'} so far
+							{faultCount(run.faults.at(step))} so far
 						</p>
 					</div>
 				);
@@ -513,7 +512,7 @@ function Columns({ comparison, columns, opt, ghost, step, frames }: ColumnsProps
 					)}
 					<p className="pl-compare-evicted">{opt.column?.evicted.length ? `evicted ${opt.column.evicted.join(', ')}` : ' '}</p>
 					<p>
-						{opt.run.faults[step]} fault{opt.run.faults[step] === 1 ? '' : 's'} so far
+						{faultCount(opt.run.faults.at(step))} so far
 					</p>
 					{optHolds.size > 0 && <p className="pl-compare-legend">Outlined in red: pages a policy holds that OPT has let go.</p>}
 				</div>
