@@ -16,6 +16,7 @@
  * wrong: the option, the token and its line.  The CLI only uses pagelab.h,
  * like any other client of the core.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -245,7 +246,8 @@ static int parse_args(struct options *o, int argc, char **argv)
 		return EXIT_USAGE;
 	while (i < argc) {
 		if (strncmp(argv[i], "-", 1) || !strcmp(argv[i], "-"))
-			return usage_error(o, "unexpected argument '%s'", argv[i]);
+			return usage_error(o, "unexpected argument '%s' (options are written --name value)",
+					   argv[i]);
 		used = parse_option(o, argc, argv, i);
 		if (used < 0)
 			return -used;
@@ -284,11 +286,17 @@ static int known_policies(char *buf, size_t size)
 	return 0;
 }
 
+/* Policy names are lower case; "LRU" is what a newcomer types for lru. */
 static const struct pl_policy_ops *find_policy(const struct options *o, const char *name)
 {
-	const struct pl_policy_ops *ops = pl_policy_find(name);
-	char names[512];
+	const struct pl_policy_ops *ops;
+	char lower[64], names[512];
+	size_t i;
 
+	for (i = 0; name[i] && i < sizeof(lower) - 1; i++)
+		lower[i] = (char)tolower((unsigned char)name[i]);
+	lower[i] = '\0';
+	ops = name[i] ? NULL : pl_policy_find(lower);
 	if (!ops) {
 		known_policies(names, sizeof(names));
 		usage_error(o, "no policy named '%s' (known: %s)", name, names);
@@ -416,28 +424,39 @@ static void print_json_summary(FILE *out, const struct result *r)
 	fputs("}}", out);
 }
 
+/* The width of the label column: the longest label, at least "references". */
+static int label_width(const struct pl_policy_ops *ops)
+{
+	size_t width = strlen("references");
+
+	for (unsigned i = 0; i < pl_policy_ncounters(ops); i++)
+		if (strlen(pl_policy_counter_name(ops, i)) > width)
+			width = strlen(pl_policy_counter_name(ops, i));
+	return (int)width + 2;
+}
+
 static void print_text_summary(FILE *out, const struct result *r)
 {
 	const struct pl_stats *s = &r->stats;
+	int w = label_width(r->ops);
 	char value[64];
 
-	fprintf(out, "%-12s %s (%s)\n", "policy", pl_policy_name(r->ops),
-		pl_policy_title(r->ops));
+	fprintf(out, "%-*s%s (%s)\n", w, "policy", pl_policy_name(r->ops), pl_policy_title(r->ops));
 	for (unsigned i = 0; i < pl_policy_nparams(r->ops); i++) {
 		const struct pl_param *p = pl_policy_param(r->ops, i);
 
 		param_value(value, sizeof(value), p, r->params[i]);
-		fprintf(out, "%-12s %s=%s\n", i ? "" : "params", p->name, value);
+		fprintf(out, "%-*s%s=%s\n", w, i ? "" : "params", p->name, value);
 	}
-	fprintf(out, "%-12s %u\n", "frames", r->frames);
-	fprintf(out, "%-12s %llu\n", "references", (unsigned long long)s->references);
-	fprintf(out, "%-12s %llu\n", "hits", (unsigned long long)s->hits);
-	fprintf(out, "%-12s %llu\n", "misses", (unsigned long long)s->misses);
-	fprintf(out, "%-12s %llu\n", "evictions", (unsigned long long)s->evictions);
-	fprintf(out, "%-12s %llu\n", "writebacks", (unsigned long long)s->writebacks);
-	fprintf(out, "%-12s %.2f%%\n", "hit ratio", 100.0 * hit_ratio(s));
+	fprintf(out, "%-*s%u\n", w, "frames", r->frames);
+	fprintf(out, "%-*s%llu\n", w, "references", (unsigned long long)s->references);
+	fprintf(out, "%-*s%llu\n", w, "hits", (unsigned long long)s->hits);
+	fprintf(out, "%-*s%llu\n", w, "misses", (unsigned long long)s->misses);
+	fprintf(out, "%-*s%llu\n", w, "evictions", (unsigned long long)s->evictions);
+	fprintf(out, "%-*s%llu\n", w, "writebacks", (unsigned long long)s->writebacks);
+	fprintf(out, "%-*s%.2f%%\n", w, "hit ratio", 100.0 * hit_ratio(s));
 	for (unsigned i = 0; i < pl_policy_ncounters(r->ops); i++)
-		fprintf(out, "%-12s %llu\n", pl_policy_counter_name(r->ops, i),
+		fprintf(out, "%-*s%llu\n", w, pl_policy_counter_name(r->ops, i),
 			(unsigned long long)r->counters[i]);
 }
 
@@ -714,6 +733,29 @@ static int cmd_compare(const struct options *o)
 	return ret;
 }
 
+/* Prints text word-wrapped to 78 columns, each line indented by `indent`. */
+static void print_wrapped(int indent, const char *text)
+{
+	int column = 0;
+
+	while (*text) {
+		size_t word = strcspn(text, " ");
+
+		if (column && column + 1 + (int)word > 78) {
+			putchar('\n');
+			column = 0;
+		}
+		if (!column)
+			column = printf("%*s", indent, "");
+		else
+			column += printf(" ");
+		column += printf("%.*s", (int)word, text);
+		text += word;
+		text += strspn(text, " ");
+	}
+	putchar('\n');
+}
+
 static void print_param_text(const struct pl_param *p)
 {
 	char def[64];
@@ -728,7 +770,8 @@ static void print_param_text(const struct pl_param *p)
 	} else {
 		printf("  (%lld .. %lld)", (long long)p->min, (long long)p->max);
 	}
-	printf("\n          %s\n", p->help);
+	printf("\n");
+	print_wrapped(10, p->help);
 }
 
 static void print_names_text(const char *label, unsigned n,
@@ -749,7 +792,7 @@ static void list_text(void)
 		const struct pl_policy_ops *ops = pl_policies[i];
 
 		printf("%s%-12s %s\n", i ? "\n" : "", pl_policy_name(ops), pl_policy_title(ops));
-		printf("    %s\n", pl_policy_help(ops));
+		print_wrapped(4, pl_policy_help(ops));
 		for (unsigned p = 0; p < pl_policy_nparams(ops); p++)
 			print_param_text(pl_policy_param(ops, p));
 		print_names_text("lists", pl_policy_nlists(ops), pl_policy_list_name, ops);

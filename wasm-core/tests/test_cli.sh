@@ -79,11 +79,11 @@ done_() {
 test_case "run prints lru's 12 faults on Silberschatz's string with 3 frames"
 pagelab run --policy lru --frames 3 --refs "$OSC"
 expect_status 0
-expect_out "policy       lru (Least Recently Used)"
-expect_out "misses       12"
-expect_out "hits         8"
-expect_out "evictions    9"
-expect_out "hit ratio    40.00%"
+expect_out "policy      lru (Least Recently Used)"
+expect_out "misses      12"
+expect_out "hits        8"
+expect_out "evictions   9"
+expect_out "hit ratio   40.00%"
 done_
 
 test_case "run --json prints one object with the summary keys"
@@ -248,6 +248,13 @@ for frames in 0 abc -1 3x 4294967295 99999999999999999999; do
 	expect_status 2
 	expect_err_has "pagelab: --frames: '$frames' is not a number of frames (1 .. 4294967294)"
 done
+done_
+
+test_case "policy names are not case sensitive"
+pagelab compare --policies LRU,Fifo --frames 3 --refs "$OSC" --csv
+expect_status 0
+expect_out "lru,3,20,8,12,9,0,0.400000"
+expect_out "fifo,3,20,5,15,12,0,0.250000"
 done_
 
 test_case "an unknown policy is named with the known ones"
