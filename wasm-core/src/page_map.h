@@ -5,9 +5,9 @@
  *
  * An open-addressing hash table with linear probing over a power-of-two
  * number of slots, kept at most half full, so a lookup touches one or two
- * cache lines on average; batches can prefetch their slots first.  Ids are handed out in order of first appearance:
- * 0, 1, 2, ...  Every 64-bit number is a valid key (emptiness is marked in
- * the id array, not the key array).
+ * cache lines on average; batches can prefetch their slots first.  Ids are
+ * handed out in order of first appearance: 0, 1, 2, ...  Every 64-bit
+ * number is a valid key (an empty slot is marked by its id, not its key).
  */
 #ifndef PAGELAB_PAGE_MAP_H
 #define PAGELAB_PAGE_MAP_H

@@ -105,7 +105,8 @@ static unsigned long long number_of(const struct pl_sim *sim, uint32_t page)
 }
 
 /* Stops the simulation; the first failure is the one reported. */
-static void __attribute__((cold, format(printf, 2, 3))) fail(struct pl_sim *sim, const char *fmt, ...)
+static void __attribute__((cold, format(printf, 2, 3)))
+fail(struct pl_sim *sim, const char *fmt, ...)
 {
 	va_list ap;
 	int used;

@@ -198,6 +198,18 @@ TEST(a_binary_file_is_refused_at_its_first_bad_byte)
 	pl_trace_free(&t);
 }
 
+TEST(a_bad_line_deep_in_a_long_file_is_named_by_its_own_number)
+{
+	char content[8000];
+	size_t used = 0;
+
+	for (int line = 1; line <= 1000; line++)
+		used += (size_t)snprintf(content + used, sizeof(content) - used, "%s\n",
+					 line == 700 ? "7O0" : "42");
+	CHECK_STR_EQ(file_error(content),
+		     "trace.txt:700: '7O0' is not a page number (decimal or 0x-hex, optional trailing w for a write)");
+}
+
 TEST(a_file_without_a_final_newline_keeps_its_last_reference)
 {
 	struct pl_trace t;
