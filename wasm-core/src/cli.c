@@ -52,7 +52,10 @@ static const char usage_main[] =
 	"  compare   run several policies over the same trace, one row each\n"
 	"  list      list the policies with their parameters\n"
 	"\n"
-	"'pagelab COMMAND --help' describes a command.\n";
+	"'pagelab COMMAND --help' describes a command.  For example:\n"
+	"  pagelab run --policy lru --frames 3 --refs \"7,0,1,2,0,3,0,4,2,3,0,3,2\"\n"
+	"  pagelab compare --policies fifo,lru,opt --frames 3 --refs \"1 2 3 4 1 2 5 1 2 3 4 5\"\n"
+	"  pagelab list\n";
 
 static const char usage_input[] =
 	"input (exactly one):\n"
@@ -79,6 +82,9 @@ static const char usage_run[] =
 	"  --events            print every event as a JSON line, then the\n"
 	"                      summary as a last JSON line\n";
 
+static const char example_run[] =
+	"example: pagelab run --policy clock --frames 3 --refs \"1 2 3 1w 4\" --events\n";
+
 static const char usage_compare[] =
 	"usage: pagelab compare --policies A,B,... --frames N (--refs STRING | --trace FILE)\n"
 	"                       [--param NAME=VALUE]... [--json | --csv]\n"
@@ -91,6 +97,9 @@ static const char usage_compare[] =
 	"                      one called NAME (repeatable; an error if none has)\n"
 	"  --json              print a JSON array of summaries\n"
 	"  --csv               print comma-separated values with a header row\n";
+
+static const char example_compare[] =
+	"example: pagelab compare --policies all --frames 4 --trace trace.txt --csv\n";
 
 static const char usage_list[] =
 	"usage: pagelab list [--json]\n"
@@ -885,7 +894,8 @@ static int print_help(const struct options *o)
 {
 	fputs(command_usage(o->command), stdout);
 	if (o->command != CMD_LIST)
-		printf("\n%s", usage_input);
+		printf("\n%s\n%s", usage_input,
+		       o->command == CMD_RUN ? example_run : example_compare);
 	return 0;
 }
 
