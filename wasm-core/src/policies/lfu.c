@@ -23,7 +23,8 @@
  * (creating it if count + 1 is missing), so the victim is always the head
  * of the first bucket.  At most frames + 1 buckets exist at once (each
  * holds a page, plus one made before an emptied one is freed), so they come
- * from a fixed pool.
+ * from a fixed pool.  Buckets hold slots rather than pages, so that all
+ * this stays within frame-sized arrays.
  */
 #include <stdlib.h>
 
@@ -36,16 +37,16 @@ enum { LFU_COUNT };
 
 struct lfu_bucket {
 	uint32_t count;
-	struct pl_dlist pages;	/* least recently used first */
+	struct pl_dlist slots;	/* the pages' slots, least recently used first */
 	uint32_t prev, next;	/* neighbouring buckets by count; next links the free pool */
 };
 
 struct lfu {
 	struct pl_ctx *ctx;
 	struct frame_table table;
-	struct pl_links links;	/* bucket membership */
+	struct pl_links links;	/* bucket membership, over slots */
 	struct lfu_bucket *buckets;	/* pool of frames_usable() + 1 */
-	uint32_t *bucket_of;		/* [npages] */
+	uint32_t *bucket_of;		/* [slot] */
 	uint32_t lowest;		/* bucket with the smallest count, or PL_NONE */
 	uint32_t free_buckets;		/* head of the free pool, or PL_NONE */
 };
@@ -78,8 +79,8 @@ static void *lfu_create(struct pl_ctx *ctx, struct pl_error *err)
 		return NULL;
 	}
 	l->buckets = malloc(sizeof(*l->buckets) * nbuckets);
-	l->bucket_of = malloc(sizeof(*l->bucket_of) * (ctx->npages ? ctx->npages : 1));
-	if (pl_links_init(&l->links, ctx->npages) || !l->buckets || !l->bucket_of) {
+	l->bucket_of = malloc(sizeof(*l->bucket_of) * frames_usable(ctx));
+	if (pl_links_init(&l->links, frames_usable(ctx)) || !l->buckets || !l->bucket_of) {
 		lfu_destroy(l);
 		snprintf(err->msg, sizeof(err->msg), "out of memory for LFU");
 		return NULL;
@@ -99,7 +100,7 @@ static uint32_t bucket_new(struct lfu *l, uint32_t count, uint32_t prev, uint32_
 
 	l->free_buckets = bucket->next;
 	bucket->count = count;
-	pl_dlist_init(&bucket->pages);
+	pl_dlist_init(&bucket->slots);
 	bucket->prev = prev;
 	bucket->next = next;
 	if (prev == PL_NONE)
@@ -126,32 +127,33 @@ static void bucket_free(struct lfu *l, uint32_t b)
 	l->free_buckets = b;
 }
 
-static void bucket_take(struct lfu *l, uint32_t page)
+static void bucket_take(struct lfu *l, uint32_t slot)
 {
-	uint32_t b = l->bucket_of[page];
+	uint32_t b = l->bucket_of[slot];
 
-	pl_dlist_remove(&l->links, &l->buckets[b].pages, page);
-	if (l->buckets[b].pages.len == 0)
+	pl_dlist_remove(&l->links, &l->buckets[b].slots, slot);
+	if (l->buckets[b].slots.len == 0)
 		bucket_free(l, b);
 }
 
-static void bucket_put(struct lfu *l, uint32_t b, uint32_t page)
+static void bucket_put(struct lfu *l, uint32_t b, uint32_t slot)
 {
-	pl_dlist_push_tail(&l->links, &l->buckets[b].pages, page);
-	l->bucket_of[page] = b;
+	pl_dlist_push_tail(&l->links, &l->buckets[b].slots, slot);
+	l->bucket_of[slot] = b;
 }
 
 static void lfu_hit(void *state, const struct pl_ref *ref)
 {
 	struct lfu *l = state;
-	uint32_t b = l->bucket_of[ref->page];
+	uint32_t slot = l->table.page_slot[ref->page];
+	uint32_t b = l->bucket_of[slot];
 	uint32_t count = l->buckets[b].count;
 	uint32_t up = l->buckets[b].next;
 
 	if (up == PL_NONE || l->buckets[up].count != count + 1)
 		up = bucket_new(l, count + 1, b, up);
-	bucket_take(l, ref->page);
-	bucket_put(l, up, ref->page);
+	bucket_take(l, slot);
+	bucket_put(l, up, slot);
 	pl_emit_set(l->ctx, ref->page, LFU_COUNT, (int32_t)count, (int32_t)count + 1);
 }
 
@@ -162,8 +164,7 @@ static void lfu_insert(void *state, const struct pl_ref *ref)
 
 	if (b == PL_NONE || l->buckets[b].count != 1)
 		b = bucket_new(l, 1, PL_NONE, b);
-	frame_table_insert(&l->table, l->ctx, ref->page);
-	bucket_put(l, b, ref->page);
+	bucket_put(l, b, frame_table_insert(&l->table, l->ctx, ref->page));
 	pl_emit_set(l->ctx, ref->page, LFU_COUNT, 0, 1);
 }
 
@@ -171,14 +172,16 @@ static uint32_t lfu_victim(const void *state)
 {
 	const struct lfu *l = state;
 
-	return l->lowest == PL_NONE ? PL_NONE : l->buckets[l->lowest].pages.head;
+	if (l->lowest == PL_NONE)
+		return PL_NONE;
+	return l->table.slot_page[l->buckets[l->lowest].slots.head];
 }
 
 static void lfu_evict(void *state, uint32_t victim)
 {
 	struct lfu *l = state;
 
-	bucket_take(l, victim);
+	bucket_take(l, l->table.page_slot[victim]);
 	frame_table_evict(&l->table, l->ctx, victim);
 }
 
@@ -186,7 +189,7 @@ static void fill_fields(const void *state, uint32_t page, int32_t *values)
 {
 	const struct lfu *l = state;
 
-	values[LFU_COUNT] = (int32_t)l->buckets[l->bucket_of[page]].count;
+	values[LFU_COUNT] = (int32_t)l->buckets[l->bucket_of[l->table.page_slot[page]]].count;
 }
 
 static void lfu_snapshot(const void *state, struct pl_snapshot *out)
