@@ -10,8 +10,9 @@
  *   folio_check_references(), watermarks, inactive_is_low()).  Each page
  *   also carries an RRPV (re-reference prediction value, 0 .. 2^M - 1),
  *   meaningful only while it is active.  As in the seed:
- *   - promotion to the active list (mark_page_accessed or reclaim
- *     activation): RRPV := max - 1 ("long" re-reference interval);
+ *   - promotion to the active list (mark_page_accessed, reclaim
+ *     activation, or a refault within the working set): RRPV := max - 1
+ *     ("long" re-reference interval);
  *   - mark_page_accessed() on a page already active: RRPV := 0;
  *   - isolation (the seed's change to isolate_lru_pages, called from
  *     shrink_active_list): take the active tail; a page at max is

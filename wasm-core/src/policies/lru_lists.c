@@ -186,25 +186,25 @@ static enum lru_counter referenced_gauge(enum lru_list_id lru)
 /* Sets a field of a resident page. */
 void lruvec_set_field(struct lruvec *vec, uint32_t page, enum lru_field f, int32_t value)
 {
-	uint8_t *slot = &vec->field[(size_t)page * vec->nfields + f];
+	uint8_t *slot = &vec->page[page].field[f];
 
 	if (*slot == value)
 		return;
 	pl_emit_set(vec->ctx, page, f, *slot, value);
 	*slot = (uint8_t)value;
 	if (f == LRU_REFERENCED && value)
-		vec->count[referenced_gauge(vec->lru[page])]++;
+		vec->count[referenced_gauge(vec->page[page].lru)]++;
 	else if (f == LRU_REFERENCED)
-		vec->count[referenced_gauge(vec->lru[page])]--;
+		vec->count[referenced_gauge(vec->page[page].lru)]--;
 }
 
 void lruvec_move_head(struct lruvec *vec, uint32_t page, enum lru_list_id to)
 {
-	enum lru_list_id from = vec->lru[page];
+	enum lru_list_id from = vec->page[page].lru;
 
 	pl_dlist_remove(&vec->links, &vec->lists[from], page);
 	pl_dlist_push_head(&vec->links, &vec->lists[to], page);
-	vec->lru[page] = to;
+	vec->page[page].lru = to;
 	pl_emit_move(vec->ctx, page, from, to, 0);
 	if (lruvec_field(vec, page, LRU_REFERENCED)) {
 		vec->count[referenced_gauge(from)]--;
@@ -280,12 +280,11 @@ void *lruvec_create(struct pl_ctx *ctx, const struct lru_aging *aging, unsigned 
 		vec->wmark_high = vec->wmark_low;
 	for (unsigned i = 0; i < NR_LRU_LISTS; i++)
 		pl_dlist_init(&vec->lists[i]);
-	vec->lru = malloc(npages);
-	vec->field = calloc(npages, nfields);
-	vec->shadow = calloc(npages, sizeof(*vec->shadow));
-	if (!vec->lru || !vec->field || !vec->shadow || pl_links_init(&vec->links, npages))
+	vec->page = calloc(npages, sizeof(*vec->page));
+	if (!vec->page || pl_links_init(&vec->links, npages))
 		goto oom;
-	memset(vec->lru, LRU_NOT_RESIDENT, npages);
+	for (size_t page = 0; page < npages; page++)
+		vec->page[page].lru = LRU_NOT_RESIDENT;
 	return vec;
 oom:
 	lruvec_destroy(vec);
@@ -301,9 +300,7 @@ void lruvec_destroy(void *state)
 	if (!vec)
 		return;
 	pl_links_free(&vec->links);
-	free(vec->lru);
-	free(vec->field);
-	free(vec->shadow);
+	free(vec->page);
 	free(vec);
 }
 
@@ -321,10 +318,10 @@ static bool refault_activates(struct lruvec *vec, uint32_t page)
 	bool file = page_is_file(vec, page);
 	uint64_t distance, workingset_size;
 
-	if (!vec->workingset || !vec->shadow[page])
+	if (!vec->workingset || !vec->page[page].shadow)
 		return false;
-	distance = vec->nonresident_age - (vec->shadow[page] - 1);
-	vec->shadow[page] = 0;
+	distance = vec->nonresident_age - (vec->page[page].shadow - 1);
+	vec->page[page].shadow = 0;
 	vec->count[LRU_WORKINGSET_REFAULT]++;
 	workingset_size = vec->lists[LRU_ACTIVE_FILE].len + vec->lists[LRU_ACTIVE_ANON].len +
 			  vec->lists[file ? LRU_INACTIVE_ANON : LRU_INACTIVE_FILE].len;
@@ -341,7 +338,7 @@ void lruvec_insert(void *state, const struct pl_ref *ref)
 	if (active)
 		lru += LRU_ACTIVE;
 	pl_dlist_push_head(&vec->links, &vec->lists[lru], page);
-	vec->lru[page] = lru;
+	vec->page[page].lru = lru;
 	pl_emit_insert(vec->ctx, page, lru, 0);
 	if (active) {
 		lruvec_set_field(vec, page, LRU_PG_ACTIVE, 1);
@@ -465,7 +462,7 @@ static enum folio_references shrink_folio(struct lruvec *vec, uint32_t page)
 	if (verdict == FOLIOREF_ACTIVATE) {
 		activate(vec, page);
 	} else {
-		lruvec_move_head(vec, page, vec->lru[page]);
+		lruvec_move_head(vec, page, vec->page[page].lru);
 		vec->count[LRU_PGROTATED]++;
 	}
 	return verdict;
@@ -473,15 +470,14 @@ static enum folio_references shrink_folio(struct lruvec *vec, uint32_t page)
 
 static void remove_page(struct lruvec *vec, uint32_t page)
 {
-	enum lru_list_id lru = vec->lru[page];
+	enum lru_list_id lru = vec->page[page].lru;
 
 	pl_dlist_remove(&vec->links, &vec->lists[lru], page);
 	if (lruvec_field(vec, page, LRU_REFERENCED))
 		vec->count[referenced_gauge(lru)]--;
-	vec->lru[page] = LRU_NOT_RESIDENT;
-	vec->shadow[page] = ++vec->nonresident_age;	/* workingset_eviction() */
-	for (unsigned f = 0; f < vec->nfields; f++)
-		vec->field[(size_t)page * vec->nfields + f] = 0;
+	vec->page[page].lru = LRU_NOT_RESIDENT;
+	vec->page[page].shadow = ++vec->nonresident_age;	/* workingset_eviction() */
+	memset(vec->page[page].field, 0, sizeof(vec->page[page].field));
 	pl_emit_evict(vec->ctx, page, lru);
 }
 

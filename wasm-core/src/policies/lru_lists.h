@@ -137,6 +137,13 @@ struct lru_aging {
 				      uint32_t newcomer);
 };
 
+/* What the model keeps per page, together so that a reference touches one line. */
+struct lru_page {
+	uint64_t shadow;	/* nonresident_age at eviction + 1, 0: none */
+	uint8_t lru;		/* its list, LRU_NOT_RESIDENT */
+	uint8_t field[LRU_MAX_FIELDS];	/* 0 while not resident */
+};
+
 struct lruvec {
 	struct pl_ctx *ctx;
 	const struct lru_aging *aging;
@@ -145,12 +152,10 @@ struct lruvec {
 	bool file_mapped, workingset;
 	struct pl_dlist lists[NR_LRU_LISTS];
 	struct pl_links links;
-	uint8_t *lru;		/* [npages] list of each page, LRU_NOT_RESIDENT */
-	uint8_t *field;		/* [npages * nfields] */
+	struct lru_page *page;	/* [npages] */
 	uint64_t count[NR_LRU_COUNTERS];
 	int64_t scan_credit[2];	/* anon, file: see scan_lru() */
 	uint64_t nonresident_age;	/* lruvec->nonresident_age */
-	uint64_t *shadow;	/* [npages] nonresident_age at eviction + 1, 0: none */
 	int32_t rrpv_max;	/* linux_rrip only */
 };
 
@@ -169,7 +174,7 @@ void lruvec_read_counters(const void *state, uint64_t *counters);
 /* For the aging hooks. */
 static inline int32_t lruvec_field(const struct lruvec *vec, uint32_t page, enum lru_field f)
 {
-	return vec->field[(size_t)page * vec->nfields + f];
+	return vec->page[page].field[f];
 }
 
 static inline uint32_t lruvec_tail(const struct lruvec *vec, enum lru_list_id lru)
