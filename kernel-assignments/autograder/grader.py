@@ -183,8 +183,9 @@ def grade_tests(report, tests, tree, contents, boots, blocked):
 	"""BLOCKED: why boot tests cannot run (build failed, nothing to grade), or None."""
 	scores = {}
 	for test in tests:
-		if test.parent is not None and scores.get(id(test.parent), 0) < test.parent.points:
-			score, output = 0, f"not run: it builds on '{test.parent.title}', which did not pass"
+		parent = test.parent
+		if parent is not None and id(parent) in scores and scores[id(parent)] < parent.points:
+			score, output = 0, f"not run: it builds on '{parent.title}', which did not pass"
 		elif test.kind == "checkpatch":
 			score, output = run_checkpatch(tree, contents, test.points) if tree else \
 				(0, f"not run: {blocked}")

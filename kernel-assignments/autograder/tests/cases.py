@@ -91,6 +91,11 @@ def full_marks(assignment_dir, submission, *options):
 	return proc, data
 
 
+def full_marks_handed_in(assignment_dir, case_dir):
+	with tempfile.TemporaryDirectory() as scratch:
+		full_marks(assignment_dir, handed_in(case_dir, scratch))
+
+
 def expect_zero_functional(assignment_dir, submission):
 	assignment = assignments.load_assignment(assignment_dir)
 	functional = {t.title for t in gradelib.load_tests(assignment.tests_path) if t.functional}
@@ -194,7 +199,7 @@ def register_instructor_assignment(directory):
 	assignment_dir = ASSIGNMENTS / name
 	if (directory / "reference").is_dir():
 		check(f"the {name} reference solution gets full marks")(
-			lambda: full_marks(assignment_dir, directory / "reference"))
+			lambda: full_marks_handed_in(assignment_dir, directory / "reference"))
 	skeleton = assignments.load_assignment(assignment_dir).skeleton_dir()
 	if skeleton:
 		check(f"the untouched {name} skeleton scores zero functional points")(
