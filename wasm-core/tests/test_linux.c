@@ -239,6 +239,8 @@ static uint64_t deactivations_after_one_more_fault(uint32_t active)
 	uint64_t deactivated;
 	struct run r;
 
+	if (!refs)
+		test_abort("out of memory for %zu bytes of references", size);
 	for (uint32_t page = 0; page < active; page++)
 		len += snprintf(refs + len, size - len, "%u %u ", page, page);
 	for (uint32_t page = active; page <= frames; page++)

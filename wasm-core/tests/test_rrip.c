@@ -281,6 +281,8 @@ TEST(srrip_and_brrip_match_the_naive_algorithm_with_5000_frames)
 	char *refs = malloc(size);
 	uint64_t *pages = malloc(len * sizeof(*pages)), rng = 5;
 
+	if (!refs || !pages)
+		test_abort("out of memory for %u references", len);
 	for (uint32_t i = 0; i < len; i++) {
 		/* a skewed mix so that pages both stay and leave */
 		uint32_t x = splitmix64_below(splitmix64_next(&rng), 30000);
