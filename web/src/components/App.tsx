@@ -21,6 +21,7 @@ import { ChartsView } from './charts/ChartsView';
 
 /* An uploaded trace this short is kept as its reference string, so the URL can carry it. */
 const URL_REFS_LIMIT = 2000;
+const URL_WRITE_DELAY_MS = 250;
 
 const client = createWorkerClient();
 
@@ -102,9 +103,17 @@ export function App() {
 		});
 	}, [apply, initial]);
 
+	/* Browsers throttle history updates: write the URL once the state has rested a moment. */
 	useEffect(() => {
-		if (run) window.history.replaceState(null, '', encodeState(state));
+		if (!run) return;
+		const timer = setTimeout(() => window.history.replaceState(null, '', encodeState(state)), URL_WRITE_DELAY_MS);
+		return () => clearTimeout(timer);
 	}, [state, run]);
+
+	/* Lecture mode scales every rem from the root element. */
+	useEffect(() => {
+		document.documentElement.classList.toggle('lecture', state.lecture);
+	}, [state.lecture]);
 
 	const setStep = useCallback((step: number) => setState((s) => ({ ...s, step })), []);
 	const compared = useMemo(

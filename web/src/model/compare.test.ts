@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
 	FaultCounter,
+	countHits,
 	divergenceGroups,
 	firstDivergence,
 	ghostColumn,
@@ -107,6 +108,29 @@ describe('the last eviction of a page', () => {
 
 	it('is absent for a page that was never evicted, whatever else happened to it', () => {
 		expect(lastEviction(events, 2)).toBeNull();
+	});
+});
+
+describe('counting hits', () => {
+	/* A view that starts one byte into its buffer: the first words are misaligned. */
+	const shifted = (results: string) => {
+		const bytes = new Uint8Array(results.length + 1);
+		bytes.set(runOf(results), 1);
+		return bytes.subarray(1);
+	};
+
+	it('counts every hit in a range, whatever its alignment', () => {
+		const results = 'HFHHFFHHHHFHFHHHHFH';
+		const expected = (from: number, to: number) => [...results.slice(from, to)].filter((r) => r === 'H').length;
+		for (const outcome of [runOf(results), shifted(results)])
+			for (let from = 0; from < results.length; from++)
+				for (let to = from; to <= results.length; to++)
+					expect(countHits(outcome, from, to)).toBe(expected(from, to));
+	});
+
+	it('finds a divergence hidden inside a word and one in a misaligned tail', () => {
+		expect(firstDivergence([runOf('FFFFFFHF'), runOf('FFFFFFFF')])).toBe(7);
+		expect(firstDivergence([shifted('FFFFFFFFF'), shifted('FFFFFFFFH')])).toBe(9);
 	});
 });
 

@@ -84,6 +84,54 @@ function checkSameLength(outcomes: Uint8Array[]): number {
 	return length;
 }
 
+/*
+ * Outcome arrays of 10M references are scanned on the main thread, so these
+ * two scans read four outcomes per 32-bit word where the arrays allow it.
+ */
+
+/* A 32-bit view of bytes [from, to) when they start on a word boundary, else null. */
+function wordsOf(bytes: Uint8Array, from: number, to: number): Uint32Array | null {
+	const start = bytes.byteOffset + from;
+	return start % 4 === 0 ? new Uint32Array(bytes.buffer, start, (to - from) >> 2) : null;
+}
+
+/** Hits among outcome[from, to).  Outcomes are 0 or 1, so a word's four sum with one multiply. */
+export function countHits(outcome: Uint8Array, from: number, to: number): number {
+	let hits = 0;
+	let i = from;
+	for (; i < to && (outcome.byteOffset + i) % 4 !== 0; i++)
+		hits += outcome[i];
+	const words = wordsOf(outcome, i, to);
+	if (words) {
+		for (let w = 0; w < words.length; w++)
+			hits += Math.imul(words[w], 0x01010101) >>> 24;
+		i += words.length * 4;
+	}
+	for (; i < to; i++)
+		hits += outcome[i];
+	return hits;
+}
+
+/* The first index >= from where a and b differ, or a.length; word by word when both align. */
+function firstMismatch(a: Uint8Array, b: Uint8Array, from: number): number {
+	let i = from;
+	for (; i < a.length && (a.byteOffset + i) % 4 !== 0; i++)
+		if (a[i] !== b[i])
+			return i;
+	const wa = wordsOf(a, i, a.length);
+	const wb = wordsOf(b, i, b.length);
+	if (wa && wb) {
+		let w = 0;
+		while (w < wa.length && wa[w] === wb[w])
+			w++;
+		i += w * 4;
+	}
+	for (; i < a.length; i++)
+		if (a[i] !== b[i])
+			return i;
+	return a.length;
+}
+
 /**
  * The first step (1-based) at which the runs do not all have the same
  * result, or null if they agree on every reference (or there are fewer than
@@ -104,13 +152,10 @@ export function nextDifference(outcomes: Uint8Array[], step: number): number | n
 	const length = checkSameLength(outcomes);
 	if (outcomes.length < 2)
 		return null;
-	for (let i = Math.max(step, 0); i < length; i++) {
-		const first = outcomes[0][i];
-		for (let r = 1; r < outcomes.length; r++)
-			if (outcomes[r][i] !== first)
-				return i + 1;
-	}
-	return null;
+	let first = length;
+	for (let r = 1; r < outcomes.length; r++)
+		first = Math.min(first, firstMismatch(outcomes[0], outcomes[r], Math.max(step, 0)));
+	return first < length ? first + 1 : null;
 }
 
 export interface DivergenceGroups {
@@ -159,10 +204,11 @@ export class FaultCounter {
 	constructor(private readonly outcome: Uint8Array) {
 		this.counts = new Uint32Array(Math.floor(outcome.length / COUNT_EVERY) + 1);
 		let faults = 0;
-		for (let i = 0; i < outcome.length; i++) {
-			if (i % COUNT_EVERY === 0)
-				this.counts[i / COUNT_EVERY] = faults;
-			faults += outcome[i] ? 0 : 1;
+		for (let block = 0; block < this.counts.length; block++) {
+			const from = block * COUNT_EVERY;
+			const to = Math.min(from + COUNT_EVERY, outcome.length);
+			this.counts[block] = faults;
+			faults += to - from - countHits(outcome, from, to);
 		}
 		this.total = faults;
 	}
@@ -170,13 +216,8 @@ export class FaultCounter {
 	/** Faults in the first `step` references (step clamped to 0..n). */
 	at(step: number): number {
 		const k = Math.max(0, Math.min(step, this.outcome.length));
-		if (k === this.outcome.length)
-			return this.total;
-		const block = Math.floor(k / COUNT_EVERY);
-		let faults = this.counts[block];
-		for (let i = block * COUNT_EVERY; i < k; i++)
-			faults += this.outcome[i] ? 0 : 1;
-		return faults;
+		const from = Math.floor(k / COUNT_EVERY) * COUNT_EVERY;
+		return this.counts[from / COUNT_EVERY] + (k - from) - countHits(this.outcome, from, k);
 	}
 }
 

@@ -17,6 +17,7 @@
  */
 
 import type { FramesPoint } from '../wasm/protocol';
+import { countHits } from './compare';
 
 export interface Curve {
 	x: Float64Array;
@@ -39,8 +40,8 @@ export function cumulativeFaultCurve(outcome: Uint8Array, maxPoints: number): Cu
 	let done = 0;
 	for (let i = 0; i < count; i++) {
 		const step = count === 1 ? 0 : Math.round((i * steps) / (count - 1));
-		for (; done < step; done++)
-			faults += outcome[done] ? 0 : 1;
+		faults += step - done - countHits(outcome, done, step);
+		done = step;
 		curve.x[i] = step;
 		curve.y[i] = faults;
 	}

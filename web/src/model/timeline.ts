@@ -118,6 +118,18 @@ export class Timeline {
 		this.checkpoints = grid.checkpoints;
 	}
 
+	/** The lists any event of the run put a page into or took one out of. */
+	usedLists(): Set<number> {
+		const used = new Set<number>();
+		const log = this.log;
+		for (let i = 0; i < log.kind.length; i++) {
+			const kind = EVENT_KINDS[log.kind[i]];
+			if (kind === 'insert' || kind === 'evict' || kind === 'remove') used.add(log.arg[i]);
+			else if (kind === 'move') used.add(log.arg[i]).add(log.a[i]);
+		}
+		return used;
+	}
+
 	faultsAt(k: number): number {
 		return this.faults[k];
 	}

@@ -322,16 +322,25 @@ function Strips({ comparison, step, divergence, onStep }: StripsProps) {
 	const { trace, runs } = comparison;
 	const box = useRef<HTMLDivElement>(null);
 	const { width, em } = useElementWidth(box);
-	const cellEm = useMemo(() => {
-		let widest = 0;
-		for (let i = 0; i < trace.pages.length; i++)
-			widest = Math.max(widest, trace.pages[i]);
-		return Math.max(MIN_CELL_EM, String(widest).length * DIGIT_EM + CELL_PADDING_EM);
-	}, [trace]);
 	const labelEm =
 		CHAR_EM * (Math.max(...runs.map((r) => r.policy.length)) + 2 * String(trace.references).length + LABEL_FIXED_CHARS);
-	const fitting = Math.floor((width / em - labelEm) / cellEm);
-	const window = stripWindow(trace.references, step, Math.max(MIN_STRIP_CELLS, fitting));
+	/*
+	 * Cells are as wide as the longest page number shown so far on this
+	 * trace: they only ever grow, so stepping never makes the strip jump
+	 * back and forth, and no 10M-reference scan is needed to size them.
+	 */
+	const digits = useRef({ trace, widest: 1 });
+	if (digits.current.trace !== trace)
+		digits.current = { trace, widest: 1 };
+	const windowFor = (widest: number) => {
+		const cellEm = Math.max(MIN_CELL_EM, widest * DIGIT_EM + CELL_PADDING_EM);
+		const fitting = Math.floor((width / em - labelEm) / cellEm);
+		return { cellEm, window: stripWindow(trace.references, step, Math.max(MIN_STRIP_CELLS, fitting)) };
+	};
+	let { cellEm, window } = windowFor(digits.current.widest);
+	for (let s = window.first; s <= window.last; s++)
+		digits.current.widest = Math.max(digits.current.widest, String(trace.pages[s - 1]).length);
+	({ cellEm, window } = windowFor(digits.current.widest));
 	const cellClass = (cellStep: number) =>
 		['pl-compare-cell', cellStep === step && 'pl-current', cellStep === divergence && 'pl-divergence'].filter(Boolean).join(' ');
 	return (

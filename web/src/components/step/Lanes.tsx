@@ -43,9 +43,12 @@ function Lane(props: DrawingProps & { list: number; kind: 'active' | 'inactive' 
 }
 
 export function Lanes(props: DrawingProps) {
-	const { policy, transitions } = props;
-	const pairs = lanePairs(policy.lists.map((l) => l.name));
-	const paired = new Set(pairs.flatMap((p) => [p.active, p.inactive]));
+	const { policy, transitions, usedLists } = props;
+	/* A page type the run never used (anon pages with anon_percent 0) would be two empty lanes. */
+	const all = lanePairs(policy.lists.map((l) => l.name));
+	const used = all.filter((p) => usedLists.has(p.active) || usedLists.has(p.inactive));
+	const pairs = used.length ? used : all;
+	const paired = new Set(all.flatMap((p) => [p.active, p.inactive]));
 	const moves = [...transitions.moved.values()];
 	return (
 		<div className="lanes">
@@ -66,6 +69,11 @@ export function Lanes(props: DrawingProps) {
 				);
 			})}
 			{policy.lists.map((_, l) => (paired.has(l) ? null : <ListRow key={l} {...props} list={l} />))}
+			{pairs.length < all.length && (
+				<p className="note">
+					Not shown: {all.filter((p) => !pairs.includes(p)).map((p) => `${p.type} lists`).join(', ')} (no page of that type in this trace).
+				</p>
+			)}
 		</div>
 	);
 }

@@ -17,6 +17,8 @@ export interface DrawingProps {
 	transitions: Transitions;
 	/** Unwrapped hand positions (clock.ts), for the sweep animation. */
 	handTurns: number[];
+	/** Lists the run ever used; drawings may leave out the others. */
+	usedLists: Set<number>;
 }
 
 export function marksFor(page: number, t: Transitions): ChipMarks {

@@ -11,7 +11,7 @@
  * Keyboard: space play/pause, ArrowRight/ArrowLeft step, Home reset (not
  * while typing in a form field).
  */
-import { useEffect, useRef, useState, type CSSProperties } from 'react';
+import { useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import type { Snapshot } from '../../wasm/protocol';
 import type { Run } from '../../model/run';
 import { narrate } from '../../model/narration';
@@ -75,6 +75,7 @@ export function StepView({ run, step, onStep, lecture }: Props) {
 	const [speed, setSpeed] = useState(1);
 	const shown = useShownStep(run, step);
 	const { timeline } = run;
+	const usedLists = useMemo(() => timeline.usedLists(), [timeline]);
 	const total = timeline.steps;
 	const clamp = (k: number) => Math.max(0, Math.min(total, k));
 
@@ -180,6 +181,7 @@ export function StepView({ run, step, onStep, lecture }: Props) {
 							fieldMax={run.fieldMax}
 							transitions={shown.transitions}
 							handTurns={shown.handTurns}
+							usedLists={usedLists}
 							step={shown.step}
 						/>
 					) : (
