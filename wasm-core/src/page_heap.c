@@ -7,14 +7,14 @@
 
 #include "page_heap.h"
 
-int page_heap_init(struct page_heap *h, uint32_t capacity, uint32_t npages)
+int page_heap_init(struct page_heap *h, uint32_t capacity, uint32_t nids)
 {
-	size_t pages = npages ? npages : 1;
+	size_t ids = nids ? nids : 1;
 
 	h->len = 0;
 	h->heap = malloc(sizeof(*h->heap) * (capacity ? capacity : 1));
-	h->pos = malloc(sizeof(*h->pos) * pages);
-	h->key = malloc(sizeof(*h->key) * pages);
+	h->pos = malloc(sizeof(*h->pos) * ids);
+	h->key = malloc(sizeof(*h->key) * ids);
 	if (!h->heap || !h->pos || !h->key) {
 		page_heap_free(h);
 		return -1;

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * page_heap.h - an indexed binary max-heap of page ids keyed by 64-bit
- * integers: the page with the largest key is on top, and a page's key can
- * be changed or the page removed wherever it sits, because the heap keeps
- * each page's position.
+ * page_heap.h - an indexed binary max-heap of ids (page ids, or frame
+ * slots) keyed by 64-bit integers: the id with the largest key is on top,
+ * and an id's key can be changed or the id removed wherever it sits,
+ * because the heap keeps each id's position.
  *
- * Used by OPT (key: next use); any policy that needs "the page with the
- * largest/smallest X" in O(log n) can use it (negate or invert keys for a
- * min-heap).
+ * Used by OPT (ids: frame slots; key: next use); any policy that needs "the
+ * page with the largest/smallest X" in O(log n) can use it (invert keys for
+ * a min-heap).  Below, "page" stands for whatever ids the caller uses.
  *
  * Invariants: key[heap[i]] >= key[heap[2i+1]], key[heap[2i+2]];
  * pos[heap[i]] == i for i < len; ties are broken by the smaller page id
@@ -24,12 +24,13 @@
 struct page_heap {
 	uint32_t len;
 	uint32_t *heap;		/* [capacity] page ids */
-	uint32_t *pos;		/* [npages] index of a page in heap[] */
-	uint64_t *key;		/* [npages] */
+	uint32_t *pos;		/* [nids] index of an id in heap[] */
+	uint64_t *key;		/* [nids] */
 };
 
 /* Returns 0, or -1 when out of memory. */
-int page_heap_init(struct page_heap *h, uint32_t capacity, uint32_t npages);
+/* Ids 0 .. nids-1, at most capacity at once. */
+int page_heap_init(struct page_heap *h, uint32_t capacity, uint32_t nids);
 void page_heap_free(struct page_heap *h);
 
 void page_heap_push(struct page_heap *h, uint32_t page, uint64_t key);

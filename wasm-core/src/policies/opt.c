@@ -23,9 +23,9 @@
  *
  * Parameters: none.
  *
- * Cost: O(log frames) per reference: the resident pages sit in an indexed
- * max-heap keyed by next use (page_heap.h); a hit re-keys its page, a
- * fault removes the top and pushes the new page.
+ * Cost: O(log frames) per reference: the slots of the resident pages sit
+ * in an indexed max-heap keyed by next use (page_heap.h); a hit re-keys its
+ * slot, a fault removes the top and pushes the new page's slot.
  */
 #include <stdlib.h>
 
@@ -46,7 +46,7 @@ enum { OPT_NEXT_USE };
 struct opt {
 	struct pl_ctx *ctx;
 	struct frame_table table;
-	struct page_heap heap;	/* resident pages; keys as above */
+	struct page_heap heap;	/* the slots of resident pages; keys as above */
 };
 
 static uint64_t heap_key(const struct pl_ref *ref)
@@ -86,7 +86,7 @@ static void *opt_create(struct pl_ctx *ctx, struct pl_error *err)
 		free(o);
 		return NULL;
 	}
-	if (page_heap_init(&o->heap, frames_usable(ctx), ctx->npages)) {
+	if (page_heap_init(&o->heap, frames_usable(ctx), frames_usable(ctx))) {
 		opt_destroy(o);
 		snprintf(err->msg, sizeof(err->msg), "out of memory for OPT");
 		return NULL;
@@ -98,35 +98,38 @@ static void opt_hit(void *state, const struct pl_ref *ref)
 {
 	struct opt *o = state;
 	uint64_t key = heap_key(ref);
-	int32_t from = shown_next_use(o->heap.key[ref->page]);
+	uint32_t slot = o->table.page_slot[ref->page];
+	int32_t from = shown_next_use(o->heap.key[slot]);
 
 	pl_emit_set(o->ctx, ref->page, OPT_NEXT_USE, from, shown_next_use(key));
-	page_heap_update(&o->heap, ref->page, key);
+	page_heap_update(&o->heap, slot, key);
 }
 
 static void opt_insert(void *state, const struct pl_ref *ref)
 {
 	struct opt *o = state;
 	uint64_t key = heap_key(ref);
+	uint32_t slot = frame_table_insert(&o->table, o->ctx, ref->page);
 
-	frame_table_insert(&o->table, o->ctx, ref->page);
 	/* A page enters with every field 0; a next use is never step 0. */
 	pl_emit_set(o->ctx, ref->page, OPT_NEXT_USE, 0, shown_next_use(key));
-	page_heap_push(&o->heap, ref->page, key);
+	page_heap_push(&o->heap, slot, key);
 }
 
 static uint32_t opt_victim(const void *state)
 {
 	const struct opt *o = state;
 
-	return page_heap_top(&o->heap);
+	uint32_t slot = page_heap_top(&o->heap);
+
+	return slot == PL_NONE ? PL_NONE : o->table.slot_page[slot];
 }
 
 static void opt_evict(void *state, uint32_t victim)
 {
 	struct opt *o = state;
 
-	page_heap_remove(&o->heap, victim);
+	page_heap_remove(&o->heap, o->table.page_slot[victim]);
 	frame_table_evict(&o->table, o->ctx, victim);
 }
 
@@ -134,7 +137,7 @@ static void fill_fields(const void *state, uint32_t page, int32_t *values)
 {
 	const struct opt *o = state;
 
-	values[OPT_NEXT_USE] = shown_next_use(o->heap.key[page]);
+	values[OPT_NEXT_USE] = shown_next_use(o->heap.key[o->table.page_slot[page]]);
 }
 
 static void opt_snapshot(const void *state, struct pl_snapshot *out)
