@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { inProcessClient } from './support';
-import { PagelabError } from '../src/wasm/protocol';
+import { EVENT_KINDS, PagelabError } from '../src/wasm/protocol';
 
 const client = inProcessClient();
 afterAll(() => client.dispose());
@@ -71,6 +71,14 @@ describe('the client', () => {
 		const events = await session.events(3, 4);
 		expect(events[0]).toMatchObject({ step: 3, kind: 'miss', page: 2 });
 		expect(events.some((e) => e.kind === 'evict' && e.page === 7)).toBe(true);
+		const arrays = await session.eventArrays(0, session.steps);
+		const all = await session.events(0, session.steps);
+		expect(arrays.kind.length).toBe(all.length);
+		expect(all.map((e) => [e.kind, e.arg, e.page ?? -1, e.a, e.b])).toEqual(
+			all.map((_, i) => [EVENT_KINDS[arrays.kind[i]], arrays.arg[i], arrays.page[i], arrays.a[i], arrays.b[i]]),
+		);
+		expect(arrays.start[3]).toBe(all.findIndex((e) => e.step === 3));
+		expect(arrays.start[20]).toBe(all.length);
 		await session.dispose();
 		await expect(session.snapshot(1)).rejects.toThrow(/disposed/);
 	});

@@ -11,12 +11,11 @@
  *   - A failed load disposes whatever it created and rejects with the
  *     core's message; the caller keeps the previous run.
  */
-import { EVENT_KINDS, type CallOptions, type PagelabClient, type PolicyEvent, type PolicyInfo, type Session, type SimulateResult } from '../wasm/protocol';
+import { EVENT_KINDS, type CallOptions, type PagelabClient, type PolicyInfo, type Session, type SimulateResult } from '../wasm/protocol';
 import { effectiveParams, toTraceSource, validateScenario, type Scenario } from './scenario';
 import { Timeline } from './timeline';
 
 export const STEP_VIEW_LIMIT = 50_000;
-const EVENT_BLOCK = 25_000;
 const SET = EVENT_KINDS.indexOf('set');
 
 export interface Run {
@@ -63,10 +62,8 @@ export async function loadRun(
 	);
 	const session = result.session!;
 	try {
-		let events: PolicyEvent[] = [];
-		for (let from = 0; from < session.steps; from += EVENT_BLOCK)
-			events = events.concat(await session.events(from, Math.min(session.steps, from + EVENT_BLOCK)));
 		const steps = session.steps;
+		const events = await session.eventArrays(0, steps);
 		const timeline = new Timeline(policy, scenario.frames, result.trace.pages.subarray(0, steps), result.outcome.subarray(0, steps), events);
 		return { scenario, policy, result, session, timeline, fieldMax: fieldMaxima(timeline, policy, effectiveParams(scenario, policy)) };
 	} catch (error) {

@@ -19,7 +19,7 @@
  *     the snapshots).
  *   - Memory is O(events + steps + frames * steps / GRID_CHECKPOINT).
  */
-import { EVENT_KINDS, type EventKind, type PolicyEvent, type PolicyInfo } from '../wasm/protocol';
+import { EVENT_KINDS, type EventArrays, type EventKind, type PolicyEvent, type PolicyInfo } from '../wasm/protocol';
 
 const GRID_CHECKPOINT = 256;
 const KIND = Object.fromEntries(EVENT_KINDS.map((k, i) => [k, i])) as Record<EventKind, number>;
@@ -34,24 +34,10 @@ export class EventLog {
 	/** start[i] is the index of the first event of reference i; start[n] is the count. */
 	readonly start: Uint32Array;
 
-	constructor(events: PolicyEvent[], references: number) {
-		const n = events.length;
-		this.kind = new Uint8Array(n);
-		this.arg = new Uint16Array(n);
-		this.page = new Float64Array(n);
-		this.a = new Int32Array(n);
-		this.b = new Int32Array(n);
-		this.start = new Uint32Array(references + 1);
-		let ref = 0;
-		events.forEach((e, i) => {
-			while (ref < e.step) this.start[++ref] = i;
-			this.kind[i] = KIND[e.kind];
-			this.arg[i] = e.arg;
-			this.page[i] = e.page ?? -1;
-			this.a[i] = e.a;
-			this.b[i] = e.b;
-		});
-		while (ref < references) this.start[++ref] = n;
+	/** Adopts the arrays of a recording's events from step 0. */
+	constructor(arrays: EventArrays) {
+		if (arrays.from !== 0) throw new Error('an event log starts at step 0');
+		({ kind: this.kind, arg: this.arg, page: this.page, a: this.a, b: this.b, start: this.start } = arrays);
 	}
 
 	/** The events that turn step k-1 into step k (k >= 1), decoded. */
@@ -101,10 +87,10 @@ export class Timeline {
 		readonly pages: Float64Array,
 		/** 1 where reference i hit. */
 		readonly outcome: Uint8Array,
-		events: PolicyEvent[],
+		events: EventArrays,
 	) {
 		this.steps = outcome.length;
-		this.log = new EventLog(events, this.steps);
+		this.log = new EventLog(events);
 		this.faults = new Uint32Array(this.steps + 1);
 		this.evictions = new Uint32Array(this.steps + 1);
 		for (let k = 1; k <= this.steps; k++) {

@@ -16,6 +16,7 @@ import type { Engine } from './engine';
 import {
 	PagelabError,
 	type CallOptions,
+	type EventArrays,
 	type FaultsByFramesRequest,
 	type FramesPoint,
 	type PagelabClient,
@@ -89,6 +90,7 @@ export class Client implements PagelabClient {
 			steps,
 			snapshot: (step) => this.call<Snapshot>({ method: 'snapshot', session: handle, step }),
 			events: (from, to) => this.call<PolicyEvent[]>({ method: 'events', session: handle, from, to }),
+			eventArrays: (from, to) => this.call<EventArrays>({ method: 'eventArrays', session: handle, from, to }),
 			dispose: async () => {
 				if (disposed) return;
 				disposed = true;

@@ -16,6 +16,7 @@ import type { PagelabModule } from './module';
 import {
 	EVENT_KINDS,
 	PagelabError,
+	type EventArrays,
 	type ParamValues,
 	type PolicyEvent,
 	type PolicyInfo,
@@ -233,6 +234,39 @@ export class Engine {
 			});
 		}
 		return events;
+	}
+
+	/** Events of references from..to-1 as parallel typed arrays. */
+	eventArrays(sim: number, from: number, to: number, numbers: Float64Array): EventArrays {
+		const begin = to > from ? this.m._pl_abi_sim_event_bound(sim, from, 0) : 0;
+		const end = to > from ? this.m._pl_abi_sim_event_bound(sim, to - 1, 1) : 0;
+		const n = end - begin;
+		const out: EventArrays = {
+			from,
+			to,
+			start: new Uint32Array(Math.max(0, to - from) + 1),
+			kind: new Uint8Array(n),
+			arg: new Uint16Array(n),
+			page: new Float64Array(n),
+			a: new Int32Array(n),
+			b: new Int32Array(n),
+		};
+		const base = (this.m._pl_abi_sim_events(sim) >>> 2) + begin * EVENT_WORDS;
+		const words = this.m.HEAP32;
+		let ref = from;
+		for (let i = 0; i < n; i++) {
+			const at = base + i * EVENT_WORDS;
+			const step = words[at] >>> 0;
+			while (ref < step) out.start[++ref - from] = i;
+			out.kind[i] = words[at + 1] & 0xffff;
+			out.arg[i] = words[at + 1] >>> 16;
+			const page = words[at + 2] >>> 0;
+			out.page[i] = page === PL_NONE ? -1 : numbers[page];
+			out.a[i] = words[at + 3];
+			out.b[i] = words[at + 4];
+		}
+		while (ref < to) out.start[++ref - from] = n;
+		return out;
 	}
 
 	/* ----------------------------------------------------------- helpers */

@@ -35,6 +35,7 @@ export type Request =
 	| { id: number; method: 'faultsByFrames'; request: FaultsByFramesRequest }
 	| { id: number; method: 'snapshot'; session: number; step: number }
 	| { id: number; method: 'events'; session: number; from: number; to: number }
+	| { id: number; method: 'eventArrays'; session: number; from: number; to: number }
 	| { id: number; method: 'disposeSession'; session: number }
 	| { id: number; method: 'cancel'; target: number };
 
@@ -114,13 +115,14 @@ export class Host {
 				return [engine.snapshot(session.sim, request.step, session.numbers), []];
 			}
 			case 'events': {
-				const session = this.session(request.session);
-				const { from, to } = request;
-				this.checkStep(session, from);
-				this.checkStep(session, to);
-				if (to - from > MAX_EVENT_SPAN)
-					throw new PagelabError(`events: at most ${MAX_EVENT_SPAN} steps at once (asked ${from}..${to})`);
-				return [engine.events(session.sim, from, to, session.numbers), []];
+				const session = this.eventRange(request.session, request.from, request.to, MAX_EVENT_SPAN);
+				return [engine.events(session.sim, request.from, request.to, session.numbers), []];
+			}
+			case 'eventArrays': {
+				const session = this.eventRange(request.session, request.from, request.to, Infinity);
+				const arrays = engine.eventArrays(session.sim, request.from, request.to, session.numbers);
+				const { start, kind, arg, page, a, b } = arrays;
+				return [arrays, [start.buffer, kind.buffer, arg.buffer, page.buffer, a.buffer, b.buffer]];
 			}
 			case 'disposeSession': {
 				const session = this.sessions.get(request.session);
@@ -258,6 +260,14 @@ export class Host {
 	private session(handle: number): SessionState {
 		const session = this.sessions.get(handle);
 		if (!session) throw new PagelabError(`session ${handle} was disposed or never existed`);
+		return session;
+	}
+
+	private eventRange(handle: number, from: number, to: number, span: number): SessionState {
+		const session = this.session(handle);
+		this.checkStep(session, from);
+		this.checkStep(session, to);
+		if (to - from > span) throw new PagelabError(`events: at most ${span} steps at once (asked ${from}..${to})`);
 		return session;
 	}
 
