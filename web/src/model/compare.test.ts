@@ -6,6 +6,7 @@ import {
 	firstDivergence,
 	ghostColumn,
 	initialPolicies,
+	restorePolicies,
 	lastEviction,
 	nextDifference,
 	paramsFor,
@@ -247,6 +248,28 @@ describe('the policies a comparison starts with', () => {
 
 	it('fill up from the available policies when a companion is not in the core', () => {
 		expect(initialPolicies('fifo', ['arc'], available, 2)).toEqual(['fifo', 'lru']);
+	});
+});
+
+describe('a saved selection of policies (a slide link)', () => {
+	const available = ['fifo', 'lru', 'opt', 'clock'];
+	const restore = (saved: string[] | undefined) => restorePolicies(saved, 'clock', ['lru'], available, 2, 4);
+
+	it('comes back as it was saved', () => {
+		expect(restore(['fifo', 'opt', 'lru'])).toEqual(['fifo', 'opt', 'lru']);
+	});
+
+	it('drops names the core does not have, and repeats', () => {
+		expect(restore(['fifo', 'arc', 'fifo', 'opt'])).toEqual(['fifo', 'opt']);
+	});
+
+	it('keeps at most four policies', () => {
+		expect(restore(['fifo', 'lru', 'opt', 'clock', 'fifo'])).toHaveLength(4);
+	});
+
+	it('starts afresh from the scenario when too little of it is left', () => {
+		expect(restore(['arc', 'fifo'])).toEqual(['clock', 'lru']);
+		expect(restore(undefined)).toEqual(['clock', 'lru']);
 	});
 });
 

@@ -6,6 +6,7 @@
  *   ComparedScenario               what the views need of a scenario
  *   paramsFor(scenario, policy)    the parameters a compared policy runs with
  *   initialPolicies(...)           the policies a comparison starts with
+ *   restorePolicies(...)           a saved selection (a slide link), checked
  *   stepResults(outcomes, step)    each run's result ('H'/'F') at a step
  *   firstDivergence(outcomes)      the first step where the runs part ways
  *   nextDifference(outcomes, k)    the next step after k where they differ
@@ -130,6 +131,23 @@ function firstMismatch(a: Uint8Array, b: Uint8Array, from: number): number {
 		if (a[i] !== b[i])
 			return i;
 	return a.length;
+}
+
+/**
+ * The saved policies (e.g. from a URL) that the core has, without repeats,
+ * at most `max`; if fewer than `min` remain, the selection starts afresh
+ * from the scenario's policy, so a stale link never shows a broken view.
+ */
+export function restorePolicies(
+	saved: string[] | undefined,
+	scenarioPolicy: string,
+	companions: string[],
+	available: string[],
+	min: number,
+	max: number,
+): string[] {
+	const kept = [...new Set(saved ?? [])].filter((name) => available.includes(name)).slice(0, max);
+	return kept.length >= min ? kept : initialPolicies(scenarioPolicy, companions, available, min);
 }
 
 /**

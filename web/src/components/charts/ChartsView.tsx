@@ -10,6 +10,9 @@
  *   client    the PagelabClient (wasm/protocol.ts); all simulation happens
  *             in its worker, so a 10M-reference trace never blocks the page.
  *   lecture   true for lecture-hall sizes (big type, thick lines).
+ *   policies, optional: the policies charted as saved in a slide link (read
+ *   onPolicies-  when the policy list arrives or the scenario's policy
+ *   Change       changes), and the callback told of every change.
  *
  * Behaviour
  *   The scenario's policy is charted with FIFO, LRU and OPT by default;
@@ -22,7 +25,7 @@
 
 import { useEffect, useMemo, useState } from 'react';
 import type { FramesPoint, PagelabClient, PolicyInfo } from '../../wasm/protocol';
-import { initialPolicies, paramsFor, type ComparedScenario } from '../../model/compare';
+import { paramsFor, restorePolicies, type ComparedScenario } from '../../model/compare';
 import { beladyAnomalies, cumulativeFaultCurve, framesCurve, framesRange, type Curve } from '../../model/compareCurves';
 import type { ChartSeries, ChartSpec } from '../../viz/charts';
 import { Chart } from './Chart';
@@ -32,6 +35,8 @@ export interface ChartsViewProps {
 	scenario: ComparedScenario;
 	client: PagelabClient;
 	lecture?: boolean;
+	policies?: string[];
+	onPoliciesChange?: (policies: string[]) => void;
 }
 
 const COMPANIONS = ['fifo', 'lru', 'opt'];
@@ -146,7 +151,7 @@ function isAbort(error: unknown): boolean {
 	return error instanceof DOMException && error.name === 'AbortError';
 }
 
-export function ChartsView({ scenario, client, lecture = false }: ChartsViewProps) {
+export function ChartsView({ scenario, client, lecture = false, policies: saved, onPoliciesChange }: ChartsViewProps) {
 	const [policies, setPolicies] = useState<PolicyInfo[]>([]);
 	const [chosen, setChosen] = useState<string[]>([]);
 	const [curves, setCurves] = useState<PolicyCurves[]>([]);
@@ -168,11 +173,19 @@ export function ChartsView({ scenario, client, lecture = false }: ChartsViewProp
 		};
 	}, [client]);
 
-	/* A new scenario policy starts a new default selection. */
+	/* The saved selection is read only at these moments, so the user's choices are never undone. */
 	useEffect(() => {
-		if (policies.length)
-			setChosen(initialPolicies(scenario.policy, COMPANIONS, policies.map((p) => p.name), new Set([scenario.policy, ...COMPANIONS]).size));
+		if (!policies.length)
+			return;
+		const names = policies.map((p) => p.name);
+		const defaults = new Set([scenario.policy, ...COMPANIONS]).size;
+		setChosen(restorePolicies(saved, scenario.policy, COMPANIONS, names, saved?.length ? 1 : defaults, names.length));
 	}, [scenario.policy, policies]);
+
+	useEffect(() => {
+		if (chosen.length)
+			onPoliciesChange?.(chosen);
+	}, [chosen, onPoliciesChange]);
 
 	useEffect(() => {
 		if (!chosen.length)

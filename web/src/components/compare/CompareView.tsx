@@ -11,6 +11,10 @@
  *                 `trace` object means a new trace: keep it stable.
  *   client        the PagelabClient (wasm/protocol.ts).
  *   lecture       true for lecture-hall sizes.
+ *   selection,    optional: which policies are compared and whether OPT's
+ *   onSelection-  ghost shows, as saved in a slide link (read when the
+ *   Change        policy list arrives or the scenario's policy changes), and
+ *                 the callback told of every change, to save it again.
  *   step,         the shared step position ("state after reference k",
  *   onStepChange  0..N), e.g. the step view's.  Omit both and the view keeps
  *                 its own position (starting at the first divergence).
@@ -35,11 +39,11 @@ import {
 	divergenceGroups,
 	firstDivergence,
 	ghostColumn,
-	initialPolicies,
 	lastEviction,
 	nextDifference as nextDifferenceAfter,
 	paramsFor,
 	residentPages,
+	restorePolicies,
 	resultAt,
 	stripCells,
 	stripWindow,
@@ -49,10 +53,18 @@ import {
 import { useElementWidth } from '../charts/useElementWidth';
 import './compare.css';
 
+/** What a slide link restores of the compare view. */
+export interface CompareSelection {
+	policies: string[];
+	ghostOpt: boolean;
+}
+
 export interface CompareViewProps {
 	scenario: ComparedScenario;
 	client: PagelabClient;
 	lecture?: boolean;
+	selection?: CompareSelection;
+	onSelectionChange?: (selection: CompareSelection) => void;
 	step?: number;
 	onStepChange?: (step: number) => void;
 }
@@ -532,10 +544,18 @@ function Columns({ comparison, columns, opt, ghost, step, frames }: ColumnsProps
 
 /* --------------------------------------------------------------- view */
 
-export function CompareView({ scenario, client, lecture = false, step: sharedStep, onStepChange }: CompareViewProps) {
+export function CompareView({
+	scenario,
+	client,
+	lecture = false,
+	selection,
+	onSelectionChange,
+	step: sharedStep,
+	onStepChange,
+}: CompareViewProps) {
 	const [policies, setPolicies] = useState<PolicyInfo[]>([]);
 	const [chosen, setChosen] = useState<string[]>([]);
-	const [ghostOn, setGhostOn] = useState(false);
+	const [ghostOn, setGhostOn] = useState(selection?.ghostOpt ?? false);
 	const [comparison, setComparison] = useState<Comparison | null>(null);
 	const [optRun, setOptRun] = useState<Run | null>(null);
 	const [columns, setColumns] = useState<{ runs: (Column | null)[]; opt: Column | null; step: number } | null>(null);
@@ -568,10 +588,25 @@ export function CompareView({ scenario, client, lecture = false, step: sharedSte
 		};
 	}, [client]);
 
+	/* The saved selection is read only at these moments, so the user's choices are never undone. */
 	useEffect(() => {
 		if (policies.length)
-			setChosen(initialPolicies(scenario.policy, COMPANIONS, policies.map((p) => p.name), MIN_POLICIES));
+			setChosen(
+				restorePolicies(
+					selection?.policies,
+					scenario.policy,
+					COMPANIONS,
+					policies.map((p) => p.name),
+					MIN_POLICIES,
+					MAX_POLICIES,
+				),
+			);
 	}, [scenario.policy, policies]);
+
+	useEffect(() => {
+		if (chosen.length >= MIN_POLICIES)
+			onSelectionChange?.({ policies: chosen, ghostOpt: ghostOn });
+	}, [chosen, ghostOn, onSelectionChange]);
 
 	/* The compared runs. */
 	useEffect(() => {
