@@ -144,11 +144,24 @@ export function narrate(policy: PolicyInfo, events: PolicyEvent[], resident: num
 			case 'evict': {
 				const reached = lastSet.get(page);
 				const how = e.a ? ' (dirty: written back)' : '';
-				clauses.push(
-					reached && policy.fields[reached.arg] && !isBit(policy.fields[reached.arg])
-						? `page ${page} reached ${reached.b} and was evicted${how}`
-						: `page ${page} evicted from ${listWord(policy, e.arg)}${how}`,
-				);
+				if (reached && reached.b > reached.a && !isBit(policy.fields[reached.arg] ?? '')) {
+					clauses.push(`page ${page} reached ${reached.b} and was evicted${how}`);
+					i++;
+					break;
+				}
+				/* A batch of plain evictions from one list is one clause. */
+				let j = i;
+				const pages: number[] = [];
+				while (j < events.length && events[j].kind === 'evict' && events[j].arg === e.arg && !events[j].a && !lastSet.has(events[j].page as number)) {
+					pages.push(events[j].page as number);
+					j++;
+				}
+				if (pages.length > 1) {
+					clauses.push(`pages ${pageList(pages)} evicted from ${listWord(policy, e.arg)}`);
+					i = j;
+					break;
+				}
+				clauses.push(`page ${page} evicted from ${listWord(policy, e.arg)}${how}`);
 				i++;
 				break;
 			}
