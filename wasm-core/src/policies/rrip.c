@@ -79,7 +79,7 @@ struct rrip {
 	uint32_t long_every;
 	uint32_t insertions;
 	struct frame_table frames;
-	uint8_t *rrpv;		/* [npages] */
+	uint8_t *rrpv;		/* [frames] by slot: ageing walks it in order */
 	unsigned nlevels;
 	struct slot_set *by_value[RRIP_VALUES];	/* by_value[r]: pages with RRPV r */
 	struct slot_set sets[RRIP_VALUES];	/* storage behind by_value */
@@ -149,13 +149,14 @@ static uint32_t slot_of(const struct rrip *r, uint32_t page)
 
 static void set_rrpv(struct rrip *r, uint32_t page, int32_t value)
 {
-	int32_t old = r->rrpv[page];
+	uint32_t slot = slot_of(r, page);
+	int32_t old = r->rrpv[slot];
 
 	if (old == value)
 		return;
-	slot_set_del(r->by_value[old], r->nlevels, slot_of(r, page));
-	slot_set_add(r->by_value[value], r->nlevels, slot_of(r, page));
-	r->rrpv[page] = (uint8_t)value;
+	slot_set_del(r->by_value[old], r->nlevels, slot);
+	slot_set_add(r->by_value[value], r->nlevels, slot);
+	r->rrpv[slot] = (uint8_t)value;
 	pl_emit_set(r->ctx, page, 0, old, value);
 }
 
@@ -181,8 +182,8 @@ static void age_all(struct rrip *r, int32_t d)
 
 		if (page == PL_NONE)
 			continue;
-		pl_emit_set(r->ctx, page, 0, r->rrpv[page], r->rrpv[page] + d);
-		r->rrpv[page] += d;
+		pl_emit_set(r->ctx, page, 0, r->rrpv[slot], r->rrpv[slot] + d);
+		r->rrpv[slot] += d;
 	}
 	r->count[RRIP_AGING_ROUNDS]++;
 }
@@ -213,7 +214,7 @@ static void *rrip_create(struct pl_ctx *ctx, enum rrip_variant variant, struct p
 	r->variant = variant;
 	r->max = (1 << ctx->params[RRIP_PARAM_BITS]) - 1;
 	r->long_every = variant == BRRIP ? ctx->params[RRIP_PARAM_LONG_EVERY] : 1;
-	r->rrpv = calloc(ctx->npages ? ctx->npages : 1, 1);
+	r->rrpv = calloc(ctx->frames ? ctx->frames : 1, 1);
 	if (!r->rrpv)
 		goto oom;
 	if (frame_table_init(&r->frames, ctx, 0, err)) {
@@ -251,7 +252,7 @@ static void *brrip_create(struct pl_ctx *ctx, struct pl_error *err)
 static void rrip_hit(void *state, const struct pl_ref *ref)
 {
 	struct rrip *r = state;
-	int32_t old = r->rrpv[ref->page];
+	int32_t old = r->rrpv[slot_of(r, ref->page)];
 
 	set_rrpv(r, ref->page, r->variant == SRRIP_FP && old > 0 ? old - 1 : 0);
 }
@@ -274,7 +275,7 @@ static void rrip_insert(void *state, const struct pl_ref *ref)
 	uint32_t slot = frame_table_insert(&r->frames, r->ctx, page);
 
 	/* a page enters with every field 0 */
-	r->rrpv[page] = 0;
+	r->rrpv[slot] = 0;
 	slot_set_add(r->by_value[0], r->nlevels, slot);
 	set_rrpv(r, page, insertion_rrpv(r));
 }
@@ -290,12 +291,12 @@ static uint32_t rrip_victim(const void *state)
 static void rrip_evict(void *state, uint32_t victim)
 {
 	struct rrip *r = state;
+	uint32_t slot = slot_of(r, victim);
 	int32_t highest = highest_rrpv(r);
 
 	if (highest < r->max)
 		age_all(r, r->max - highest);
-	slot_set_del(r->by_value[r->rrpv[victim]], r->nlevels, slot_of(r, victim));
-	r->rrpv[victim] = 0;
+	slot_set_del(r->by_value[r->rrpv[slot]], r->nlevels, slot);
 	frame_table_evict(&r->frames, r->ctx, victim);
 }
 
@@ -303,7 +304,7 @@ static void fill_rrpv(const void *state, uint32_t page, int32_t *values)
 {
 	const struct rrip *r = state;
 
-	values[0] = r->rrpv[page];
+	values[0] = r->rrpv[slot_of(r, page)];
 }
 
 static void rrip_snapshot(const void *state, struct pl_snapshot *out)
