@@ -228,8 +228,10 @@ static void nru_tick(struct model *m)
 		uint32_t first = PL_NONE;
 
 		for (uint32_t s = 0; s < m->used; s++) {
-			if (!done[s] && (first == PL_NONE ||
-					 change_time(m, m->frame[s]) < change_time(m, m->frame[first])))
+			if (done[s])
+				continue;
+			if (first == PL_NONE ||
+			    change_time(m, m->frame[s]) < change_time(m, m->frame[first]))
 				first = s;
 		}
 		done[first] = true;

@@ -2,12 +2,12 @@
 /*
  * aging.c - Aging (Tanenbaum, Modern Operating Systems 4e, 3.4.7; the
  * additional-reference-bits algorithm of Silberschatz, Operating System
- * Concepts 10e, 10.4.5.1): a software approximation of LRU.  Each page keeps an n-bit counter; at every
- * clock tick the counter shifts right by one and the page's reference bit R
- * enters at the top, then R is cleared.  The counter thus reads as the
- * page's reference history, most recent tick in the highest bit, and the
- * page with the smallest counter is the least recently used one as far as
- * the last n ticks can tell.
+ * Concepts 10e, 10.4.5.1): a software approximation of LRU.  Each page
+ * keeps an n-bit counter; at every clock tick the counter shifts right by
+ * one and the page's reference bit R enters at the top, then R is cleared.
+ * The counter thus reads as the page's reference history, most recent tick
+ * in the highest bit, and the page with the smallest counter is the least
+ * recently used one as far as the last n ticks can tell.
  *
  * Structure: one list "frames", the frame table; each page has the fields
  * "referenced" (R) and "counter".
@@ -62,7 +62,8 @@ struct aging {
 	uint32_t *counter;		/* [slot] */
 	struct pl_links links;		/* over slots */
 	struct pl_dlist loaded;		/* occupied slots, loaded first at the head */
-	uint32_t first_fresh;		/* slot of the first page loaded since the tick, or PL_NONE */
+	uint32_t first_fresh;		/* slot of the first page loaded since the tick,
+					 * or PL_NONE */
 	uint32_t *sorted;		/* slots at the last tick by (counter, load) */
 	uint32_t *scratch;		/* for the radix sort */
 	uint32_t nsorted, cursor;	/* sorted[cursor .. nsorted-1] are still resident */
@@ -158,29 +159,35 @@ static void age(struct aging *a, uint32_t slot)
 	set_referenced(a, slot, 0);
 }
 
+/* One stable counting-sort pass of sorted[] into scratch[] by one digit. */
+static void radix_pass(struct aging *a, unsigned shift)
+{
+	uint32_t start[RADIX] = { 0 };
+
+	for (uint32_t i = 0; i < a->nsorted; i++)
+		start[(a->counter[a->sorted[i]] >> shift) & (RADIX - 1)]++;
+	for (uint32_t d = 0, sum = 0; d < RADIX; d++) {
+		uint32_t count = start[d];
+
+		start[d] = sum;
+		sum += count;
+	}
+	for (uint32_t i = 0; i < a->nsorted; i++) {
+		uint32_t slot = a->sorted[i];
+
+		a->scratch[start[(a->counter[slot] >> shift) & (RADIX - 1)]++] = slot;
+	}
+}
+
 /* Stable LSD radix sort of sorted[0 .. nsorted-1] by counter. */
 static void sort_by_counter(struct aging *a)
 {
 	for (unsigned shift = 0; shift < a->bits; shift += RADIX_BITS) {
-		uint32_t start[RADIX] = { 0 };
+		uint32_t *sorted = a->scratch;
 
-		for (uint32_t i = 0; i < a->nsorted; i++)
-			start[(a->counter[a->sorted[i]] >> shift) & (RADIX - 1)]++;
-		for (uint32_t d = 0, sum = 0; d < RADIX; d++) {
-			uint32_t count = start[d];
-
-			start[d] = sum;
-			sum += count;
-		}
-		for (uint32_t i = 0; i < a->nsorted; i++) {
-			uint32_t slot = a->sorted[i];
-
-			a->scratch[start[(a->counter[slot] >> shift) & (RADIX - 1)]++] = slot;
-		}
-		uint32_t *swap = a->sorted;
-
-		a->sorted = a->scratch;
-		a->scratch = swap;
+		radix_pass(a, shift);
+		a->scratch = a->sorted;
+		a->sorted = sorted;
 	}
 }
 
