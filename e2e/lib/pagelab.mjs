@@ -34,6 +34,8 @@ export const SCREENSHOT_DIR = fileURLToPath(new URL('../screenshots/', import.me
 
 /* Longer than the page's longest transition, so screenshots show the end state. */
 const SETTLE_MS = 800;
+/* The first load compiles the WebAssembly module; on a loaded 2-core machine that takes seconds. */
+const FIRST_LOAD_TIMEOUT_MS = 30_000;
 
 export function countReferences(refs) {
 	return refs.split(/[\s,]+/).filter(Boolean).length;
@@ -50,8 +52,8 @@ export class PageLab {
 
 	async open(query = '') {
 		await this.page.goto(`/${query}`);
-		await expect(this.byTestId('policy-select')).toBeEnabled();
-		await expect(this.byTestId('step-counter')).toHaveText(/step \d+ \/ \d+/);
+		await expect(this.byTestId('policy-select')).toBeEnabled({ timeout: FIRST_LOAD_TIMEOUT_MS });
+		await expect(this.byTestId('step-counter')).toHaveText(/step \d+ \/ \d+/, { timeout: FIRST_LOAD_TIMEOUT_MS });
 	}
 
 	async setScenario({ policy, frames, refs, params = {} }) {

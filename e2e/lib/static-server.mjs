@@ -5,17 +5,22 @@
  *
  * Interface:
  *   startStaticServer(root) -> Promise<{ url, close() }>
+ *     Copies `root` to a private temporary directory and serves the copy, so a
+ *     rebuild of web/dist during a run (other engineers share the checkout) cannot
+ *     swap files under a test; close() stops the server and removes the copy.
  *     Listens on 127.0.0.1 on a free port (port 0: tests never collide with another
  *     engineer's dev server).  GET/HEAD only; a directory serves its index.html; the
  *     query string and hash are ignored; files are served with the MIME type a
  *     browser needs (application/wasm matters: streaming compilation requires it).
  *   DIST_DIR  the built site, web/dist.
  *
- * Invariants: nothing outside `root` is ever served (a path that resolves outside
- * it gets 404); a missing root is an error at start, naming the build command.
+ * Invariants: nothing outside the copy is ever served (a path that resolves
+ * outside it gets 404); a missing root is an error at start, naming the build
+ * command.
  */
 import { createServer } from 'node:http';
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { cpSync, createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -72,18 +77,20 @@ function serve(root, request, response) {
 }
 
 export function startStaticServer(root = DIST_DIR) {
-	const absoluteRoot = resolve(root);
-	if (!existsSync(join(absoluteRoot, 'index.html')))
-		return Promise.reject(new Error(`${absoluteRoot}/index.html is missing: run 'npm run build' first`));
-	const server = createServer((request, response) => serve(absoluteRoot, request, response));
+	const source = resolve(root);
+	if (!existsSync(join(source, 'index.html')))
+		return Promise.reject(new Error(`${source}/index.html is missing: run 'npm run build' first`));
+	const copy = mkdtempSync(join(tmpdir(), 'pagelab-site-'));
+	cpSync(source, copy, { recursive: true });
+	const server = createServer((request, response) => serve(copy, request, response));
+	const close = () => new Promise((done) => server.close(done)).then(() => rmSync(copy, { recursive: true, force: true }));
 	return new Promise((resolveStart, rejectStart) => {
-		server.once('error', rejectStart);
+		server.once('error', (error) => {
+			rmSync(copy, { recursive: true, force: true });
+			rejectStart(error);
+		});
 		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address();
-			resolveStart({
-				url: `http://127.0.0.1:${port}/`,
-				close: () => new Promise((done) => server.close(done)),
-			});
+			resolveStart({ url: `http://127.0.0.1:${server.address().port}/`, close });
 		});
 	});
 }
