@@ -708,50 +708,59 @@ static unsigned naive_mismatches(const char *policy, const struct naive_params *
 	return bad;
 }
 
-static unsigned grid(const char *policy, int rrpv_bits)
+/* One random trace with the parameters of combination `combo` of the grid. */
+static unsigned grid_trace(const char *policy, int rrpv_bits, unsigned combo, unsigned t,
+			   uint64_t *rng)
 {
 	static const uint32_t batch[] = { 1, 2, 32 };
 	static const uint32_t swappiness[] = { 0, 60, 200 };
 	static const int anon[] = { 0, 50, 100 };
 	static const uint32_t wmarks[][2] = { { 0, 0 }, { 1, 3 } };
 	static const uint32_t frames[] = { 1, 2, 3, 5, 8 };
-	uint64_t rng = 42;
-	unsigned failures = 0, runs = 0;
+	struct naive_params p = {
+		.frames = frames[(combo * 8 + t) % COUNT(frames)],
+		.batch = batch[combo % 3],
+		.swappiness = swappiness[combo / 3 % 3],
+		.mapped = combo / 9 % 2,
+		.anon_percent = anon[combo / 18 % 3],
+		.wmark_low = wmarks[combo / 54 % 2][0],
+		.wmark_high = wmarks[combo / 54 % 2][1],
+		.rrpv_max = rrpv_bits ? (1 << rrpv_bits) - 1 : 0,
+		.workingset = t % 2,
+	};
 	char params[256], refs[4096];
 	uint32_t pages[150];
+	size_t at = 0;
 
-	for (unsigned b = 0; b < COUNT(batch); b++)
-	for (unsigned s = 0; s < COUNT(swappiness); s++)
-	for (unsigned mapped = 0; mapped < 2; mapped++)
-	for (unsigned a = 0; a < COUNT(anon); a++)
-	for (unsigned w = 0; w < COUNT(wmarks); w++) {
-		for (unsigned t = 0; t < 8 && failures < 3; t++, runs++) {
-			struct naive_params p = {
-				.frames = frames[runs % COUNT(frames)], .batch = batch[b],
-				.swappiness = swappiness[s], .wmark_low = wmarks[w][0],
-				.wmark_high = wmarks[w][1], .anon_percent = anon[a],
-				.rrpv_max = rrpv_bits ? (1 << rrpv_bits) - 1 : 0,
-				.mapped = mapped, .workingset = t % 2,
-			};
-			size_t at = 0;
-
-			snprintf(params, sizeof(params), "batch=%u swappiness=%u file_access=%s "
-				 "anon_percent=%d wmark_low=%u wmark_high=%u workingset=%d",
-				 p.batch, p.swappiness, mapped ? "mapped" : "syscall",
-				 p.anon_percent, p.wmark_low, p.wmark_high, p.workingset);
-			if (rrpv_bits)
-				snprintf(params + strlen(params), sizeof(params) - strlen(params),
-					 " rrpv_bits=%d", rrpv_bits);
-			for (unsigned i = 0; i < COUNT(pages); i++) {
-				pages[i] = splitmix64_below(splitmix64_next(&rng), 4 + t * 3);
-				at += snprintf(refs + at, sizeof(refs) - at, "%u%s ", pages[i],
-					       splitmix64_below(splitmix64_next(&rng), 4) ? "" : "w");
-			}
-			failures += replay_mismatches(policy, p.frames, refs, params) != 0;
-			failures += naive_mismatches(policy, &p, pages, COUNT(pages), refs,
-						     params) != 0;
-		}
+	snprintf(params, sizeof(params), "batch=%u swappiness=%u file_access=%s "
+		 "anon_percent=%d wmark_low=%u wmark_high=%u workingset=%d", p.batch,
+		 p.swappiness, p.mapped ? "mapped" : "syscall", p.anon_percent, p.wmark_low,
+		 p.wmark_high, p.workingset);
+	if (rrpv_bits)
+		snprintf(params + strlen(params), sizeof(params) - strlen(params),
+			 " rrpv_bits=%d", rrpv_bits);
+	for (unsigned i = 0; i < COUNT(pages); i++) {
+		pages[i] = splitmix64_below(splitmix64_next(rng), 4 + t * 3);
+		at += snprintf(refs + at, sizeof(refs) - at, "%u%s ", pages[i],
+			       splitmix64_below(splitmix64_next(rng), 4) ? "" : "w");
 	}
+	return replay_mismatches(policy, p.frames, refs, params) +
+	       naive_mismatches(policy, &p, pages, COUNT(pages), refs, params);
+}
+
+/*
+ * 108 combinations (batch x swappiness x file_access x anon_percent x
+ * watermarks), 8 traces each, over 4 to 25 distinct pages and 1 to 8
+ * frames, workingset alternating; returns the traces that went wrong.
+ */
+static unsigned grid(const char *policy, int rrpv_bits)
+{
+	uint64_t rng = 42;
+	unsigned failures = 0;
+
+	for (unsigned combo = 0; combo < 108 && failures < 3; combo++)
+		for (unsigned t = 0; t < 8; t++)
+			failures += grid_trace(policy, rrpv_bits, combo, t, &rng) != 0;
 	return failures;
 }
 

@@ -87,9 +87,12 @@ static uint32_t rrip_first_deactivated(const struct lruvec *vec, enum lru_list_i
 	     page = lruvec_toward_head(vec, page)) {
 		int32_t rrpv = lruvec_field(vec, page, LRU_RRPV);
 
+		/*
+		 * None can beat it; isolation rotates the pages before it,
+		 * which pays for this walk.
+		 */
 		if (rrpv == vec->rrpv_max)
-			return page;	/* no page can beat it; isolation rotates
-					 * the pages before it, paying for this walk */
+			return page;
 		if (rrpv > best_rrpv) {
 			best = page;
 			best_rrpv = rrpv;

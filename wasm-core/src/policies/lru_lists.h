@@ -125,8 +125,10 @@ struct lru_aging {
 	void (*activated)(struct lruvec *vec, uint32_t page);
 	/* folio_mark_accessed() on a page that was already active. */
 	void (*accessed_active)(struct lruvec *vec, uint32_t page);
-	/* Moves `nr` (>= 1, <= list length) pages from the active list to the
-	 * inactive list (through lruvec_deactivate()), counting pgrefill. */
+	/*
+	 * Moves `nr` (>= 1, <= list length) pages from the active list to the
+	 * inactive list (through lruvec_deactivate()), counting pgrefill.
+	 */
 	void (*shrink_active)(struct lruvec *vec, enum lru_list_id active, uint32_t nr);
 	/*
 	 * Read-only: the first page shrink_active() would deactivate, if the
