@@ -52,6 +52,7 @@ export function App() {
 	const [run, setRun] = useState<Run | null>(null);
 	const [error, setError] = useState<string | null>(initial.errors.join('; ') || null);
 	const [progress, setProgress] = useState<number | null>(null);
+	const [formOpen, setFormOpen] = useState(false);
 	const inFlight = useRef<AbortController | null>(null);
 
 	/** Resolves to the error shown, or null when the scenario was adopted (or superseded). */
@@ -141,6 +142,9 @@ export function App() {
 						</button>
 					))}
 				</nav>
+				<button className="form-toggle" data-testid="toggle-scenario" onClick={() => setFormOpen((o) => !o)}>
+					{formOpen ? 'hide scenario' : 'scenario…'}
+				</button>
 				<label className="lecture-toggle">
 					<input
 						type="checkbox"
@@ -157,7 +161,7 @@ export function App() {
 					<span>simulating… {Math.round(progress * 100)}%</span>
 				</div>
 			)}
-			<div className="body">
+			<div className={`body${formOpen ? ' form-open' : ''}`}>
 				<aside className="side">
 					<ScenarioForm
 						policies={policies}

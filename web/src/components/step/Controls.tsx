@@ -44,7 +44,7 @@ export function Controls({ step, total, playing, speed, nextFault, nextEviction,
 				<select data-testid="speed" value={speed} onChange={(e) => onSpeed(Number(e.target.value))}>
 					{SPEEDS.map((s) => (
 						<option key={s} value={s}>
-							{s} steps/s
+							{s} {s === 1 ? 'step' : 'steps'}/s
 						</option>
 					))}
 				</select>

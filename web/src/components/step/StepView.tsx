@@ -150,21 +150,22 @@ export function StepView({ run, step, onStep, lecture }: Props) {
 				</div>
 				<div className="stat whole">
 					<span className="label">whole trace</span>
-					<span className="value small">
-						{full.misses} faults / {full.references} refs ({((100 * full.misses) / Math.max(1, full.references)).toFixed(1)}%)
+					<span className="value small" data-testid="stat-whole">
+						{full.misses.toLocaleString('en')} faults / {full.references.toLocaleString('en')} refs (
+						{((100 * full.misses) / Math.max(1, full.references)).toFixed(1)}%)
 					</span>
 				</div>
 			</div>
 			{full.references > total && (
 				<p className="note banner">
-					The step view shows the first {total.toLocaleString()} of {full.references.toLocaleString()} references; the statistics
+					The step view shows the first {total.toLocaleString('en')} of {full.references.toLocaleString('en')} references; the statistics
 					under “whole trace”, the compare view and the charts cover all of them.
 				</p>
 			)}
 			<p className="narration" data-testid="narration" aria-live="polite">
 				{step > 0 && <span className="step-tag">{step}.</span>} {narration}
 			</p>
-			<div className={`step-panels${lecture ? ' lecture' : ''}`}>
+			<div className="step-panels">
 				<section className="panel grid-panel">
 					<h2>Frames over time</h2>
 					<FrameGrid timeline={timeline} step={step} columns={lecture ? 16 : 24} onPick={(k) => onStep(k)} />
