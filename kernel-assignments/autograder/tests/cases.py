@@ -158,20 +158,6 @@ def selftest_skeleton():
 	expect("-ENOSYS" in all_output(data), all_output(data))
 
 
-@check("a missing submission path is graded as a clear problem, not a crash")
-def missing_submission_path():
-	proc, data = grade(SELFTEST, "/nonexistent/submission")
-	expect_graded(proc, data)
-	expect(data["score"] == 0 and "no such file or directory" in all_output(data), data)
-
-
-@check("an unknown assignment exits 2 naming it and still writes results.json")
-def unknown_assignment():
-	proc, data = grade("no-such-assignment", SELFTEST / "skeleton")
-	expect(proc.returncode == 2 and "no-such-assignment" in proc.stderr, proc.stderr)
-	expect(data and "could not grade" in data["output"], data)
-
-
 @check("the Gradescope bundle installs and grades in a directory laid out like /autograder")
 def gradescope_bundle():
 	with tempfile.TemporaryDirectory(prefix="pagelab-autograder-") as root:
@@ -192,6 +178,20 @@ def gradescope_bundle():
 		data = json.loads((root / "results" / "results.json").read_text())
 		expect(data["score"] == 17, data)
 		expect(not list((root / "source").rglob("instructor")), "the bundle holds instructor files")
+
+
+@check("a missing submission path is graded as a clear problem, not a crash")
+def missing_submission_path():
+	proc, data = grade(SELFTEST, "/nonexistent/submission")
+	expect_graded(proc, data)
+	expect(data["score"] == 0 and "no such file or directory" in all_output(data), data)
+
+
+@check("an unknown assignment exits 2 naming it and still writes results.json")
+def unknown_assignment():
+	proc, data = grade("no-such-assignment", SELFTEST / "skeleton")
+	expect(proc.returncode == 2 and "no-such-assignment" in proc.stderr, proc.stderr)
+	expect(data and "could not grade" in data["output"], data)
 
 
 def register_instructor_assignment(directory):
