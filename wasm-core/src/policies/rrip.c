@@ -32,15 +32,16 @@
  * (at max - 1), distant_insertions (at max).
  *
  * Data structure and cost
- *   For every RRPV value a bitmap of the slots holding a page with that
- *   value, with a summary tree of 64-way words above it, and a count.  The
- *   victim is the lowest slot of the highest non-empty value: one word
- *   test per level (3 for 64K frames, at most 6), and victim() only reads.  Raising every RRPV by d
- *   rotates the bitmaps (O(2^M)) and updates each page's value with its
- *   SET event (O(frames)); each raise lifts every resident page at least
- *   one step towards max, and a page only falls back on a reference or an
- *   insertion, so raises cost amortized O(2^M) per reference.  Hits and
- *   insertions are O(1).
+ *   RRPVs are kept by slot.  For every RRPV value a bitmap of the slots
+ *   holding a page with that value, with a summary tree of 64-way words
+ *   above it, and a count.  The victim is the lowest slot of the highest
+ *   non-empty value: one word test per level (3 for 64K frames, at most
+ *   6), and victim() only reads.  Raising every RRPV by d rotates the
+ *   bitmaps (O(2^M)) and updates each slot's value with its SET event
+ *   (O(frames), in memory order); each raise lifts every resident page at
+ *   least one step towards max, and a page only falls back on a reference
+ *   or an insertion, so raises cost amortized O(2^M) per reference.  Hits
+ *   and insertions are O(1).
  */
 #include <stdlib.h>
 #include <string.h>
