@@ -22,6 +22,11 @@
  * The model ticks exactly as the driver documents: before the references
  * at steps p, 2p, 3p ... for a tick period p.
  *
+ * At a random step of each run the policy's snapshot must also equal the
+ * model's structure: the frames in slot order (FIFO's queue by load time,
+ * LRU's recency list by last use), every field (reference bits, counts,
+ * counters, next uses) and CLOCK's hand.
+ *
  * Traces: 20 to 300 references over 2 to 3 x frames + 4 pages, half of
  * them drawn from a small hot set so that hits, ties and every class
  * occur, a quarter of them writes; 1 to 12 frames.  All from a fixed seed:
@@ -58,6 +63,10 @@ struct naive_policy {
 	/* The slot of the page to evict at `step`; may move a hand. */
 	uint32_t (*victim_slot)(struct model *m, uint32_t step);
 	void (*tick)(struct model *m);
+	/* The resident pages in the order of the policy's one list. */
+	void (*order)(const struct model *m, uint32_t *pages);
+	/* A resident page's fields, in the policy's field order. */
+	void (*fields)(const struct model *m, uint32_t page, int32_t *values);
 };
 
 static void nothing_on_hit(struct model *m, uint32_t page, uint32_t step)
@@ -269,15 +278,88 @@ static void aging_tick(struct model *m)
 	}
 }
 
+/* ------------------------------------------- the model's structure */
+
+static void slot_order(const struct model *m, uint32_t *pages)
+{
+	memcpy(pages, m->frame, m->used * sizeof(*pages));
+}
+
+/* Selection sort of the resident pages by key, ascending or descending. */
+static void order_by(const struct model *m, uint32_t *pages, bool descending,
+		     uint64_t (*key)(const struct model *, uint32_t))
+{
+	slot_order(m, pages);
+	for (uint32_t i = 0; i < m->used; i++) {
+		for (uint32_t j = i + 1; j < m->used; j++) {
+			uint64_t a = key(m, pages[i]), b = key(m, pages[j]);
+
+			if (descending ? b > a : b < a) {
+				uint32_t swap = pages[i];
+
+				pages[i] = pages[j];
+				pages[j] = swap;
+			}
+		}
+	}
+}
+
+static void load_order(const struct model *m, uint32_t *pages)
+{
+	order_by(m, pages, false, load_time);
+}
+
+static void most_recent_first(const struct model *m, uint32_t *pages)
+{
+	order_by(m, pages, true, last_use);
+}
+
+static void no_fields(const struct model *m, uint32_t page, int32_t *values)
+{
+}
+
+static void referenced_field(const struct model *m, uint32_t page, int32_t *values)
+{
+	values[0] = m->referenced[page];
+}
+
+/* The next reference after the page's last one: what OPT shows. */
+static void next_use_field(const struct model *m, uint32_t page, int32_t *values)
+{
+	uint64_t next = next_use_by_reading_ahead(m, page, (uint32_t)m->last_use[page]);
+
+	values[0] = next == UINT64_MAX ? -1 : (int32_t)next;
+}
+
+static void count_field(const struct model *m, uint32_t page, int32_t *values)
+{
+	values[0] = (int32_t)m->count[page];
+}
+
+static void nru_fields(const struct model *m, uint32_t page, int32_t *values)
+{
+	values[0] = m->referenced[page];
+	values[1] = m->modified[page];
+}
+
+static void aging_fields(const struct model *m, uint32_t page, int32_t *values)
+{
+	values[0] = m->referenced[page];
+	values[1] = (int32_t)m->counter[page];
+}
+
 static const struct naive_policy naive_policies[] = {
-	{ "fifo", nothing_on_hit, nothing_on_load, fifo_victim, NULL },
-	{ "lru", nothing_on_hit, nothing_on_load, lru_victim, NULL },
-	{ "opt", nothing_on_hit, nothing_on_load, opt_victim, NULL },
-	{ "clock", set_referenced_on_hit, clock_load, clock_victim, NULL },
-	{ "random", nothing_on_hit, nothing_on_load, random_victim, NULL },
-	{ "lfu", lfu_hit, lfu_load, lfu_victim, NULL },
-	{ "nru", nru_hit, nru_load, nru_victim, nru_tick },
-	{ "aging", set_referenced_on_hit, aging_load, aging_victim, aging_tick },
+	{ "fifo", nothing_on_hit, nothing_on_load, fifo_victim, NULL, load_order, no_fields },
+	{ "lru", nothing_on_hit, nothing_on_load, lru_victim, NULL, most_recent_first,
+	  no_fields },
+	{ "opt", nothing_on_hit, nothing_on_load, opt_victim, NULL, slot_order, next_use_field },
+	{ "clock", set_referenced_on_hit, clock_load, clock_victim, NULL, slot_order,
+	  referenced_field },
+	{ "random", nothing_on_hit, nothing_on_load, random_victim, NULL, slot_order, no_fields },
+	{ "lfu", lfu_hit, lfu_load, lfu_victim, NULL, slot_order, count_field },
+	{ "nru", nru_hit, nru_load, nru_victim, nru_tick, slot_order, nru_fields },
+	{ "aging", set_referenced_on_hit, aging_load, aging_victim, aging_tick, slot_order,
+	  aging_fields },
 };
 
 static const struct naive_policy *naive_find(const char *name)
@@ -359,9 +441,11 @@ static void model_free(struct model *m)
 	free(m->counter);
 }
 
-static void model_run(const struct naive_policy *np, struct model *m, struct outcome *out)
+/* Processes the references at steps from .. to-1. */
+static void model_run(const struct naive_policy *np, struct model *m, struct outcome *out,
+		      uint32_t from, uint32_t to)
 {
-	for (uint32_t step = 0; step < m->trace->n; step++) {
+	for (uint32_t step = from; step < to; step++) {
 		uint32_t page = m->trace->page[step];
 		uint32_t slot;
 
@@ -389,8 +473,10 @@ static void model_run(const struct naive_policy *np, struct model *m, struct out
 
 /* ------------------------------------------------------ the real policy */
 
+/* Runs the whole trace; `middle` gets the snapshot after `midpoint` steps. */
 static void real_run(const struct pl_policy_ops *ops, const int64_t *values,
-		     const struct pl_trace *t, uint32_t frames, struct outcome *out)
+		     const struct pl_trace *t, uint32_t frames, struct outcome *out,
+		     uint32_t midpoint, struct pl_snapshot *middle)
 {
 	struct pl_error err;
 	struct pl_sim *sim = pl_sim_create(ops, frames, values, t, PL_SIM_RECORD, 0, &err);
@@ -399,7 +485,8 @@ static void real_run(const struct pl_policy_ops *ops, const int64_t *values,
 
 	if (!sim)
 		test_abort("%s: %s", pl_policy_name(ops), err.msg);
-	if (pl_sim_run(sim, UINT32_MAX) != t->n)
+	if (pl_sim_run(sim, midpoint) != midpoint || pl_sim_snapshot(sim, middle) ||
+	    pl_sim_run(sim, UINT32_MAX) != t->n - midpoint)
 		test_abort("%s stopped before the end of the trace", pl_policy_name(ops));
 	out->misses = pl_sim_stats(sim)->misses;
 	ev = pl_sim_events(sim, &count);
@@ -447,6 +534,47 @@ static void describe_difference(const struct outcome *real, const struct outcome
 	printf("    victims: %u, the naive model %u\n", real->nvictims, naive->nvictims);
 }
 
+static void print_fields(const int32_t *values, uint32_t nfields)
+{
+	for (uint32_t f = 0; f < nfields; f++)
+		printf("%s%d%s", f ? "," : " (", values[f], f + 1 == nfields ? ")" : "");
+}
+
+/* Does the snapshot show the model's structure?  Describes the first difference. */
+static bool same_structure(const struct naive_policy *np, const struct model *m,
+			   const struct pl_snapshot *s, bool describe)
+{
+	uint32_t pages[MAX_FRAMES];
+	int32_t values[PL_MAX_FIELDS];
+
+	if (s->len[0] != m->used) {
+		if (describe)
+			printf("    %u pages in the snapshot, %u in the model\n", s->len[0], m->used);
+		return false;
+	}
+	np->order(m, pages);
+	for (uint32_t i = 0; i < m->used; i++) {
+		np->fields(m, pages[i], values);
+		if (s->page[i] != pages[i] ||
+		    memcmp(&s->value[i * s->nfields], values, s->nfields * sizeof(*values))) {
+			if (describe) {
+				printf("    position %u: page id %u", i, s->page[i]);
+				print_fields(&s->value[i * s->nfields], s->nfields);
+				printf(", the model: page id %u", pages[i]);
+				print_fields(values, s->nfields);
+				printf("\n");
+			}
+			return false;
+		}
+	}
+	if (s->nhands && s->hand[0] != (int32_t)m->hand) {
+		if (describe)
+			printf("    the hand is at %d, in the model at %u\n", s->hand[0], m->hand);
+		return false;
+	}
+	return true;
+}
+
 static bool same_outcome(const struct outcome *a, const struct outcome *b)
 {
 	uint32_t n = a->nvictims < MAX_VICTIMS ? a->nvictims : MAX_VICTIMS;
@@ -454,6 +582,21 @@ static bool same_outcome(const struct outcome *a, const struct outcome *b)
 	return a->misses == b->misses && a->nvictims == b->nvictims &&
 	       !memcmp(a->victim, b->victim, n * sizeof(a->victim[0])) &&
 	       !memcmp(a->victim_step, b->victim_step, n * sizeof(a->victim_step[0]));
+}
+
+/* Runs the model again up to `step` to describe how it differs from `s`. */
+static void describe_structure_at(const struct naive_policy *np, const struct pl_trace *t,
+				  uint32_t frames, const struct pl_policy_ops *ops,
+				  const int64_t *values, uint32_t step,
+				  const struct pl_snapshot *s)
+{
+	struct outcome ignored = { 0 };
+	struct model m;
+
+	model_init(&m, t, frames, ops, values);
+	model_run(np, &m, &ignored, 0, step);
+	same_structure(np, &m, s, true);
+	model_free(&m);
 }
 
 /*
@@ -468,6 +611,7 @@ static uint32_t agreeing_traces(const char *policy, const char *params, uint64_t
 	uint64_t rng = seed;
 	uint32_t agreed = 0;
 	bool described = false;
+	struct pl_snapshot middle;
 	struct pl_error err;
 	char copy[256], *save, *word;
 
@@ -479,29 +623,42 @@ static uint32_t agreeing_traces(const char *policy, const char *params, uint64_t
 		if (pl_params_set(ops, values, word, &err))
 			test_abort("%s", err.msg);
 	}
+	pl_snapshot_init(&middle, ops);
 	for (uint32_t i = 0; i < TRACES; i++) {
 		uint32_t frames = 1 + splitmix64_below(splitmix64_next(&rng), MAX_FRAMES);
 		struct outcome real = { 0 }, naive = { 0 };
 		struct pl_trace t;
 		struct model m;
+		uint32_t midpoint;
+		bool structure;
 
 		random_trace(&t, &rng, frames);
-		real_run(ops, values, &t, frames, &real);
+		midpoint = splitmix64_below(splitmix64_next(&rng), t.n + 1);
+		real_run(ops, values, &t, frames, &real, midpoint, &middle);
 		model_init(&m, &t, frames, ops, values);
-		model_run(np, &m, &naive);
-		if (same_outcome(&real, &naive)) {
+		model_run(np, &m, &naive, 0, midpoint);
+		structure = same_structure(np, &m, &middle, false);
+		model_run(np, &m, &naive, midpoint, t.n);
+		if (structure && same_outcome(&real, &naive)) {
 			agreed++;
 		} else if (!described) {
 			printf("    %s %s, trace %u (seed %llu), %u frames, %u references: "
 			       "%llu faults, the naive model %llu\n", policy, params ? params : "",
 			       i, (unsigned long long)seed, frames, t.n,
 			       (unsigned long long)real.misses, (unsigned long long)naive.misses);
-			describe_difference(&real, &naive);
+			if (structure) {
+				describe_difference(&real, &naive);
+			} else {
+				printf("    after step %u:\n", midpoint);
+				describe_structure_at(np, &t, frames, ops, values, midpoint,
+						      &middle);
+			}
 			described = true;
 		}
 		model_free(&m);
 		pl_trace_free(&t);
 	}
+	pl_snapshot_free(&middle);
 	return agreed;
 }
 
