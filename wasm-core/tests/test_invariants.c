@@ -29,7 +29,7 @@
 
 #define RUNS_PER_POLICY 240
 #define MAX_REFS 240
-#define MAX_PAGES 24
+#define MAX_PAGES 96
 
 struct setting {
 	int64_t params[PL_MAX_PARAMS];
@@ -267,7 +267,7 @@ static void keep_seen(struct checker *c, uint32_t k)
 
 static void start(struct checker *c, uint64_t *rng)
 {
-	static const uint32_t frame_choices[] = { 1, 2, 3, 4, 5, 8, 16 };
+	static const uint32_t frame_choices[] = { 1, 2, 3, 4, 5, 8, 16, 40, 64 };
 	struct pl_error err;
 	uint32_t npages;
 
