@@ -39,6 +39,14 @@ describe('the client', () => {
 		expect(info.distinctPages).toBe(2);
 	});
 
+	it('reads an uploaded trace file through the core, and names the file, line and token of a bad one', async () => {
+		const bytes = (text: string) => new TextEncoder().encode(text);
+		const info = await client.loadTrace({ kind: 'file', name: 'good.trace', bytes: bytes('# a comment\n7\n0w\n\n7\n') });
+		expect(Array.from(info.pages)).toEqual([7, 0, 7]);
+		const bad = client.loadTrace({ kind: 'file', name: 'bad.trace', bytes: bytes('1\n2\nx9\n') });
+		await expect(bad).rejects.toThrow(/bad\.trace:3:.*x9/);
+	});
+
 	it('rejects a malformed reference string with the token named', async () => {
 		const bad = client.simulate({ policy: 'lru', frames: 3, trace: { kind: 'text', text: '1 2 x17 3' } });
 		await expect(bad).rejects.toThrow(PagelabError);
