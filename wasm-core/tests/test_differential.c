@@ -549,7 +549,8 @@ static bool same_structure(const struct naive_policy *np, const struct model *m,
 
 	if (s->len[0] != m->used) {
 		if (describe)
-			printf("    %u pages in the snapshot, %u in the model\n", s->len[0], m->used);
+			printf("    %u pages in the snapshot, %u in the model\n", s->len[0],
+			       m->used);
 		return false;
 	}
 	np->order(m, pages);
