@@ -316,6 +316,17 @@ TEST(nru_prefers_a_clean_page_among_unreferenced_ones)
 	CHECK_STR_EQ(final_list("nru", 2, "1w 2 3", "tick_period=2", "frames"), "1 3");
 }
 
+/*
+ * 2 frames, so by default R is cleared before step 2: 1 and 2 drop to
+ * class 0 in that order, 1 is referenced again, and 3 evicts 2.  Without
+ * the tick both stay in class 2 and 3 evicts 1, longest there.
+ */
+TEST(nru_clears_the_reference_bits_once_per_frames_references_by_default)
+{
+	CHECK_STR_EQ(final_list("nru", 2, "1 2 1 3", NULL, "frames"), "1 3");
+	CHECK_STR_EQ(final_list("nru", 2, "1 2 1 3", "tick_period=100", "frames"), "3 2");
+}
+
 /* ----------------------------------------------------------- Aging, [MOS] */
 
 /*
@@ -338,6 +349,18 @@ TEST(aging_reproduces_tanenbaums_figure_of_six_counters_over_five_ticks)
 		     "5(counter=40) 1(counter=176) 3(counter=32)");
 	CHECK_STR_EQ(final_list("aging", 6, AGING_FIGURE " 6", "bits=8 tick_period=4", "frames"),
 		     "0 2 4 5 1 6");
+}
+
+/*
+ * 2 frames, so by default a tick before steps 2 and 4: 1 and 2 reach 128;
+ * 1 is referenced twice, so the next tick gives 1 192 and 2 64; 3 evicts 2.
+ * Without ticks every counter stays 0 and 3 evicts 1, loaded first.
+ */
+TEST(aging_ticks_once_per_frames_references_by_default)
+{
+	CHECK_STR_EQ(final_describe("aging", 2, "1 2 1 1 2 3", NULL),
+		     "frames: 1(counter=192) 3(referenced=1)");
+	CHECK_STR_EQ(final_list("aging", 2, "1 2 1 1 2 3", "tick_period=100", "frames"), "3 2");
 }
 
 TEST(aging_keeps_only_n_bits_of_history)
