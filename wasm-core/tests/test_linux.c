@@ -335,9 +335,21 @@ TEST(a_fault_on_full_memory_reclaims_a_whole_batch)
 
 TEST(reclaim_never_frees_more_than_is_resident)
 {
-	/* the default batch of 32 in a 3-frame memory empties it */
-	CHECK_EQ(simulate("linux", 3, "1 2 3 4", NULL).evictions, 3);
+	/* a batch of 32 in a 3-frame memory empties it */
+	CHECK_EQ(simulate("linux", 3, "1 2 3 4", "batch=32").evictions, 3);
 	CHECK_EQ(simulate("linux", 3, "1 2 3 4", "batch=1").evictions, 1);
+}
+
+TEST(the_default_batch_frees_one_page_in_a_small_memory_and_32_in_a_large_one)
+{
+	char refs[16384];
+	int len = 0;
+
+	for (int page = 1; page <= 2049; page++)
+		len += snprintf(refs + len, sizeof(refs) - len, "%d ", page);
+	CHECK_EQ(simulate("linux", 3, "1 2 3 4", NULL).evictions, 1);
+	/* 2049 distinct pages: memory fills at 2048, frames/64 = 32 */
+	CHECK_EQ(simulate("linux", 2048, refs, NULL).evictions, 32);
 }
 
 TEST(reclaim_starts_at_the_low_watermark_and_frees_up_to_the_high_one)

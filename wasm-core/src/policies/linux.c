@@ -30,7 +30,8 @@
  *                           !accessed -> evicted (pgsteal)
  *
  * Parameters (defaults): anon_percent 50, file_access syscall, swappiness 60,
- * batch 32 (SWAP_CLUSTER_MAX), wmark_low 0, wmark_high 0, workingset 1.
+ * batch 0 (automatic: frames/64 within 1..32, SWAP_CLUSTER_MAX at 2048
+ * frames and up), wmark_low 0, wmark_high 0, workingset 1.
  *
  * Cost per reference: O(1) for hits and faults, reclaim amortized O(1)
  * (see lru_lists.c).

@@ -256,6 +256,22 @@ static void touch(struct lruvec *vec, uint32_t page)
 		lruvec_set_field(vec, page, LRU_ACCESSED, 1);
 }
 
+/*
+ * The kernel's batch, SWAP_CLUSTER_MAX = 32, is a sliver of a real memory.
+ * In a lecture's 8 frames it would empty memory on every fault, so the
+ * default (batch=0) keeps roughly the kernel's proportion instead:
+ * frames/64, at least 1 and at most 32 (reached at 2048 frames).
+ */
+static uint32_t batch_size(const struct pl_ctx *ctx)
+{
+	uint32_t batch = ctx->params[LRU_PARAM_BATCH];
+
+	if (batch)
+		return batch;
+	batch = ctx->frames / 64;
+	return batch < 1 ? 1 : batch > 32 ? 32 : batch;
+}
+
 /* -------------------------------------------------------------------- ops */
 
 void *lruvec_create(struct pl_ctx *ctx, const struct lru_aging *aging, unsigned nfields,
@@ -273,7 +289,7 @@ void *lruvec_create(struct pl_ctx *ctx, const struct lru_aging *aging, unsigned 
 	vec->file_mapped = ctx->params[LRU_PARAM_FILE_ACCESS] == LRU_FILE_MAPPED;
 	vec->workingset = ctx->params[LRU_PARAM_WORKINGSET];
 	vec->swappiness = ctx->params[LRU_PARAM_SWAPPINESS];
-	vec->batch = ctx->params[LRU_PARAM_BATCH];
+	vec->batch = batch_size(ctx);
 	vec->wmark_low = ctx->params[LRU_PARAM_WMARK_LOW];
 	vec->wmark_high = ctx->params[LRU_PARAM_WMARK_HIGH];
 	if (vec->wmark_high < vec->wmark_low)

@@ -108,8 +108,9 @@ extern const char *const lru_file_access_names[];
 	  "their counts times swappiness and 200 - swappiness", \
 	  60, 0, 200, NULL },						\
 	{ "batch", "SWAP_CLUSTER_MAX: reclaim frees frames in multiples of it " \
-	  "and shrink_active_list deactivates up to it per call (1 for " \
-	  "textbook-sized memories)", 32, 1, 4096, NULL },		\
+	  "and shrink_active_list deactivates up to it per call; 0: frames/64 " \
+	  "within 1..32, so small memories reclaim one page at a time", \
+	  0, 0, 4096, NULL },						\
 	{ "wmark_low", "reclaim starts when a fault leaves at most this many " \
 	  "frames free (0: only when memory is full)", 0, 0, 1 << 30, NULL }, \
 	{ "wmark_high", "reclaim frees frames until this many stay free after " \
