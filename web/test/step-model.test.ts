@@ -79,6 +79,16 @@ describe('the narration', () => {
 		expect(r.fieldMax).toEqual([3]);
 	});
 
+	it('tells where in its list a page went: the tail of a FIFO queue, the head of an LRU list', async () => {
+		const fifo = await run('fifo', 3, '1 2 3');
+		expect(narrate(fifo.policy, fifo.timeline.log.eventsOfStep(3), 2, false, fifo.timeline.listLengths(3))).toBe(
+			'page 3: miss; page 3 inserted into queue at the tail',
+		);
+		expect(fifo.timeline.listLengths(2)).toEqual([2]);
+		const lru = await run('lru', 3, '1 2 3');
+		expect(narrate(lru.policy, lru.timeline.log.eventsOfStep(3), 2, false, lru.timeline.listLengths(3))).toMatch(/at the (head|tail)/);
+	});
+
 	it("tells CLOCK's sweep as second chances", async () => {
 		const r = await run('clock', 3, '1 2 3 1 4', { ref_on_load: 1 });
 		expect(narrate(r.policy, r.timeline.log.eventsOfStep(5), 3)).toBe(

@@ -100,9 +100,16 @@ function handSweep(policy: PolicyInfo, events: PolicyEvent[], i: number): { clau
 
 /**
  * The narration of one step.  `events` are the step's events in order;
- * `resident` is how many pages were in memory before it (for "every page").
+ * `resident` is how many pages were in memory before it (for "every page");
+ * `lengthsAfter`, each list's length after the step (for "at the tail").
  */
-export function narrate(policy: PolicyInfo, events: PolicyEvent[], resident: number, write = false): string {
+export function narrate(
+	policy: PolicyInfo,
+	events: PolicyEvent[],
+	resident: number,
+	write = false,
+	lengthsAfter?: number[],
+): string {
 	const clauses: string[] = [];
 	const lastSet = new Map<number, PolicyEvent>();
 	let i = 0;
@@ -174,7 +181,9 @@ export function narrate(policy: PolicyInfo, events: PolicyEvent[], resident: num
 					j++;
 				}
 				const list = listWord(policy, e.arg);
-				const where = list === 'frames' ? `frame slot ${e.b}` : `${list}${e.b === 0 ? ' at the head' : ` at position ${e.b}`}`;
+				const atTail = lengthsAfter !== undefined && lengthsAfter[e.arg] > 1 && e.b === lengthsAfter[e.arg] - 1;
+				const place = e.b === 0 ? ' at the head' : atTail ? ' at the tail' : ` at position ${e.b}`;
+				const where = list === 'frames' ? `frame slot ${e.b}` : `${list}${place}`;
 				clauses.push(`page ${page} inserted into ${where}${withs.length ? ` with ${withs.join(', ')}` : ''}`);
 				i = j;
 				break;

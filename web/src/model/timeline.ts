@@ -104,6 +104,22 @@ export class Timeline {
 		this.checkpoints = grid.checkpoints;
 	}
 
+	/** How many pages each list holds at step k, replayed from the events. */
+	listLengths(k: number): number[] {
+		const lengths = this.policy.lists.map(() => 0);
+		const log = this.log;
+		for (let i = 0; i < log.start[k]; i++) {
+			const kind = EVENT_KINDS[log.kind[i]];
+			if (kind === 'insert') lengths[log.arg[i]]++;
+			else if (kind === 'evict' || kind === 'remove') lengths[log.arg[i]]--;
+			else if (kind === 'move') {
+				lengths[log.a[i]]--;
+				lengths[log.arg[i]]++;
+			}
+		}
+		return lengths;
+	}
+
 	/** The lists any event of the run put a page into or took one out of. */
 	usedLists(): Set<number> {
 		const used = new Set<number>();

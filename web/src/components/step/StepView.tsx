@@ -108,7 +108,7 @@ export function StepView({ run, step, onStep, lecture }: Props) {
 	const narration =
 		step === 0
 			? `Memory is empty: ${run.scenario.frames} frames, ${total} references to come. Step forward to process the first.`
-			: narrate(run.policy, timeline.log.eventsOfStep(step), resident, run.result.trace.writes[step - 1] === 1);
+			: narrate(run.policy, timeline.log.eventsOfStep(step), resident, run.result.trace.writes[step - 1] === 1, timeline.listLengths(step));
 	const animation = { '--anim-ms': `${Math.round(Math.min(700, 800 / speed))}ms` } as CSSProperties;
 	const full = run.result.stats;
 
