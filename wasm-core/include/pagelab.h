@@ -30,9 +30,12 @@
  *   applying them in order to the empty snapshot yields the policy's own
  *   snapshot at every step (pl_snapshot_apply(), checked by the tests).
  *
- * Invariants the driver checks in debug builds and the tests check always
- *   resident pages <= frames; a victim is resident; evict() removes exactly
- *   the victim; hits + misses == references; replay == snapshot.
+ * Invariants
+ *   The driver checks on every step, in every build, that resident pages
+ *   <= frames, a victim is resident and evict() removes exactly the victim
+ *   (a violation stops the simulation: pl_sim_error()); hits + misses ==
+ *   references holds by construction; the tests check replay == snapshot
+ *   for every policy.
  */
 #ifndef PAGELAB_H
 #define PAGELAB_H
