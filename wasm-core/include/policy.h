@@ -61,6 +61,9 @@ struct pl_ctx {
 	uint32_t tick_period;	/* set by create() to get tick() every N refs */
 	const int64_t *params;	/* [PL_MAX_PARAMS], validated against the ranges */
 	struct pl_sim *sim;	/* for the emit functions */
+	/* Set by the driver, read by the inline emit calls below: */
+	bool recording;		/* events are being kept */
+	bool watch_moves;	/* recording, or the policy has ghost lists */
 };
 
 enum pl_policy_flags {
@@ -110,11 +113,40 @@ struct pl_policy_ops {
 /* ------------------------------------------------- calls into the driver */
 
 void pl_emit_insert(struct pl_ctx *ctx, uint32_t page, unsigned list, uint32_t pos);
-void pl_emit_move(struct pl_ctx *ctx, uint32_t page, unsigned from, unsigned to, uint32_t pos);
 void pl_emit_remove(struct pl_ctx *ctx, uint32_t page, unsigned list);
 void pl_emit_evict(struct pl_ctx *ctx, uint32_t page, unsigned list);
-void pl_emit_set(struct pl_ctx *ctx, uint32_t page, unsigned field, int32_t from, int32_t to);
-void pl_emit_hand(struct pl_ctx *ctx, unsigned hand, uint32_t from, uint32_t to);
+
+/*
+ * MOVE, SET and HAND change nothing the driver tracks unless a move
+ * crosses between a ghost list and a resident one, so when nothing records
+ * they cost one test inline (a CLOCK sweep or an RRIP aging round emits one
+ * per frame passed).  The index checks on them therefore run only while
+ * recording, as in the invariant tests.  Policies call pl_emit_*(), never
+ * pl_record_*() directly.
+ */
+void pl_record_move(struct pl_ctx *ctx, uint32_t page, unsigned from, unsigned to, uint32_t pos);
+void pl_record_set(struct pl_ctx *ctx, uint32_t page, unsigned field, int32_t from, int32_t to);
+void pl_record_hand(struct pl_ctx *ctx, unsigned hand, uint32_t from, uint32_t to);
+
+static inline void pl_emit_move(struct pl_ctx *ctx, uint32_t page, unsigned from, unsigned to,
+				uint32_t pos)
+{
+	if (ctx->watch_moves)
+		pl_record_move(ctx, page, from, to, pos);
+}
+
+static inline void pl_emit_set(struct pl_ctx *ctx, uint32_t page, unsigned field, int32_t from,
+			       int32_t to)
+{
+	if (ctx->recording)
+		pl_record_set(ctx, page, field, from, to);
+}
+
+static inline void pl_emit_hand(struct pl_ctx *ctx, unsigned hand, uint32_t from, uint32_t to)
+{
+	if (ctx->recording)
+		pl_record_hand(ctx, hand, from, to);
+}
 
 /* Is the page resident?  (Driver state: policies may ask, never change it.) */
 bool pl_resident(const struct pl_ctx *ctx, uint32_t page);

@@ -23,7 +23,8 @@
  *     name a resident page and evict(v) must leave it non-resident;
  *   - pl_emit_remove() and moves into a ghost list never touch a resident
  *     page (leaving memory is pl_emit_evict()'s job, which does writeback);
- *   - list, field and hand indices are within the policy's declared ones.
+ *   - list, field and hand indices are within the policy's declared ones
+ *     (for MOVE, SET and HAND: while recording, see policy.h).
  *   hits + misses == references holds by construction.
  *
  * Recording (PL_SIM_RECORD): every event goes to a growing array;
@@ -35,10 +36,11 @@
  * the events replayed and L the length of the lists they touch, and memory
  * O(events + (n/K) * S).  No policy code runs during a seek.
  *
- * Cost when not recording: each pl_emit_*() is a call, two or three
- * predictable branches and a byte update for residency; next_use is
- * computed (one backward pass, 4 bytes per reference) only for policies
- * flagged PL_POLICY_FUTURE.
+ * Cost when not recording: pl_emit_insert/evict/remove() are a call, a
+ * few predictable branches and a byte update for residency; pl_emit_move/
+ * set/hand() are one inline test (policy.h) unless a move can cross a
+ * ghost list; next_use is computed (one backward pass, 4 bytes per
+ * reference) only for policies flagged PL_POLICY_FUTURE.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -272,7 +274,7 @@ static void __attribute__((cold, noinline)) bad_move(struct pl_sim *sim, uint32_
 	     number_of(sim, page), sim->ops->lists[to]);
 }
 
-void pl_emit_move(struct pl_ctx *ctx, uint32_t page, unsigned from, unsigned to, uint32_t pos)
+void pl_record_move(struct pl_ctx *ctx, uint32_t page, unsigned from, unsigned to, uint32_t pos)
 {
 	struct pl_sim *sim = ctx->sim;
 
@@ -324,7 +326,7 @@ void pl_emit_evict(struct pl_ctx *ctx, uint32_t page, unsigned list)
 		record(sim, PL_EV_EVICT, list, page, dirty, 0);
 }
 
-void pl_emit_set(struct pl_ctx *ctx, uint32_t page, unsigned field, int32_t from, int32_t to)
+void pl_record_set(struct pl_ctx *ctx, uint32_t page, unsigned field, int32_t from, int32_t to)
 {
 	struct pl_sim *sim = ctx->sim;
 
@@ -337,7 +339,7 @@ void pl_emit_set(struct pl_ctx *ctx, uint32_t page, unsigned field, int32_t from
 		record(sim, PL_EV_SET, field, page, from, to);
 }
 
-void pl_emit_hand(struct pl_ctx *ctx, unsigned hand, uint32_t from, uint32_t to)
+void pl_record_hand(struct pl_ctx *ctx, unsigned hand, uint32_t from, uint32_t to)
 {
 	struct pl_sim *sim = ctx->sim;
 
@@ -598,6 +600,8 @@ static int start_recording(struct pl_sim *sim, uint32_t checkpoint_every)
 	if (!sim->step_begin || !sim->checkpoints)
 		return -1;
 	sim->recording = true;
+	sim->ctx.recording = true;
+	sim->ctx.watch_moves = true;
 	take_checkpoint(sim);
 	return sim->failed ? -1 : 0;
 }
@@ -640,6 +644,7 @@ struct pl_sim *pl_sim_create(const struct pl_policy_ops *ops, uint32_t frames,
 		return create_failed(sim, err, "out of memory");
 	sim->ctx = (struct pl_ctx){
 		.frames = frames, .npages = trace->npages, .params = sim->params, .sim = sim,
+		.watch_moves = ops->ghost_lists != 0,
 	};
 	sim->state = ops->create(&sim->ctx, err);
 	if (!sim->state)
