@@ -37,14 +37,15 @@ void memstat_count_evicted(unsigned long nr_pages)
 	/* TODO: add nr_pages to the cumulative evicted counter. */
 }
 
-SYSCALL_DEFINE1(memstat, struct memstat __user *, stat)
-{
-	/*
-	 * TODO: walk the four evictable LRU lists of every lruvec under its
-	 * lru_lock, counting pages and PG_referenced pages; read the three
-	 * counters; copy the result to user space; return 0 or -EFAULT.
-	 * Until then the call reports "not implemented", exactly as if the
-	 * system call table had no entry 451.
-	 */
-	return sys_ni_syscall();
-}
+/*
+ * TODO: define the system call,
+ *
+ *	SYSCALL_DEFINE1(memstat, struct memstat __user *, stat)
+ *
+ * which walks the four evictable LRU lists of every lruvec under its
+ * lru_lock, counting pages and PG_referenced pages; reads the three
+ * counters; copies the result to user space; and returns 0 or -EFAULT.
+ * Until it is defined, the base patch's entry in kernel/sys_ni.c makes
+ * system call 451 answer "not implemented", like any system call this
+ * kernel does not have.
+ */
