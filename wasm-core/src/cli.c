@@ -26,6 +26,7 @@
 
 #define EXIT_USAGE 2
 #define MAX_PARAM_ARGS 64
+#define MAX_COMPARE 64		/* policies in one compare */
 
 enum command { CMD_RUN = 1 << 0, CMD_COMPARE = 1 << 1, CMD_LIST = 1 << 2 };
 
@@ -621,16 +622,20 @@ static int compare_policies(const struct options *o, const struct pl_policy_ops 
 	if (!o->policies)
 		return usage_error(o, "--policies is required");
 	if (!strcmp(o->policies, "all")) {
-		for (; pl_policies[*n]; (*n)++)
+		for (; pl_policies[*n]; (*n)++) {
+			if (*n == MAX_COMPARE)
+				return usage_error(o, "--policies all: more than %d policies",
+						   MAX_COMPARE);
 			list[*n] = pl_policies[*n];
+		}
 		return 0;
 	}
 	if (strlen(o->policies) >= sizeof(copy))
 		return usage_error(o, "--policies: list too long");
 	strcpy(copy, o->policies);
 	for (name = strtok_r(copy, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
-		if (*n == 64)
-			return usage_error(o, "--policies: more than 64 policies");
+		if (*n == MAX_COMPARE)
+			return usage_error(o, "--policies: more than %d policies", MAX_COMPARE);
 		list[*n] = find_policy(o, name);
 		if (!list[*n])
 			return EXIT_USAGE;
@@ -710,8 +715,8 @@ static int run_all(struct result *results, unsigned n, const struct pl_trace *tr
 
 static int cmd_compare(const struct options *o)
 {
-	const struct pl_policy_ops *ops[64];
-	struct result results[64] = { { 0 } };
+	const struct pl_policy_ops *ops[MAX_COMPARE];
+	struct result results[MAX_COMPARE] = { { 0 } };
 	struct pl_trace trace;
 	uint32_t frames;
 	unsigned n;
