@@ -53,8 +53,11 @@ def format_points(value):
 
 def entry_lines(entry):
 	status = entry_status(entry)
-	label = {"info": "    ", "passed": "PASS", "partial": "PART", "failed": "FAIL"}[status]
-	points = "" if status == "info" else f"{format_points(entry.score)}/{format_points(entry.points)}"
+	if status == "info":
+		first, _, rest = entry.output.partition("\n")
+		return [f"  {entry.title}: {first}"] + ([indented(rest)] if rest else [])
+	label = {"passed": "PASS", "partial": "PART", "failed": "FAIL"}[status]
+	points = f"{format_points(entry.score)}/{format_points(entry.points)}"
 	hidden = " (hidden)" if entry.hidden else ""
 	lines = [f"  {label} {points:>7}  {entry.title}{hidden}"]
 	if entry.output and status != "passed":
