@@ -104,10 +104,24 @@ export function App() {
 		});
 	}, [apply, initial]);
 
-	/* Browsers throttle history updates: write the URL once the state has rested a moment. */
+	/*
+	 * Browsers throttle history updates, so while playing the URL is written at
+	 * most every URL_WRITE_DELAY_MS: at once when it has been quiet that long,
+	 * else once more when the interval ends, so the last state always lands.
+	 */
+	const lastUrlWrite = useRef(0);
 	useEffect(() => {
 		if (!run) return;
-		const timer = setTimeout(() => window.history.replaceState(null, '', encodeState(state)), URL_WRITE_DELAY_MS);
+		const write = () => {
+			lastUrlWrite.current = performance.now();
+			window.history.replaceState(null, '', encodeState(state));
+		};
+		const wait = lastUrlWrite.current + URL_WRITE_DELAY_MS - performance.now();
+		if (wait <= 0) {
+			write();
+			return;
+		}
+		const timer = setTimeout(write, wait);
 		return () => clearTimeout(timer);
 	}, [state, run]);
 
@@ -117,6 +131,7 @@ export function App() {
 	}, [state.lecture]);
 
 	const setStep = useCallback((step: number) => setState((s) => ({ ...s, step })), []);
+	const applyFromForm = useCallback((scenario: Scenario) => void apply(scenario), [apply]);
 	const compared = useMemo(
 		() => run && { policy: run.scenario.policy, frames: run.scenario.frames, params: run.scenario.params, trace: toTraceSource(run.scenario.trace) },
 		[run],
@@ -168,7 +183,7 @@ export function App() {
 						applied={state.scenario}
 						busy={progress !== null}
 						error={error}
-						onApply={(scenario) => void apply(scenario)}
+						onApply={applyFromForm}
 						onError={setError}
 					/>
 				</aside>

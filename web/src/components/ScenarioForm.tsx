@@ -9,7 +9,7 @@
  * Fields hold text while typed and become numbers only on Apply, where a bad
  * one is named.
  */
-import { useEffect, useState } from 'react';
+import { memo, useEffect, useState } from 'react';
 import { PagelabError, type GeneratorSpec, type PolicyInfo } from '../wasm/protocol';
 import { PRESETS, presetById, type Scenario } from '../model/scenario';
 
@@ -107,7 +107,8 @@ function ParamField({ policy, name, value, onChange }: { policy: PolicyInfo; nam
 	);
 }
 
-export function ScenarioForm({ policies, applied, busy, error, onApply, onError }: Props) {
+/* Memoized: stepping re-renders the App, and the form has nothing to show for it. */
+export const ScenarioForm = memo(function ScenarioForm({ policies, applied, busy, error, onApply, onError }: Props) {
 	const [draft, setDraft] = useState<Draft>(() => draftOf(applied));
 	const [preset, setPreset] = useState('');
 	useEffect(() => setDraft(draftOf(applied)), [applied]);
@@ -254,4 +255,4 @@ export function ScenarioForm({ policies, applied, busy, error, onApply, onError 
 			)}
 		</form>
 	);
-}
+});

@@ -22,6 +22,7 @@
 import { EVENT_KINDS, type EventArrays, type EventKind, type PolicyEvent, type PolicyInfo } from '../wasm/protocol';
 
 const GRID_CHECKPOINT = 256;
+const COLUMN_CACHE = 4096;
 const KIND = Object.fromEntries(EVENT_KINDS.map((k, i) => [k, i])) as Record<EventKind, number>;
 
 /** The event log as parallel arrays; events of step k are [start[k-1], start[k]). */
@@ -79,6 +80,7 @@ export class Timeline {
 	private readonly changeRow: Uint32Array;
 	private readonly changePage: Float64Array;
 	private readonly checkpoints: Float64Array[];
+	private readonly columnCache = new Map<number, GridColumn>();
 
 	constructor(
 		readonly policy: PolicyInfo,
@@ -156,8 +158,22 @@ export class Timeline {
 		return null;
 	}
 
-	/** The frame grid's column at step k (k >= 0; column 0 is empty memory). */
+	/**
+	 * The frame grid's column at step k (k >= 0; column 0 is empty memory).
+	 * The same object for the same k while it stays in the cache, so a view
+	 * can skip redrawing columns that did not change.
+	 */
 	column(k: number): GridColumn {
+		let column = this.columnCache.get(k);
+		if (!column) {
+			if (this.columnCache.size >= COLUMN_CACHE) this.columnCache.clear();
+			column = this.computeColumn(k);
+			this.columnCache.set(k, column);
+		}
+		return column;
+	}
+
+	private computeColumn(k: number): GridColumn {
 		const base = Math.floor(k / GRID_CHECKPOINT);
 		const rows = Array.from(this.checkpoints[base], (p) => (p < 0 ? null : p));
 		for (let j = base * GRID_CHECKPOINT + 1; j <= k; j++) this.applyChanges(j, rows);
