@@ -19,7 +19,7 @@
  *     the snapshots).
  *   - Memory is O(events + steps + frames * steps / GRID_CHECKPOINT).
  */
-import { EVENT_KINDS, type EventArrays, type EventKind, type PolicyEvent, type PolicyInfo } from '../wasm/protocol';
+import { EVENT_KINDS, eventAt, type EventArrays, type EventKind, type PolicyEvent, type PolicyInfo } from '../wasm/protocol';
 
 const GRID_CHECKPOINT = 256;
 const COLUMN_CACHE = 4096;
@@ -44,15 +44,7 @@ export class EventLog {
 	/** The events that turn step k-1 into step k (k >= 1), decoded. */
 	eventsOfStep(k: number): PolicyEvent[] {
 		const out: PolicyEvent[] = [];
-		for (let i = this.start[k - 1]; i < this.start[k]; i++)
-			out.push({
-				step: k - 1,
-				kind: EVENT_KINDS[this.kind[i]],
-				arg: this.arg[i],
-				page: this.page[i] < 0 ? null : this.page[i],
-				a: this.a[i],
-				b: this.b[i],
-			});
+		for (let i = this.start[k - 1]; i < this.start[k]; i++) out.push(eventAt(this, i, k - 1));
 		return out;
 	}
 

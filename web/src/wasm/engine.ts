@@ -14,7 +14,7 @@
  */
 import type { PagelabModule } from './module';
 import {
-	EVENT_KINDS,
+	eventAt,
 	PagelabError,
 	type EventArrays,
 	type ParamValues,
@@ -214,25 +214,10 @@ export class Engine {
 
 	/** Events of references from..to-1, page numbers translated through `numbers`. */
 	events(sim: number, from: number, to: number, numbers: Float64Array): PolicyEvent[] {
-		if (to <= from) return [];
-		const begin = this.m._pl_abi_sim_event_bound(sim, from, 0);
-		const end = this.m._pl_abi_sim_event_bound(sim, to - 1, 1);
-		const base = this.m._pl_abi_sim_events(sim) >>> 2;
-		const words = this.m.HEAP32;
+		const arrays = this.eventArrays(sim, from, to, numbers);
 		const events: PolicyEvent[] = [];
-		for (let e = begin; e < end; e++) {
-			const at = base + e * EVENT_WORDS;
-			const kindAndArg = words[at + 1];
-			const page = words[at + 2] >>> 0;
-			events.push({
-				step: words[at] >>> 0,
-				kind: EVENT_KINDS[kindAndArg & 0xffff],
-				arg: kindAndArg >>> 16,
-				page: page === PL_NONE ? null : numbers[page],
-				a: words[at + 3],
-				b: words[at + 4],
-			});
-		}
+		for (let ref = from; ref < to; ref++)
+			for (let i = arrays.start[ref - from]; i < arrays.start[ref - from + 1]; i++) events.push(eventAt(arrays, i, ref));
 		return events;
 	}
 

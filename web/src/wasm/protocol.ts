@@ -212,6 +212,18 @@ export interface EventArrays {
 	b: Int32Array;
 }
 
+/** Event i of `arrays`, which belongs to reference `step`, as a PolicyEvent. */
+export function eventAt(arrays: Omit<EventArrays, 'from' | 'to' | 'start'>, i: number, step: number): PolicyEvent {
+	return {
+		step,
+		kind: EVENT_KINDS[arrays.kind[i]],
+		arg: arrays.arg[i],
+		page: arrays.page[i] < 0 ? null : arrays.page[i],
+		a: arrays.a[i],
+		b: arrays.b[i],
+	};
+}
+
 export interface SnapshotEntry {
 	page: number;
 	/** values[f] is field f (PolicyInfo.fields) of this page. */
