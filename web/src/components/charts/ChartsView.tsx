@@ -19,7 +19,7 @@
  *   checkboxes (chart-policy-<name>) choose others.  The cumulative chart
  *   comes first (one run per policy at the scenario's frames), then the
  *   frames chart (faultsByFrames over 1 .. distinct pages + 1, at most
- *   MAX_FRAME_RUNS counts, fewer past a million references).  A change of scenario or policies aborts the work
+ *   MAX_FRAME_RUNS counts, fewer for big traces: FRAME_RUN_BUDGET).  A change of scenario or policies aborts the work
  *   in flight.  `charts-progress` shows while the worker runs.
  */
 
@@ -43,9 +43,13 @@ const COMPANIONS = ['fifo', 'lru', 'opt'];
 /* A chart line has no more points than a wide screen has pixels. */
 const MAX_CURVE_POINTS = 2000;
 const MAX_FRAME_RUNS = 32;
-/* Past a million references each run takes seconds: fewer frame counts, same span. */
-const BIG_TRACE = 1_000_000;
-const MAX_FRAME_RUNS_BIG = 12;
+const MIN_FRAME_RUNS = 6;
+/*
+ * References the frames chart may simulate in all (runs x policies x trace
+ * length): a big trace gets fewer frame counts over the same span, so the
+ * chart is done in a minute, not a quarter of an hour.
+ */
+const FRAME_RUN_BUDGET = 24_000_000;
 /* Up to this many references the cumulative chart is drawn as exact steps. */
 const MAX_STEP_CURVE = 400;
 /* More dots than this only repaint the same pixels, slower. */
@@ -216,7 +220,8 @@ export function ChartsView({ scenario, client, lecture = false, policies: saved,
 				setCurves([...cumulative]);
 			}
 			setAccess(trace);
-			const runCount = (trace?.references ?? 0) > BIG_TRACE ? MAX_FRAME_RUNS_BIG : MAX_FRAME_RUNS;
+			const affordable = Math.floor(FRAME_RUN_BUDGET / Math.max(1, (trace?.references ?? 0) * chosen.length));
+			const runCount = Math.max(MIN_FRAME_RUNS, Math.min(MAX_FRAME_RUNS, affordable));
 			const frames = framesRange(trace?.distinctPages ?? 0, runCount);
 			const byPolicy = new Map<string, FramesPoint[]>();
 			for (const policy of chosen) {
