@@ -6,6 +6,7 @@
  * for it.  (How long the main thread stalls meanwhile is a figure for the
  * benchmark, e2e/bench/browser-bench.mjs, not a timed assertion here.)
  */
+import { writeFile } from 'node:fs/promises';
 import { test, expect } from '../lib/fixtures.mjs';
 
 const REFERENCES = 1_000_000;
@@ -25,13 +26,14 @@ function watchForProgress() {
 	}).observe(document.body, { subtree: true, childList: true });
 }
 
-test('a 1M-reference file shows progress while the worker simulates, then statistics over the whole trace', async ({ lab, page }) => {
+test('a 1M-reference file shows progress while the worker simulates, then statistics over the whole trace', async ({ lab, page }, testInfo) => {
 	test.setTimeout(240_000);
 	await lab.setScenario({ policy: 'lru', frames: 100, refs: '1 2 3' });
 	await page.evaluate(watchForProgress);
-	await lab.byTestId('trace-upload').setInputFiles({
-		name: 'loop-1m.txt', mimeType: 'text/plain', buffer: Buffer.from(loopTrace(REFERENCES, 101)),
-	});
+	/* From disk: a buffer this size would be decoded by a script in the page first. */
+	const file = testInfo.outputPath('loop-1m.txt');
+	await writeFile(file, loopTrace(REFERENCES, 101));
+	await lab.byTestId('trace-upload').setInputFiles(file);
 	await expect(lab.byTestId('step-counter')).not.toHaveText(/ \/ 3$/, { timeout: 120_000 });
 	await expect(lab.byTestId('progress')).toBeHidden({ timeout: 120_000 });
 	expect(await page.evaluate(() => window.__progressSeen), 'progress appeared during the run').toBe(true);

@@ -54,4 +54,14 @@ test.describe('seed 000\'s Figure 2: 2-bit SRRIP-HP on 4 blocks', () => {
 		await expect(narration).toContainText(/RRPV/i);
 		await expect(narration).toContainText('11');
 	});
+
+	test('the Figure 2 preset loads the figure\'s scenario', async ({ lab }) => {
+		await lab.byTestId('preset-select').selectOption('seed000-figure2');
+		await lab.waitForStep(0, FIGURE_2.length);
+		await expect(lab.byTestId('policy-select')).toHaveValue(RRIP_POLICY);
+		await expect(lab.byTestId('frames-input')).toHaveValue('4');
+		await expect(lab.byTestId('refs-input')).toHaveValue(/^1[\s,]+2[\s,]+2[\s,]+1[\s,]+11[\s,]+12[\s,]+13[\s,]+14[\s,]+1[\s,]+2$/);
+		await lab.goToStep(7);
+		expect(await blocksWithRrpv(lab)).toEqual(FIGURE_2[6].blocks);
+	});
 });
