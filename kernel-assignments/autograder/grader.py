@@ -184,13 +184,13 @@ def grade_tests(report, tests, tree, contents, boots, blocked):
 	scores = {}
 	for test in tests:
 		parent = test.parent
-		if parent is not None and id(parent) in scores and scores[id(parent)] < parent.points:
-			score, output = 0, f"not run: it builds on '{parent.title}', which did not pass"
-		elif test.kind == "checkpatch":
+		if test.kind == "checkpatch":
 			score, output = run_checkpatch(tree, contents, test.points) if tree else \
 				(0, f"not run: {blocked}")
 		elif test.boot is not None and blocked:
 			score, output = 0, f"not run: {blocked}"
+		elif parent is not None and id(parent) in scores and scores[id(parent)] < parent.points:
+			score, output = 0, f"not run: it builds on '{parent.title}', which did not pass"
 		else:
 			score, output = run_test(test, boots.run_for(test.boot) if test.boot else None)
 		if output.startswith("GRADER ERROR"):
