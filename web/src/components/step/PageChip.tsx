@@ -8,7 +8,7 @@
  * data-list, data-<field>) and only classes for animation, so stepping back
  * to a step renders exactly what stepping forward rendered.
  */
-import type { CSSProperties } from 'react';
+import { memo, type CSSProperties } from 'react';
 import type { PolicyInfo, SnapshotEntry } from '../../wasm/protocol';
 import { fieldWord } from '../../model/narration';
 import { meterColour } from '../../viz/meter';
@@ -57,7 +57,30 @@ function Meter({ value, max, changed, label }: { value: number; max: number; cha
 	);
 }
 
-export function PageChip({ policy, list, entry, fieldMax, marks = {}, style }: Props) {
+function sameMarks(a: ChipMarks = {}, b: ChipMarks = {}): boolean {
+	return (
+		a.entered === b.entered &&
+		a.moved === b.moved &&
+		a.referenced === b.referenced &&
+		a.hit === b.hit &&
+		a.changed === b.changed
+	);
+}
+
+/* A step changes few pages: a chip whose page, values and marks are the same is not redrawn. */
+function sameChip(a: Props, b: Props): boolean {
+	return (
+		a.policy === b.policy &&
+		a.list === b.list &&
+		a.fieldMax === b.fieldMax &&
+		a.entry.page === b.entry.page &&
+		a.entry.values.every((v, f) => v === b.entry.values[f]) &&
+		sameMarks(a.marks, b.marks) &&
+		a.style?.outline === b.style?.outline
+	);
+}
+
+export const PageChip = memo(function PageChip({ policy, list, entry, fieldMax, marks = {}, style }: Props) {
 	const data: Record<string, string> = {};
 	policy.fields.forEach((name, f) => (data[`data-${name}`] = String(entry.values[f])));
 	const classes = ['chip'];
@@ -94,4 +117,4 @@ export function PageChip({ policy, list, entry, fieldMax, marks = {}, style }: P
 			})}
 		</li>
 	);
-}
+}, sameChip);
