@@ -16,6 +16,7 @@
  *   gridColumn(k, frames)       {pages: [text of each row], result: 'F'|'H'}.
  *   structurePages()            every [data-testid=page] in the structure view, in
  *                               DOM (list) order, as {list, page, fields: {...}}.
+ *   listPages(list)             the page numbers in one list, head first.
  *   stepViewDigest()            the grid and structure as plain data (test ids,
  *                               text, data-* attributes; no styles, which
  *                               transitions change), for comparing two moments.
@@ -30,14 +31,14 @@
 import { expect } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
 
-export const SCREENSHOT_DIR = fileURLToPath(new URL('../screenshots/', import.meta.url));
+const SCREENSHOT_DIR = fileURLToPath(new URL('../screenshots/', import.meta.url));
 
 /* Longer than the page's longest transition, so screenshots show the end state. */
 const SETTLE_MS = 800;
 /* The first load compiles the WebAssembly module; on a loaded 2-core machine that takes seconds. */
 const FIRST_LOAD_TIMEOUT_MS = 30_000;
 
-export function countReferences(refs) {
+function countReferences(refs) {
 	return refs.split(/[\s,]+/).filter(Boolean).length;
 }
 
