@@ -21,7 +21,7 @@ import { ChartsView } from './charts/ChartsView';
 
 /* An uploaded trace this short is kept as its reference string, so the URL can carry it. */
 const URL_REFS_LIMIT = 2000;
-const URL_WRITE_DELAY_MS = 250;
+const STEP_URL_DELAY_MS = 600;
 
 const client = createWorkerClient();
 
@@ -105,23 +105,23 @@ export function App() {
 	}, [apply, initial]);
 
 	/*
-	 * Browsers throttle history updates, so while playing the URL is written at
-	 * most every URL_WRITE_DELAY_MS: at once when it has been quiet that long,
-	 * else once more when the interval ends, so the last state always lands.
+	 * history.replaceState is slow (tens of ms under load) and throttled by
+	 * browsers, so a new scenario, view or mode is written at once, while a
+	 * change of step alone is written once stepping has paused.
 	 */
-	const lastUrlWrite = useRef(0);
+	const writtenUrl = useRef({ scenario: null as Scenario | null, view: '', lecture: false });
 	useEffect(() => {
 		if (!run) return;
+		const written = writtenUrl.current;
 		const write = () => {
-			lastUrlWrite.current = performance.now();
+			writtenUrl.current = { scenario: state.scenario, view: state.view, lecture: state.lecture };
 			window.history.replaceState(null, '', encodeState(state));
 		};
-		const wait = lastUrlWrite.current + URL_WRITE_DELAY_MS - performance.now();
-		if (wait <= 0) {
+		if (written.scenario !== state.scenario || written.view !== state.view || written.lecture !== state.lecture) {
 			write();
 			return;
 		}
-		const timer = setTimeout(write, wait);
+		const timer = setTimeout(write, STEP_URL_DELAY_MS);
 		return () => clearTimeout(timer);
 	}, [state, run]);
 
