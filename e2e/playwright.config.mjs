@@ -5,7 +5,7 @@
  * One worker: the machine has two cores shared with other engineers, and the
  * suite's worker-scoped fixture serves web/dist once for all tests.  No
  * retries: a test that passes only sometimes is a failure to investigate, not
- * to hide.  The summary reporter comes last so that its "e2e: N passed,
+ * to hide.  The summary reporter comes last so that its "playwright: N passed,
  * N failed" line ends the output (scripts/test.sh reads it).
  */
 import { defineConfig } from '@playwright/test';

@@ -4,7 +4,7 @@
  * scenario", "step forward", "read grid column 7") and this file says how.
  *
  * Interface (class PageLab, one per Playwright page):
- *   open(query)                 loads the site (optionally with a URL query/hash)
+ *   open(query)                 loads the site at baseURL (optionally with a URL query/hash)
  *                               and waits until the page can take a scenario.
  *   setScenario({policy, frames, refs, params})
  *                               fills the scenario form and applies it; waits for
@@ -52,7 +52,8 @@ export class PageLab {
 	}
 
 	async open(query = '') {
-		await this.page.goto(`/${query}`);
+		/* Relative to baseURL, which may be a sub-path of its server. */
+		await this.page.goto(`./${query}`);
 		await expect(this.byTestId('policy-select')).toBeEnabled({ timeout: FIRST_LOAD_TIMEOUT_MS });
 		await expect(this.byTestId('step-counter')).toHaveText(/step \d+ \/ \d+/, { timeout: FIRST_LOAD_TIMEOUT_MS });
 	}

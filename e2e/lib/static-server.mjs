@@ -4,7 +4,7 @@
  * site that works offline from any web server (no dev server, no proxy, no rewrites).
  *
  * Interface:
- *   startStaticServer(root) -> Promise<{ url, close() }>
+ *   startStaticServer(root, { prefix }) -> Promise<{ url, close() }>
  *     Copies `root` to a private temporary directory and serves the copy, so a
  *     rebuild of web/dist during a run (other engineers share the checkout) cannot
  *     swap files under a test; close() stops the server and removes the copy.
@@ -12,6 +12,9 @@
  *     engineer's dev server).  GET/HEAD only; a directory serves its index.html; the
  *     query string and hash are ignored; files are served with the MIME type a
  *     browser needs (application/wasm matters: streaming compilation requires it).
+ *     `prefix` (default "/") is the path the site lives under, as on a department
+ *     web server ("/course/pagelab/"); `url` includes it, and nothing outside it
+ *     is served.
  *   DIST_DIR  the built site, web/dist.
  *
  * Invariants: nothing outside the copy is ever served (a path that resolves
@@ -56,9 +59,10 @@ function fileFor(root, urlPath) {
 	return existsSync(path) && statSync(path).isFile() ? path : null;
 }
 
-function serve(root, request, response) {
-	const path = request.method === 'GET' || request.method === 'HEAD'
-		? fileFor(root, new URL(request.url, 'http://localhost').pathname)
+function serve(root, prefix, request, response) {
+	const urlPath = new URL(request.url, 'http://localhost').pathname;
+	const path = (request.method === 'GET' || request.method === 'HEAD') && urlPath.startsWith(prefix)
+		? fileFor(root, urlPath.slice(prefix.length))
 		: null;
 	if (!path) {
 		response.writeHead(404, { 'content-type': 'text/plain' });
@@ -76,13 +80,13 @@ function serve(root, request, response) {
 		createReadStream(path).pipe(response);
 }
 
-export function startStaticServer(root = DIST_DIR) {
+export function startStaticServer(root = DIST_DIR, { prefix = '/' } = {}) {
 	const source = resolve(root);
 	if (!existsSync(join(source, 'index.html')))
 		return Promise.reject(new Error(`${source}/index.html is missing: run 'npm run build' first`));
 	const copy = mkdtempSync(join(tmpdir(), 'pagelab-site-'));
 	cpSync(source, copy, { recursive: true });
-	const server = createServer((request, response) => serve(copy, request, response));
+	const server = createServer((request, response) => serve(copy, prefix, request, response));
 	const close = () => new Promise((done) => server.close(done)).then(() => rmSync(copy, { recursive: true, force: true }));
 	return new Promise((resolveStart, rejectStart) => {
 		server.once('error', (error) => {
@@ -90,7 +94,7 @@ export function startStaticServer(root = DIST_DIR) {
 			rejectStart(error);
 		});
 		server.listen(0, '127.0.0.1', () => {
-			resolveStart({ url: `http://127.0.0.1:${server.address().port}/`, close });
+			resolveStart({ url: `http://127.0.0.1:${server.address().port}${prefix}`, close });
 		});
 	});
 }

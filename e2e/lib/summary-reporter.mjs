@@ -1,6 +1,7 @@
 /*
  * summary-reporter.mjs - ends the e2e run with the line scripts/test.sh reads:
- *   "e2e: N passed, N failed"
+ *   "playwright: N passed, N failed"
+ * (scripts/test.sh takes a prefix of letters, ':' and '-' only, so not "e2e:").
  *
  * Counting: a test passes only if its outcome is "expected" (the config turns
  * retries off, so each test ends once and there is no flaky middle ground).
@@ -36,6 +37,6 @@ export default class SummaryReporter {
 		let failed = this.failed + this.errorsOutsideTests;
 		if (result.status !== 'passed' && failed === 0)
 			failed = 1;
-		process.stdout.write(`e2e: ${this.passed} passed, ${failed} failed\n`);
+		process.stdout.write(`playwright: ${this.passed} passed, ${failed} failed\n`);
 	}
 }
