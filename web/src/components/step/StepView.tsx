@@ -8,8 +8,8 @@
  * a mix of two steps.  Arriving at step k from step k-1 animates what the
  * events of step k say happened; any other jump redraws without animation.
  *
- * Keyboard: space play/pause, ArrowRight/ArrowLeft step, Home reset (not
- * while typing in a form field).
+ * Keyboard: space play/pause, ArrowRight/ArrowLeft step, Home reset,
+ * unless the focused element uses that key itself (elementOwnsKey).
  */
 import { useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import type { Snapshot } from '../../wasm/protocol';
@@ -36,8 +36,21 @@ interface Shown {
 	handTurns: number[];
 }
 
-function isTyping(target: EventTarget | null): boolean {
-	return target instanceof HTMLElement && /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName) && (target as HTMLInputElement).type !== 'range';
+/*
+ * Whether the focused element does something itself with this key, so the
+ * shortcut must stay out of its way: text fields and selects take every
+ * key, the scrub slider its arrows, buttons and checkboxes the space bar.
+ */
+function elementOwnsKey(target: EventTarget | null, key: string): boolean {
+	if (!(target instanceof HTMLElement)) return false;
+	const tag = target.tagName;
+	if (tag === 'TEXTAREA' || tag === 'SELECT') return true;
+	if (tag === 'BUTTON') return key === ' ';
+	if (tag !== 'INPUT') return false;
+	const type = (target as HTMLInputElement).type;
+	if (type === 'range') return key !== ' ';
+	if (type === 'checkbox' || type === 'radio' || type === 'file') return key === ' ';
+	return true;
 }
 
 /** Seeks snapshots from the worker; shows each when it arrives, newest request wins. */
@@ -91,7 +104,7 @@ export function StepView({ run, step, onStep, lecture }: Props) {
 
 	useEffect(() => {
 		const onKey = (event: KeyboardEvent) => {
-			if (isTyping(event.target) || event.altKey || event.ctrlKey || event.metaKey) return;
+			if (elementOwnsKey(event.target, event.key) || event.altKey || event.ctrlKey || event.metaKey) return;
 			if (event.key === ' ') setPlaying((p) => !p);
 			else if (event.key === 'ArrowRight') onStep(clamp(step + 1));
 			else if (event.key === 'ArrowLeft') onStep(clamp(step - 1));
