@@ -15,6 +15,7 @@ Invariants: tests keep their declaration order; a test's parent is declared befo
 every explanation a Run raises names the result id and, when the boot went wrong, why
 (panic, oops, hang, flood), with the kernel's own lines.
 """
+import re
 import runpy
 import traceback
 
@@ -113,6 +114,18 @@ BOOT_TROUBLE = {
 }
 
 
+KEY_LINE = re.compile(r"BUG:|Oops|RIP:|Kernel panic|general protection|stall|WARNING:|"
+		      r"^\s*\??\s*[\w.]+\+0x[0-9a-f]+/0x[0-9a-f]+")
+KEY_LINES_SHOWN = 10
+
+
+def key_lines(problem):
+	"""The lines of a kernel report a student reads first: what, where, and the calls."""
+	lines = problem.splitlines()
+	key = [line for line in lines if KEY_LINE.search(line)] or lines[-KEY_LINES_SHOWN:]
+	return "\n".join(key[:KEY_LINES_SHOWN])
+
+
 class Run:
 	def __init__(self, boot, outcome, verified):
 		self.boot = boot
@@ -128,7 +141,9 @@ class Run:
 			trouble = BOOT_TROUBLE[status].format(timeout=self.boot.timeout)
 			when = "during the test" if "pl-init: running plan" in self.console \
 				else "while booting, before any test ran"
-			return f"no result for {what}: {trouble} {when}:\n{self.outcome.problem}"
+			return (f"no result for {what}: {trouble} {when}:\n"
+				f"{key_lines(self.outcome.problem)}\n(the whole kernel report is"
+				f" in the boot notes and the serial log)")
 		tail = "\n".join(self.console.splitlines()[-12:])
 		return (f"no result for {what}: the test program did not report it (it may have"
 			f" crashed, or an earlier step failed). Last console lines:\n{tail}")
