@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { beladyAnomalies, cumulativeFaultCurve, framesCurve, framesRange } from './compareCurves';
+import { beladyAnomalies, cumulativeFaultCurve, framesAxisIsLog, framesCurve, framesRange } from './compareCurves';
 import type { FramesPoint } from '../wasm/protocol';
 
 const runOf = (results: string) => Uint8Array.from([...results], (r) => (r === 'H' ? 1 : 0));
@@ -73,9 +73,21 @@ describe('the frame range', () => {
 		expect(framesRange(5, 32)).toEqual([1, 2, 3, 4, 5, 6]);
 	});
 
-	it('spreads the runs over the whole range when there are too many frame counts', () => {
-		const counts = framesRange(999, 11);
-		expect(counts).toEqual([1, 101, 201, 301, 401, 501, 600, 700, 800, 900, 1000]);
+	it('spreads the runs geometrically over the whole range when there are too many frame counts', () => {
+		expect(framesRange(999, 4)).toEqual([1, 10, 100, 1000]);
+	});
+
+	it('never runs more than the limit, and always the first and the last count', () => {
+		const counts = framesRange(4095, 12);
+		expect(counts.length).toBeLessThanOrEqual(12);
+		expect(counts[0]).toBe(1);
+		expect(counts.at(-1)).toBe(4096);
+		expect(counts).toEqual([...counts].sort((a, b) => a - b));
+	});
+
+	it('is drawn on a log axis only when it spans more than a few doublings', () => {
+		expect(framesAxisIsLog([1, 2, 3, 4, 5, 6])).toBe(false);
+		expect(framesAxisIsLog(framesRange(4095, 12))).toBe(true);
 	});
 
 	it('runs at least one frame even for an empty trace', () => {

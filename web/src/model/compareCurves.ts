@@ -8,6 +8,7 @@
  *   framesCurve(points)                       faults per frame count
  *   beladyAnomalies(curve)                    where more frames cost more faults
  *   framesRange(distinctPages, limit)         the frame counts worth running
+ *   framesAxisIsLog(frames)                   whether to plot them on a log axis
  *
  * Invariants
  *   - A curve is two equal-length arrays x and y, x strictly increasing.
@@ -87,9 +88,10 @@ export function beladyAnomalies(curve: Curve): BeladyAnomaly[] {
 
 /**
  * Frame counts 1..n where n is one more than the distinct pages (from there
- * on only cold faults remain, so the curve is flat), capped at `limit` runs.
- * Past the cap the counts are spread evenly so the curve still spans the
- * whole range.
+ * on only cold faults remain, so the curve is flat), at most `limit` runs.
+ * Past the limit the counts grow geometrically from 1 to n: a miss curve
+ * changes most at small memories, which an even spread would skip (the
+ * chart then draws frames on a log axis, see framesAxisIsLog).
  */
 export function framesRange(distinctPages: number, limit: number): number[] {
 	if (limit < 1)
@@ -99,6 +101,15 @@ export function framesRange(distinctPages: number, limit: number): number[] {
 		return Array.from({ length: top }, (_, i) => i + 1);
 	const counts = new Set<number>();
 	for (let i = 0; i < limit; i++)
-		counts.add(1 + Math.round((i * (top - 1)) / (limit - 1 || 1)));
+		counts.add(Math.round(top ** (i / (limit - 1 || 1))));
+	counts.add(top);
 	return [...counts].sort((a, b) => a - b);
+}
+
+/* Beyond this ratio of largest to smallest frame count, equal steps hide the small memories. */
+const LOG_AXIS_RATIO = 64;
+
+/** Whether a frames chart over `frames` reads better on a log axis. */
+export function framesAxisIsLog(frames: number[]): boolean {
+	return frames.length > 1 && frames[frames.length - 1] / Math.max(1, frames[0]) > LOG_AXIS_RATIO;
 }

@@ -26,7 +26,14 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { FramesPoint, PagelabClient, PolicyInfo } from '../../wasm/protocol';
 import { paramsFor, restorePolicies, type ComparedScenario } from '../../model/compare';
-import { beladyAnomalies, cumulativeFaultCurve, framesCurve, framesRange, type Curve } from '../../model/compareCurves';
+import {
+	beladyAnomalies,
+	cumulativeFaultCurve,
+	framesAxisIsLog,
+	framesCurve,
+	framesRange,
+	type Curve,
+} from '../../model/compareCurves';
 import type { ChartSeries, ChartSpec } from '../../viz/charts';
 import { Chart } from './Chart';
 import './charts.css';
@@ -117,6 +124,7 @@ function framesSpec(runs: Map<string, FramesPoint[]>, scenarioFrames: number): C
 		series,
 		markers,
 		guides: [{ x: scenarioFrames, label: `this scenario: ${scenarioFrames}` }],
+		xScale: series.length && framesAxisIsLog(Array.from(series[0].x)) ? 'log' : 'linear',
 		pointAttributes: { series: 'policy', x: 'frames', y: 'faults' },
 	};
 }
