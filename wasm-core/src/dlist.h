@@ -2,8 +2,12 @@
 /*
  * dlist.h - doubly linked lists of dense page ids, for policies.
  *
- * The links live in two arrays indexed by page id (struct pl_links), and a
- * list is just its head, tail and length (struct pl_dlist).  Several lists
+ * The links live in one array of {next, prev} pairs indexed by page id
+ * (struct pl_links), and a list is just its head, tail and length (struct
+ * pl_dlist).  A page's two links share 8 bytes, so unlinking a page that is
+ * not in the cache costs one cache miss rather than two: with a large trace
+ * most pages touched are not, and those misses are most of a reference's
+ * cost.  Several lists
  * may share one pl_links as long as a page is in at most one of them at a
  * time (Linux's four LRU lists, ARC's T1/T2/B1/B2): moving a page between
  * them is remove + push, O(1), without allocation.
@@ -12,16 +16,20 @@
  * prev[head] are PL_NONE; a page not in any list has undefined links (the
  * caller knows membership; these helpers do not check it).
  *
- * Iterate: for (p = list->head; p != PL_NONE; p = links->next[p]).
+ * Iterate: for (p = list->head; p != PL_NONE; p = links->link[p].next).
  */
 #ifndef PAGELAB_DLIST_H
 #define PAGELAB_DLIST_H
 
 #include "pagelab.h"
 
+struct pl_link {
+	uint32_t next;	/* towards the tail */
+	uint32_t prev;	/* towards the head */
+};
+
 struct pl_links {
-	uint32_t *next;	/* [npages] towards the tail */
-	uint32_t *prev;	/* [npages] towards the head */
+	struct pl_link *link;	/* [npages] */
 };
 
 struct pl_dlist {
@@ -41,10 +49,9 @@ static inline void pl_dlist_init(struct pl_dlist *list)
 static inline void pl_dlist_push_head(struct pl_links *links, struct pl_dlist *list,
 				      uint32_t page)
 {
-	links->prev[page] = PL_NONE;
-	links->next[page] = list->head;
+	links->link[page] = (struct pl_link){ .next = list->head, .prev = PL_NONE };
 	if (list->head != PL_NONE)
-		links->prev[list->head] = page;
+		links->link[list->head].prev = page;
 	else
 		list->tail = page;
 	list->head = page;
@@ -54,10 +61,9 @@ static inline void pl_dlist_push_head(struct pl_links *links, struct pl_dlist *l
 static inline void pl_dlist_push_tail(struct pl_links *links, struct pl_dlist *list,
 				      uint32_t page)
 {
-	links->next[page] = PL_NONE;
-	links->prev[page] = list->tail;
+	links->link[page] = (struct pl_link){ .next = PL_NONE, .prev = list->tail };
 	if (list->tail != PL_NONE)
-		links->next[list->tail] = page;
+		links->link[list->tail].next = page;
 	else
 		list->head = page;
 	list->tail = page;
@@ -68,14 +74,14 @@ static inline void pl_dlist_push_tail(struct pl_links *links, struct pl_dlist *l
 static inline void pl_dlist_remove(struct pl_links *links, struct pl_dlist *list,
 				   uint32_t page)
 {
-	uint32_t prev = links->prev[page], next = links->next[page];
+	uint32_t prev = links->link[page].prev, next = links->link[page].next;
 
 	if (prev != PL_NONE)
-		links->next[prev] = next;
+		links->link[prev].next = next;
 	else
 		list->head = next;
 	if (next != PL_NONE)
-		links->prev[next] = prev;
+		links->link[next].prev = prev;
 	else
 		list->tail = prev;
 	list->len--;

@@ -366,27 +366,34 @@ static uint32_t reclaim_goal(const struct pl_sim *sim)
 }
 
 /*
+ * The steps below take `recording` as an argument although sim->recording
+ * holds it: pl_sim_run() passes a constant, so the compiler builds one loop
+ * with the event log and one without, and the latter tests nothing about
+ * recording per reference.
+ */
+
+/*
  * Asks for a victim and evicts it.  Whether the victim was resident is
  * learnt from leave() (or, if evict() never emitted, from its unchanged
  * state afterwards) rather than read up front: that read would be a cache
  * miss the CPU must wait for on every fault of a large simulation.
  */
-static step_inline void evict_one(struct pl_sim *sim)
+static step_inline void evict_one(struct pl_sim *sim, const bool recording)
 {
 	uint32_t victim = sim->ops->victim(sim->state);
 
-	if (victim >= sim->trace->npages) {
+	if (victim >= sim->npages) {
 		fail(sim, "victim() chose %s%llu, which is not resident",
 		     victim == PL_NONE ? "no page " : "page id ", number_of(sim, victim));
 		return;
 	}
-	if (sim->recording)
+	if (recording)
 		record(sim, PL_EV_VICTIM, 0, victim, 0, 0);
 	sim->may_leave = victim;
 	sim->victim_left = false;
 	sim->ops->evict(sim->state, victim);
 	sim->may_leave = PL_NONE;
-	if (sim->victim_left || sim->failed)
+	if (likely(sim->victim_left) || sim->failed)
 		return;
 	if (is_resident(sim, victim))
 		fail(sim, "evict() left the victim, page %llu, resident", number_of(sim, victim));
@@ -394,28 +401,28 @@ static step_inline void evict_one(struct pl_sim *sim)
 		fail(sim, "victim() chose page %llu, which is not resident", number_of(sim, victim));
 }
 
-static step_inline void miss(struct pl_sim *sim, const struct pl_ref *ref)
+static step_inline void miss(struct pl_sim *sim, const struct pl_ref *ref, const bool recording)
 {
 	uint32_t goal = reclaim_goal(sim);
 
 	sim->stats.misses++;
-	if (sim->recording)
+	if (recording)
 		record(sim, PL_EV_MISS, 0, ref->page, 0, 0);
 	for (uint32_t i = 0; i < goal && !sim->failed; i++)
-		evict_one(sim);
-	if (sim->failed)
+		evict_one(sim, recording);
+	if (unlikely(sim->failed))
 		return;
 	sim->may_enter = ref->page;
 	sim->ops->insert(sim->state, ref);
 	sim->may_enter = PL_NONE;
-	if (!is_resident(sim, ref->page))
+	if (unlikely(!is_resident(sim, ref->page)))
 		fail(sim, "insert() did not bring page %llu in", number_of(sim, ref->page));
 }
 
-static step_inline void hit(struct pl_sim *sim, const struct pl_ref *ref)
+static step_inline void hit(struct pl_sim *sim, const struct pl_ref *ref, const bool recording)
 {
 	sim->stats.hits++;
-	if (sim->recording)
+	if (recording)
 		record(sim, PL_EV_HIT, 0, ref->page, 0, 0);
 	sim->ops->hit(sim->state, ref);
 }
@@ -427,42 +434,70 @@ static void finish_recorded_step(struct pl_sim *sim)
 		take_checkpoint(sim);
 }
 
-static step_inline void process(struct pl_sim *sim)
+/*
+ * The trace's columns, copied into a local of pl_sim_run(): the policy's
+ * calls could change anything reachable from sim as far as the compiler
+ * knows, so read through sim they would be reloaded, pointer after
+ * pointer, on every step.
+ */
+struct columns {
+	const uint32_t *page, *next_use, *pid;
+	const uint8_t *flags;
+};
+
+static struct columns columns_of(const struct pl_sim *sim)
 {
-	const struct pl_trace *t = sim->trace;
-	uint32_t step = sim->pos;
+	return (struct columns){
+		.page = sim->trace->page, .next_use = sim->next_use, .pid = sim->trace->pid,
+		.flags = sim->trace->flags,
+	};
+}
+
+static step_inline void run_tick(struct pl_sim *sim, uint32_t step)
+{
+	sim->next_tick = sim->ctx.tick_period <= PL_NONE - step ?
+			 step + sim->ctx.tick_period : PL_NONE;
+	sim->ops->tick(sim->state, step);
+}
+
+/* Processes reference `step`, which must be sim->pos. */
+static step_inline void process(struct pl_sim *sim, const struct columns *col, uint32_t step,
+				const bool recording)
+{
 	struct pl_ref ref = {
-		.page = t->page[step],
+		.page = col->page[step],
 		.step = step,
-		.next_use = sim->next_use ? sim->next_use[step] : PL_NONE,
-		.flags = t->flags[step],
-		.pid = t->pid ? t->pid[step] : 0,
+		.next_use = col->next_use ? col->next_use[step] : PL_NONE,
+		.flags = col->flags[step],
+		.pid = col->pid ? col->pid[step] : 0,
 	};
 
-	if (step == sim->next_tick) {
-		sim->next_tick = sim->ctx.tick_period <= PL_NONE - step ?
-				 step + sim->ctx.tick_period : PL_NONE;
-		sim->ops->tick(sim->state, step);
-	}
+	if (unlikely(step == sim->next_tick))
+		run_tick(sim, step);
 	if (is_resident(sim, ref.page))
-		hit(sim, &ref);
+		hit(sim, &ref, recording);
 	else
-		miss(sim, &ref);
-	if (sim->failed)
+		miss(sim, &ref, recording);
+	if (unlikely(sim->failed))
 		return;
 	if (ref.flags & PL_REF_WRITE)
 		sim->page_state[ref.page] |= PAGE_DIRTY;
 	sim->stats.references++;
 	sim->pos = step + 1;
-	if (sim->recording)
+	if (recording)
 		finish_recorded_step(sim);
 }
 
 bool pl_sim_step(struct pl_sim *sim)
 {
+	struct columns col = columns_of(sim);
+
 	if (sim->failed || sim->pos >= sim->trace->n)
 		return false;
-	process(sim);
+	if (sim->recording)
+		process(sim, &col, sim->pos, true);
+	else
+		process(sim, &col, sim->pos, false);
 	return !sim->failed;
 }
 
@@ -476,14 +511,20 @@ bool pl_sim_step(struct pl_sim *sim)
 
 uint32_t pl_sim_run(struct pl_sim *sim, uint32_t steps)
 {
-	const uint32_t *page = sim->trace->page;
+	struct columns col = columns_of(sim);
 	uint32_t start = sim->pos;
 	uint32_t stop = steps < sim->trace->n - start ? start + steps : sim->trace->n;
+	uint32_t step;
 
-	while (sim->pos < stop && !sim->failed) {
-		if (sim->pos + PREFETCH_AHEAD < stop)
-			__builtin_prefetch(&sim->page_state[page[sim->pos + PREFETCH_AHEAD]]);
-		process(sim);
+	if (sim->recording) {
+		for (step = start; step < stop && !sim->failed; step = sim->pos)
+			process(sim, &col, step, true);
+		return sim->pos - start;
+	}
+	for (step = start; step < stop && !sim->failed; step = sim->pos) {
+		if (step + PREFETCH_AHEAD < stop)
+			__builtin_prefetch(&sim->page_state[col.page[step + PREFETCH_AHEAD]]);
+		process(sim, &col, step, false);
 	}
 	return sim->pos - start;
 }

@@ -197,7 +197,7 @@ static void aging_tick(void *state, uint32_t step)
 
 	(void)step;
 	a->nsorted = 0;
-	for (uint32_t s = a->loaded.head; s != PL_NONE; s = a->links.next[s]) {
+	for (uint32_t s = a->loaded.head; s != PL_NONE; s = a->links.link[s].next) {
 		age(a, s);
 		a->sorted[a->nsorted++] = s;
 	}
@@ -225,7 +225,7 @@ static void aging_evict(void *state, uint32_t victim)
 
 	/* victim is what aging_victim() named: the head of one of its two queues. */
 	if (slot == a->first_fresh)
-		a->first_fresh = a->links.next[slot];
+		a->first_fresh = a->links.link[slot].next;
 	else
 		a->cursor++;
 	pl_dlist_remove(&a->links, &a->loaded, slot);

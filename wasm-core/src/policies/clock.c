@@ -92,7 +92,8 @@ static void *clock_create(struct pl_ctx *ctx, struct pl_error *err)
 	return c;
 }
 
-static void set_referenced(struct clock *c, uint32_t slot, uint8_t bit)
+/* Inline: a hit is mostly this call, and it usually changes nothing. */
+static inline void set_referenced(struct clock *c, uint32_t slot, uint8_t bit)
 {
 	if (c->referenced[slot] == bit)
 		return;

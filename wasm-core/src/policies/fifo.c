@@ -84,7 +84,7 @@ static void fifo_snapshot(const void *state, struct pl_snapshot *out)
 {
 	const struct fifo *f = state;
 
-	for (uint32_t p = f->queue.head; p != PL_NONE; p = f->links.next[p])
+	for (uint32_t p = f->queue.head; p != PL_NONE; p = f->links.link[p].next)
 		pl_snapshot_push(out, LIST_QUEUE, p, NULL);
 }
 

@@ -88,7 +88,7 @@ static void lru_snapshot(const void *state, struct pl_snapshot *out)
 {
 	const struct lru *l = state;
 
-	for (uint32_t p = l->recency.head; p != PL_NONE; p = l->links.next[p])
+	for (uint32_t p = l->recency.head; p != PL_NONE; p = l->links.link[p].next)
 		pl_snapshot_push(out, LIST_RECENCY, p, NULL);
 }
 

@@ -559,7 +559,7 @@ void lruvec_snapshot(const void *state, struct pl_snapshot *out)
 
 	for (unsigned lru = 0; lru < NR_LRU_LISTS; lru++) {
 		for (uint32_t page = vec->lists[lru].head; page != PL_NONE;
-		     page = vec->links.next[page]) {
+		     page = vec->links.link[page].next) {
 			for (unsigned f = 0; f < vec->nfields; f++)
 				values[f] = lruvec_field(vec, page, f);
 			pl_snapshot_push(out, lru, page, values);

@@ -188,7 +188,7 @@ static inline uint32_t lruvec_tail(const struct lruvec *vec, enum lru_list_id lr
 /* The neighbour of a page towards the head of its list (PL_NONE at the head). */
 static inline uint32_t lruvec_toward_head(const struct lruvec *vec, uint32_t page)
 {
-	return vec->links.prev[page];
+	return vec->links.link[page].prev;
 }
 
 void lruvec_set_field(struct lruvec *vec, uint32_t page, enum lru_field f, int32_t value);
