@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+	alignColumns,
 	FaultCounter,
 	countHits,
 	divergenceGroups,
@@ -282,5 +283,21 @@ describe('the parameters of a compared policy', () => {
 
 	it('are the defaults for every other policy', () => {
 		expect(paramsFor(scenario, 'lru')).toBeUndefined();
+	});
+});
+
+describe('aligned frame columns', () => {
+	it('put the pages every policy holds on the same rows, in page order', () => {
+		expect(alignColumns([[2, 3, 0], [0, 3, 2]])).toEqual([[0, 2, 3], [0, 2, 3]]);
+	});
+
+	it('put the pages where the policies differ on the rows below, side by side', () => {
+		/* FIFO and OPT on the Silberschatz string at step 6. */
+		expect(alignColumns([[1, 2, 3], [0, 2, 3]])).toEqual([[2, 3, 1], [2, 3, 0]]);
+	});
+
+	it('keep every page of a column exactly once, even when memory is not yet full', () => {
+		expect(alignColumns([[7], [7, 0]])).toEqual([[7], [7, 0]]);
+		expect(alignColumns([])).toEqual([]);
 	});
 });

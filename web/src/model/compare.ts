@@ -16,6 +16,7 @@
  *   stripWindow / stripCells       the visible part of a hit/miss strip
  *   residentPages(snapshot, ...)   the pages a policy holds at a step
  *   ghostColumn(opt, held)         OPT's frames against each policy's
+ *   alignColumns(held)             frame columns ordered so rows line up
  *
  * Invariants (shared with wasm/protocol.ts and the frame grid)
  *   - outcome[i] is 1 if reference i hit, 0 if it faulted.
@@ -320,4 +321,19 @@ export function ghostColumn(optPages: number[], held: number[][]): GhostColumn {
 			})),
 		notInOpt: held.map((pages) => pages.filter((page) => !optSet.has(page))),
 	};
+}
+
+/**
+ * Orders each column's pages so that the columns read across: the pages
+ * every column holds come first, in page order, on the same rows; then each
+ * column's own pages in page order, so where the policies differ, they
+ * differ on the same rows.  (The policy's own list order is what the step
+ * view shows.)
+ */
+export function alignColumns(held: number[][]): number[][] {
+	const common = held.length
+		? held[0].filter((page) => held.every((pages) => pages.includes(page))).sort((a, b) => a - b)
+		: [];
+	const shared = new Set(common);
+	return held.map((pages) => [...common, ...pages.filter((page) => !shared.has(page)).sort((a, b) => a - b)]);
 }

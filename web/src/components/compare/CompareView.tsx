@@ -39,6 +39,7 @@ import {
 	divergenceGroups,
 	firstDivergence,
 	ghostColumn,
+	alignColumns,
 	lastEviction,
 	nextDifference as nextDifferenceAfter,
 	paramsFor,
@@ -488,7 +489,11 @@ function Columns({ comparison, columns, opt, ghost, step, frames }: ColumnsProps
 				{comparison.trace.references.toLocaleString('en')}. The strips and counts cover all of it.
 			</p>
 		);
-	const optHolds = new Set(ghost?.opt.map((p) => p.page) ?? []);
+	/* Rows line up across the columns: shared pages first, then where they differ. */
+	const aligned = alignColumns([
+		...columns.map((c) => c?.resident ?? []),
+		...(opt?.column ? [opt.column.resident] : []),
+	]);
 	return (
 		<div className="pl-compare-columns">
 			{comparison.runs.map((run, i) => {
@@ -502,7 +507,7 @@ function Columns({ comparison, columns, opt, ghost, step, frames }: ColumnsProps
 						</p>
 						{column && (
 							<FrameBoxes
-								pages={column.resident}
+								pages={aligned[i]}
 								frames={frames}
 								referenced={referenced}
 								flagged={ghost ? new Set(ghost.notInOpt[i]) : new Set()}
@@ -524,7 +529,7 @@ function Columns({ comparison, columns, opt, ghost, step, frames }: ColumnsProps
 					</p>
 					{opt.column && (
 						<FrameBoxes
-							pages={ghost?.opt.map((p) => p.page) ?? []}
+							pages={aligned[aligned.length - 1]}
 							frames={frames}
 							referenced={referenced}
 							flagged={new Set(ghost?.opt.filter((p) => p.heldBy.length === 0).map((p) => p.page))}
@@ -535,8 +540,13 @@ function Columns({ comparison, columns, opt, ghost, step, frames }: ColumnsProps
 					<p>
 						{faultCount(opt.run.faults.at(step))} so far
 					</p>
-					{optHolds.size > 0 && <p className="pl-compare-legend">Outlined in red: pages a policy holds that OPT has let go.</p>}
 				</div>
+			)}
+			{ghost && (
+				<p className="pl-compare-legend" data-testid="compare-ghost-note">
+					{opt ? 'Dashed: what OPT would hold now. ' : 'OPT is one of the compared policies: its column is the ghost. '}
+					Outlined in red: pages a policy holds that OPT has already let go.
+				</p>
 			)}
 		</div>
 	);
@@ -647,9 +657,10 @@ export function CompareView({
 		[comparison],
 	);
 
-	/* OPT's run for the ghost column, only while the ghost is shown. */
+	/* OPT's run for the ghost column, only while the ghost is shown and OPT is not compared anyway. */
+	const optCompared = chosen.includes('opt');
 	useEffect(() => {
-		if (!ghostOn) {
+		if (!ghostOn || optCompared) {
 			setOptRun(null);
 			return;
 		}
@@ -673,7 +684,7 @@ export function CompareView({
 			},
 		);
 		return () => abort.abort();
-	}, [client, ghostOn, scenario.trace, scenario.frames]);
+	}, [client, ghostOn, optCompared, scenario.trace, scenario.frames]);
 
 	useEffect(
 		() => () => {
@@ -719,10 +730,12 @@ export function CompareView({
 		};
 	}, [comparison, divergence]);
 	const current = columns && columns.step === step ? columns : null;
+	const comparedOpt = comparison?.runs.findIndex((r) => r.policy === 'opt') ?? -1;
+	const optResident = comparedOpt >= 0 ? current?.runs[comparedOpt]?.resident : current?.opt?.resident;
 	const ghost =
-		current?.opt && current.runs.every((c) => c !== null)
+		ghostOn && optResident && current?.runs.every((c) => c !== null)
 			? ghostColumn(
-					current.opt.resident,
+					optResident,
 					current.runs.map((c) => c!.resident),
 				)
 			: null;
