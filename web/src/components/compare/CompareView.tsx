@@ -471,10 +471,17 @@ function FrameBoxes({ pages, frames, referenced, flagged, flagTitle }: FrameBoxe
 	);
 }
 
+/** What the ghost column shows: OPT's run, its frames now, and whether it is also a compared column. */
+interface GhostOpt {
+	run: Run;
+	column: Column | null;
+	compared: boolean;
+}
+
 interface ColumnsProps {
 	comparison: Comparison;
 	columns: (Column | null)[];
-	opt: { run: Run; column: Column | null } | null;
+	opt: GhostOpt | null;
 	ghost: GhostColumn | null;
 	step: number;
 	frames: number;
@@ -524,6 +531,7 @@ function Columns({ comparison, columns, opt, ghost, step, frames }: ColumnsProps
 			{opt && (
 				<div className="pl-compare-column pl-compare-ghost" data-testid="compare-ghost-column" data-step={step}>
 					<h3>OPT would hold</h3>
+					{opt.compared && <p className="pl-compare-legend">(the same as OPT's column)</p>}
 					<p className={`pl-compare-result pl-result-${resultAt(opt.run.outcome, step) ?? 'none'}`}>
 						{step === 0 ? 'start' : `page ${referenced}: ${resultAt(opt.run.outcome, step) === 'H' ? 'hit' : 'fault'}`}
 					</p>
@@ -544,8 +552,7 @@ function Columns({ comparison, columns, opt, ghost, step, frames }: ColumnsProps
 			)}
 			{ghost && (
 				<p className="pl-compare-legend" data-testid="compare-ghost-note">
-					{opt ? 'Dashed: what OPT would hold now. ' : 'OPT is one of the compared policies: its column is the ghost. '}
-					Outlined in red: pages a policy holds that OPT has already let go.
+					Dashed: what OPT would hold now. Outlined in red: pages a policy holds that OPT has already let go.
 				</p>
 			)}
 		</div>
@@ -730,8 +737,14 @@ export function CompareView({
 		};
 	}, [comparison, divergence]);
 	const current = columns && columns.step === step ? columns : null;
+	/* The ghost is OPT's own run when OPT is compared (no second simulation), else the extra run. */
 	const comparedOpt = comparison?.runs.findIndex((r) => r.policy === 'opt') ?? -1;
-	const optResident = comparedOpt >= 0 ? current?.runs[comparedOpt]?.resident : current?.opt?.resident;
+	const ghostOpt: GhostOpt | null = !ghostOn
+		? null
+		: comparedOpt >= 0
+			? { run: comparison!.runs[comparedOpt], column: current?.runs[comparedOpt] ?? null, compared: true }
+			: optRun && { run: optRun, column: current?.opt ?? null, compared: false };
+	const optResident = ghostOpt?.column?.resident;
 	const ghost =
 		ghostOn && optResident && current?.runs.every((c) => c !== null)
 			? ghostColumn(
@@ -808,7 +821,7 @@ export function CompareView({
 					<Columns
 						comparison={comparison}
 						columns={current?.runs ?? comparison.runs.map(() => null)}
-						opt={optRun ? { run: optRun, column: current?.opt ?? null } : null}
+						opt={ghostOpt}
 						ghost={ghost}
 						step={step}
 						frames={scenario.frames}
