@@ -9,6 +9,13 @@
  *   fileBase  exported file name without extension (default pagelab-<id>)
  *   caption   optional text under the chart (e.g. the anomaly in words)
  *
+ * Adding an analysis (miss-ratio curve, working-set size, lifetime
+ * function, access scatter): compute its curve in model/ (pure, tested),
+ * describe it as a ChartSpec - series with a mark ('line', 'step',
+ * 'points', or 'canvas-points' for clouds too dense for SVG), axis labels,
+ * optional markers, guides and a log x axis - and render <Chart spec size />.
+ * Export, lecture sizes, legend and test ids come with it.
+ *
  * Invariants
  *   - All drawing uses presentation attributes, so the export is the chart
  *     exactly as shown (exportChart.ts).
