@@ -156,7 +156,8 @@ def submission_entry(collected, assignment):
 
 def build_entry(built):
 	if built.ok:
-		output = f"the kernel built in {built.seconds:.0f} s"
+		output = f"the kernel built in {built.seconds:.0f} s" if built.seconds else \
+			"unchanged since the last grade: the kernel built then is used"
 		if built.warnings:
 			output += "; compiler warnings in your files:\n" + "\n".join(built.warnings[:20])
 		return Entry("Kernel build", 0, 0, output, functional=False)

@@ -6,7 +6,7 @@ the same for every submission that boots.
 """
 from gradelib import Boot, Fail, checkpatch, test
 
-basic = Boot("basic", plan="basic", memory="128M", timeout=60)
+basic = Boot("basic", plan="basic", memory="128M", timeout=45)
 disks = Boot("disks", plan="disks", memory="96M", swap="32M", disk=True, timeout=90)
 
 EXPECTED_TOTAL = sum(i * 1000003 for i in range(1000))
