@@ -449,25 +449,31 @@ interface FrameBoxesProps {
 
 function FrameBoxes({ pages, frames, referenced, flagged, flagTitle }: FrameBoxesProps) {
 	const shown = pages.slice(0, MAX_FRAME_BOXES);
-	const empty = Math.max(0, Math.min(frames, MAX_FRAME_BOXES) - shown.length);
+	const free = Math.max(0, frames - pages.length);
+	/* Free frames are drawn as boxes up to a column's worth; beyond that they are counted. */
+	const drawnFree = shown.length + free <= FRAMES_PER_COLUMN ? free : 0;
+	const rows = Math.min(Math.max(shown.length + drawnFree, 1), FRAMES_PER_COLUMN);
 	return (
-		<ol className="pl-compare-frames" style={{ gridTemplateRows: `repeat(${Math.min(Math.max(frames, 1), FRAMES_PER_COLUMN)}, auto)` }}>
-			{shown.map((page) => (
-				<li
-					key={page}
-					data-testid="compare-page"
-					data-page={page}
-					className={[page === referenced && 'pl-referenced', flagged.has(page) && 'pl-flagged'].filter(Boolean).join(' ')}
-					title={flagged.has(page) ? `page ${page}: ${flagTitle}` : `page ${page}`}
-				>
-					{page}
-				</li>
-			))}
-			{Array.from({ length: empty }, (_, i) => (
-				<li key={`empty${i}`} className="pl-empty" aria-label="empty frame" />
-			))}
-			{pages.length > shown.length && <li className="pl-more">+{pages.length - shown.length} more</li>}
-		</ol>
+		<>
+			<ol className="pl-compare-frames" style={{ gridTemplateRows: `repeat(${rows}, auto)` }}>
+				{shown.map((page) => (
+					<li
+						key={page}
+						data-testid="compare-page"
+						data-page={page}
+						className={[page === referenced && 'pl-referenced', flagged.has(page) && 'pl-flagged'].filter(Boolean).join(' ')}
+						title={flagged.has(page) ? `page ${page}: ${flagTitle}` : `page ${page}`}
+					>
+						{page}
+					</li>
+				))}
+				{Array.from({ length: drawnFree }, (_, i) => (
+					<li key={`empty${i}`} className="pl-empty" aria-label="empty frame" />
+				))}
+				{pages.length > shown.length && <li className="pl-more">+{pages.length - shown.length} more</li>}
+			</ol>
+			{free > drawnFree && <p className="pl-compare-free">{free.toLocaleString('en')} frames free</p>}
+		</>
 	);
 }
 
