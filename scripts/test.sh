@@ -17,8 +17,8 @@ for suite in "${suites[@]}"; do
 	printf '\n=== npm run %s\n' "$suite"
 	npm run --silent "$suite" 2>&1 | tee "$log"
 	status=${PIPESTATUS[0]}
-	summary=$(grep -E '^([A-Za-z:-]+ )?[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
-	passed=$(sed -E 's/^([A-Za-z:-]+ )?([0-9]+) passed.*/\2/' <<<"$summary")
+	summary=$(grep -E '^([A-Za-z0-9_:-]+ )?[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
+	passed=$(sed -E 's/^([A-Za-z0-9_:-]+ )?([0-9]+) passed.*/\2/' <<<"$summary")
 	failed=$(sed -E 's/^.* ([0-9]+) failed.*/\1/' <<<"$summary")
 	if [ -z "$summary" ]; then
 		broken+=("$suite (no summary line)")
