@@ -138,4 +138,29 @@ test.describe('the URL', () => {
 		await restored.goToStep(9);
 		expect(await restored.stepViewDigest()).toEqual(original);
 	});
+
+	test("holds the compare view's policies and OPT ghost, and a link opens the same comparison", async ({ lab, page, context }) => {
+		await lab.setScenario({ policy: 'fifo', frames: 3, refs: SILBERSCHATZ });
+		await lab.byTestId('tab-compare').click();
+		await lab.byTestId('compare-policy-0').selectOption('clock');
+		if (!(await lab.byTestId('compare-policy-2').isVisible()))
+			await lab.byTestId('compare-add').click();
+		await lab.byTestId('compare-policy-2').selectOption('opt');
+		await lab.byTestId('compare-ghost-opt').check();
+		const chosen = [
+			await lab.byTestId('compare-policy-0').inputValue(),
+			await lab.byTestId('compare-policy-1').inputValue(),
+			await lab.byTestId('compare-policy-2').inputValue(),
+		];
+		expect(chosen[0]).toBe('clock');
+		await expect.poll(() => new URL(page.url()).searchParams.get('cmp')).toBe(chosen.join(','));
+
+		const restored = new PageLab(await context.newPage());
+		await restored.page.goto(page.url());
+		for (let i = 0; i < chosen.length; i++)
+			await expect(restored.byTestId(`compare-policy-${i}`)).toHaveValue(chosen[i]);
+		await expect(restored.byTestId('compare-policy-3')).toBeHidden();
+		await expect(restored.byTestId('compare-ghost-opt')).toBeChecked();
+		await expect(restored.byTestId('compare-ghost-column')).toBeVisible();
+	});
 });

@@ -35,6 +35,30 @@ describe('the URL', () => {
 		expect(decoded.state).toEqual(state);
 	});
 
+	it("round-trips the compare view's policies and OPT ghost and the charts' policies", () => {
+		const state: AppState = {
+			...DEFAULT_STATE,
+			view: 'compare',
+			compare: { policies: ['lru', 'clock', 'srrip'], ghostOpt: true },
+			charts: ['fifo', 'opt', 'linux'],
+		};
+		const link = encodeState(state);
+		expect(link).toContain('cmp=lru,clock,srrip');
+		expect(decodeState(link)).toEqual({ state, errors: [] });
+		const withoutGhost = { ...state, compare: { policies: ['fifo', 'lru'], ghostOpt: false } };
+		expect(decodeState(encodeState(withoutGhost)).state).toEqual(withoutGhost);
+	});
+
+	it('names a malformed policy list and leaves that choice to the view', () => {
+		const decoded = decodeState('?policy=lru&frames=3&refs=1,2&cmp=lru,,clock&charts=fifo;opt');
+		expect(decoded.errors).toEqual([
+			"URL: cmp 'lru,,clock' is not a list of policy names ('')",
+			"URL: charts 'fifo;opt' is not a list of policy names ('fifo;opt')",
+		]);
+		expect(decoded.state.compare).toBeUndefined();
+		expect(decoded.state.charts).toBeUndefined();
+	});
+
 	it('round-trips a generated scenario', () => {
 		const state: AppState = {
 			...DEFAULT_STATE,

@@ -2,8 +2,9 @@
  * App.tsx - the page shell: header with the tabs and lecture mode, the
  * scenario form, and the step, compare and charts views.
  *
- * The App owns the applied scenario, the view, the step and lecture mode,
- * and mirrors them into the URL (model/url.ts) so a link restores them.
+ * The App owns the applied scenario, the view, the step, lecture mode and
+ * the compare and charts views' choices of policies, and mirrors them into
+ * the URL (model/url.ts) so a link restores them.
  * Applying a scenario runs it in the worker; on success the new run
  * replaces the old one (whose session is disposed), on failure the error
  * is shown and everything else stays as it was.
@@ -13,7 +14,7 @@ import { createWorkerClient } from '../wasm/client';
 import { PagelabError, type PolicyInfo } from '../wasm/protocol';
 import { loadRun, type Run } from '../model/run';
 import { DEFAULT_SCENARIO, toTraceSource, type Scenario } from '../model/scenario';
-import { decodeState, encodeState, type AppState, type View } from '../model/url';
+import { decodeState, encodeState, type AppState, type CompareChoice, type View } from '../model/url';
 import { ScenarioForm } from './ScenarioForm';
 import { StepView } from './step/StepView';
 import { CompareView } from './compare/CompareView';
@@ -37,6 +38,10 @@ function portable(scenario: Scenario, run: Run): Scenario {
 	if (scenario.trace.kind !== 'file' || references > URL_REFS_LIMIT) return scenario;
 	const text = Array.from(pages, (page, i) => `${page}${writes[i] ? 'w' : ''}`).join(' ');
 	return { ...scenario, trace: { kind: 'refs', text } };
+}
+
+function samePolicies(a: string[] | undefined, b: string[]): boolean {
+	return a !== undefined && a.length === b.length && a.every((name, i) => name === b[i]);
 }
 
 function describeError(error: unknown, scenario: Scenario): string {
@@ -106,18 +111,19 @@ export function App() {
 
 	/*
 	 * history.replaceState is slow (tens of ms under load) and throttled by
-	 * browsers, so a new scenario, view or mode is written at once, while a
-	 * change of step alone is written once stepping has paused.
+	 * browsers, so a new scenario, view, mode or choice of policies is written
+	 * at once, while a change of step alone is written once stepping has paused.
 	 */
-	const writtenUrl = useRef({ scenario: null as Scenario | null, view: '', lecture: false });
+	const writtenUrl = useRef<AppState | null>(null);
 	useEffect(() => {
 		if (!run) return;
 		const written = writtenUrl.current;
 		const write = () => {
-			writtenUrl.current = { scenario: state.scenario, view: state.view, lecture: state.lecture };
+			writtenUrl.current = state;
 			window.history.replaceState(null, '', encodeState(state));
 		};
-		if (written.scenario !== state.scenario || written.view !== state.view || written.lecture !== state.lecture) {
+		if (!written || written.scenario !== state.scenario || written.view !== state.view || written.lecture !== state.lecture
+			|| written.compare !== state.compare || written.charts !== state.charts) {
 			write();
 			return;
 		}
@@ -131,6 +137,18 @@ export function App() {
 	}, [state.lecture]);
 
 	const setStep = useCallback((step: number) => setState((s) => ({ ...s, step })), []);
+	/* The views report their choice after every render that changes it; an unchanged one keeps the state as it is. */
+	const setCompareChoice = useCallback(
+		(choice: CompareChoice) =>
+			setState((s) =>
+				samePolicies(s.compare?.policies, choice.policies) && s.compare?.ghostOpt === choice.ghostOpt ? s : { ...s, compare: choice },
+			),
+		[],
+	);
+	const setChartsChoice = useCallback(
+		(charts: string[]) => setState((s) => (samePolicies(s.charts, charts) ? s : { ...s, charts })),
+		[],
+	);
 	const applyFromForm = useCallback((scenario: Scenario) => void apply(scenario), [apply]);
 	const compared = useMemo(
 		() => run && { policy: run.scenario.policy, frames: run.scenario.frames, params: run.scenario.params, trace: toTraceSource(run.scenario.trace) },
@@ -191,9 +209,25 @@ export function App() {
 					{!run && <p className="note">{progress !== null ? 'simulating…' : 'no scenario yet'}</p>}
 					{run && state.view === 'step' && <StepView run={run} step={state.step} onStep={setStep} lecture={state.lecture} />}
 					{run && compared && state.view === 'compare' && (
-						<CompareView scenario={compared} client={client} lecture={state.lecture} step={state.step} onStepChange={setStep} />
+						<CompareView
+							scenario={compared}
+							client={client}
+							lecture={state.lecture}
+							selection={state.compare}
+							onSelectionChange={setCompareChoice}
+							step={state.step}
+							onStepChange={setStep}
+						/>
 					)}
-					{run && compared && state.view === 'charts' && <ChartsView scenario={compared} client={client} lecture={state.lecture} />}
+					{run && compared && state.view === 'charts' && (
+						<ChartsView
+							scenario={compared}
+							client={client}
+							lecture={state.lecture}
+							policies={state.charts}
+							onPoliciesChange={setChartsChoice}
+						/>
+					)}
 				</main>
 			</div>
 		</div>

@@ -4,7 +4,12 @@
  *
  *   ?policy=srrip&frames=4&p.rrpv_bits=2&refs=1,2,2,1,11&view=step&step=5
  *   ?policy=lru&frames=64&gen=zipf&len=100000&pages=500&exp=0.9&seed=1
- *   &view=compare&lecture=1
+ *   &view=compare&lecture=1&cmp=lru,clock,srrip&ghost=1&charts=fifo,lru,opt
+ *
+ * `cmp`/`ghost` are the compare view's policies and OPT ghost column,
+ * `charts` the policies the charts plot; absent, each view picks its own.
+ * Their names are checked only for form here: a name the core lacks is
+ * dropped by the view that reads it (model/compare.ts restorePolicies).
  *
  * An uploaded file cannot travel in a URL: a small one is stored as its
  * reference string (the page numbers it held), a big one only by name, and
@@ -21,11 +26,20 @@ import { DEFAULT_SCENARIO, type Scenario } from './scenario';
 
 export type View = 'step' | 'compare' | 'charts';
 
+export interface CompareChoice {
+	policies: string[];
+	ghostOpt: boolean;
+}
+
 export interface AppState {
 	scenario: Scenario;
 	view: View;
 	step: number;
 	lecture: boolean;
+	/* Absent until the compare view (or a link) has chosen. */
+	compare?: CompareChoice;
+	/* Absent until the charts view (or a link) has chosen. */
+	charts?: string[];
 }
 
 export const DEFAULT_STATE: AppState = {
@@ -63,6 +77,11 @@ export function encodeState(state: AppState): string {
 	q.set('view', state.view);
 	if (state.step) q.set('step', String(state.step));
 	if (state.lecture) q.set('lecture', '1');
+	if (state.compare) {
+		q.set('cmp', state.compare.policies.join(','));
+		if (state.compare.ghostOpt) q.set('ghost', '1');
+	}
+	if (state.charts) q.set('charts', state.charts.join(','));
 	return `?${q.toString().replace(/%2C/g, ',')}`;
 }
 
@@ -96,6 +115,24 @@ function decodeGenerator(q: URLSearchParams, errors: string[]): GeneratorSpec | 
 	return spec as unknown as GeneratorSpec;
 }
 
+const POLICY_NAME = /^[a-z][a-z0-9_-]*$/;
+
+/** A comma-separated list of policy names, or undefined (reported) when one is malformed. */
+function policyList(q: URLSearchParams, key: string, errors: string[]): string[] | undefined {
+	const text = q.get(key);
+	if (text === null) return undefined;
+	const names = text.split(',');
+	const bad = names.find((name) => !POLICY_NAME.test(name));
+	if (bad === undefined) return names;
+	errors.push(`URL: ${key} '${text}' is not a list of policy names ('${bad}')`);
+	return undefined;
+}
+
+function decodeCompare(q: URLSearchParams, errors: string[]): CompareChoice | undefined {
+	const policies = policyList(q, 'cmp', errors);
+	return policies && { policies, ghostOpt: q.get('ghost') === '1' };
+}
+
 export function decodeState(search: string): Decoded {
 	const q = new URLSearchParams(search);
 	const errors: string[] = [];
@@ -126,6 +163,8 @@ export function decodeState(search: string): Decoded {
 			view: view === 'compare' || view === 'charts' ? view : 'step',
 			step: Math.max(0, Math.floor(wholeNumber(q, 'step', errors) ?? 0)),
 			lecture: q.get('lecture') === '1',
+			compare: decodeCompare(q, errors),
+			charts: policyList(q, 'charts', errors),
 		},
 		errors,
 	};
