@@ -118,6 +118,37 @@ test.describe('lecture mode', () => {
 		await expect.poll(() => fontSize('narration')).toBeGreaterThanOrEqual(before.narration * 1.5);
 		await lab.screenshot('lecture-mode');
 	});
+
+	test('makes the Linux page flags and the RRPV digits at least 16 px, and a legend names each flag', async ({ lab }) => {
+		const smallestFont = (selector) => lab.byTestId('structure').locator(selector).evaluateAll((nodes) =>
+			Math.min(...nodes.map((node) => parseFloat(getComputedStyle(node).fontSize))));
+		await lab.setScenario({ policy: 'linux', frames: 4, refs: '1 2 1' });
+		await lab.goToStep(3);
+		await lab.byTestId('lecture-mode').check();
+		await expect.poll(() => smallestFont('[data-testid="page"] .bit')).toBeGreaterThanOrEqual(16);
+		for (const meaning of [/R referenced/, /act active/, /A accessed/])
+			await expect(lab.byTestId('flag-legend')).toContainText(meaning);
+		await lab.byTestId('lecture-mode').uncheck();
+		await lab.setScenario({ policy: 'srrip', frames: 4, refs: '1 2 2 1' });
+		await lab.goToStep(4);
+		await lab.byTestId('lecture-mode').check();
+		await expect.poll(() => smallestFont('.meter .cell')).toBeGreaterThanOrEqual(16);
+	});
+});
+
+test.describe('the scenario form at 1440x900', () => {
+	test("shows Linux's parameters left at their defaults as values, and Apply without scrolling", async ({ lab, page }) => {
+		await lab.byTestId('policy-select').selectOption('linux');
+		await expect(lab.byTestId('param-swappiness')).toHaveValue('60');
+		const apply = lab.byTestId('apply-scenario');
+		const box = await apply.boundingBox();
+		expect(box.y + box.height).toBeLessThanOrEqual(page.viewportSize().height);
+		const onTop = await apply.evaluate((button) => {
+			const r = button.getBoundingClientRect();
+			return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2) === button;
+		});
+		expect(onTop).toBe(true);
+	});
 });
 
 test.describe('the URL', () => {

@@ -85,14 +85,19 @@ function scenarioOf(draft: Draft, policy: PolicyInfo): Scenario {
 	return { policy: policy.name, frames, params, trace: { kind: 'generator', spec: spec as unknown as GeneratorSpec } };
 }
 
-function ParamField({ policy, name, value, onChange }: { policy: PolicyInfo; name: string; value: string; onChange: (v: string) => void }) {
+/*
+ * `value` is the field's text, or undefined while the user has not touched
+ * it: then the default is shown as the value (a grey placeholder read as
+ * "disabled" on a projector).  A field cleared to '' also means the default.
+ */
+function ParamField({ policy, name, value, onChange }: { policy: PolicyInfo; name: string; value: string | undefined; onChange: (v: string) => void }) {
 	const param = policy.params.find((p) => p.name === name)!;
 	const id = `param-${name}`;
 	return (
 		<label className="field" title={param.help}>
 			<span>{name.replace(/_/g, ' ')}</span>
 			{param.choices ? (
-				<select data-testid={id} value={value === '' ? String(param.def) : value} onChange={(e) => onChange(e.target.value)}>
+				<select data-testid={id} value={value || String(param.def)} onChange={(e) => onChange(e.target.value)}>
 					{param.choices.map((choice, i) => (
 						<option key={choice} value={String(i)}>
 							{choice}
@@ -100,7 +105,7 @@ function ParamField({ policy, name, value, onChange }: { policy: PolicyInfo; nam
 					))}
 				</select>
 			) : (
-				<input data-testid={id} type="number" min={param.min} max={param.max} placeholder={String(param.def)} value={value} onChange={(e) => onChange(e.target.value)} />
+				<input data-testid={id} type="number" min={param.min} max={param.max} placeholder={String(param.def)} value={value ?? String(param.def)} onChange={(e) => onChange(e.target.value)} />
 			)}
 			<small>{param.help}</small>
 		</label>
@@ -184,7 +189,7 @@ export const ScenarioForm = memo(function ScenarioForm({ policies, applied, busy
 					key={`${policy.name}-${param.name}`}
 					policy={policy}
 					name={param.name}
-					value={draft.params[param.name] ?? ''}
+					value={draft.params[param.name]}
 					onChange={(v) => edit({ params: { ...draft.params, [param.name]: v } })}
 				/>
 			))}

@@ -4,6 +4,8 @@
  * a bit as a lit/unlit badge, a small counter (RRPV) as a meter of cells
  * 0..max, anything else as "name value".
  *
+ * FlagLegend says what each flag letter on the chips means.
+ *
  * The chip carries the test-id contract (data-testid="page", data-page,
  * data-list, data-<field>) and only classes for animation, so stepping back
  * to a step renders exactly what stepping forward rendered.
@@ -20,6 +22,30 @@ export function isBitField(name: string): boolean {
 }
 
 const BIT_LETTERS: Record<string, string> = { referenced: 'R', accessed: 'A', modified: 'M', active: 'act', dirty: 'D' };
+
+/* What a lit flag says, in the words a lecturer would use (Linux's names in brackets). */
+const BIT_MEANINGS: Record<string, string> = {
+	referenced: 'referenced: used since the policy last cleared it (Linux: PG_referenced; a second use promotes)',
+	accessed: "accessed: the page table's hardware bit, set by a mapped access, seen only when reclaim looks",
+	modified: 'modified: written since it was loaded',
+	active: 'active: on an active list (Linux: PG_active)',
+	dirty: 'dirty: must be written back before its frame is reused',
+};
+
+/** The legend of the flags a policy's chips carry; nothing when they carry none. */
+export function FlagLegend({ policy }: { policy: PolicyInfo }) {
+	const flags = policy.fields.filter(isBitField);
+	if (!flags.length) return null;
+	return (
+		<ul className="flag-legend" data-testid="flag-legend">
+			{flags.map((name) => (
+				<li key={name}>
+					<span className="bit on">{BIT_LETTERS[name]}</span> {BIT_MEANINGS[name]}
+				</li>
+			))}
+		</ul>
+	);
+}
 
 export interface ChipMarks {
 	entered?: boolean;

@@ -3,11 +3,13 @@
  * from its snapshot: a clock face for a policy with a hand over its only
  * resident list, lanes for Linux-style active/inactive pairs, and the
  * generic lists otherwise.  The choice is made from the policy's shape
- * (hands, list names), never from its name.
+ * (hands, list names), never from its name.  Below the chips, a legend of
+ * their flag letters (the clock face has its own legend).
  */
 import { ClockFace } from './ClockFace';
 import { Lanes, lanePairs } from './Lanes';
 import { ListsView, type DrawingProps } from './ListsView';
+import { FlagLegend } from './PageChip';
 
 const CLOCK_MAX_FRAMES = 32;
 
@@ -28,6 +30,7 @@ export function StructureView(props: DrawingProps & { step: number }) {
 			{drawing === 'clock' && <ClockFace {...props} />}
 			{drawing === 'lanes' && <Lanes {...props} />}
 			{drawing === 'lists' && <ListsView {...props} />}
+			{drawing !== 'clock' && <FlagLegend policy={props.policy} />}
 		</div>
 	);
 }
