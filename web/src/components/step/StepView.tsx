@@ -5,7 +5,9 @@
  * The step is owned by the App (it lives in the URL); this view asks the
  * worker for the snapshot of that step and shows it when it arrives, so
  * `structure`'s data-step can lag the counter for a moment but never shows
- * a mix of two steps.  Arriving at step k from step k-1 animates what the
+ * a mix of two steps.  The snapshots of the steps either side of the shown
+ * one are fetched ahead, so a single step forward or back usually commits
+ * the structure with the grid, without waiting for the worker.  Arriving at step k from step k-1 animates what the
  * events of step k say happened; any other jump redraws without animation.
  *
  * Keyboard: space play/pause, ArrowRight/ArrowLeft step, Home reset,
@@ -53,32 +55,66 @@ function elementOwnsKey(target: EventTarget | null, key: string): boolean {
 	return true;
 }
 
-/** Seeks snapshots from the worker; shows each when it arrives, newest request wins. */
+/* Cached snapshots around the shown step, so that a step forward or back draws at once. */
+const SNAPSHOT_CACHE_LIMIT = 8;
+const NEIGHBOURS = [1, -1];
+
+/** What the structure shows at `step` given what it showed before (`before`). */
+function shownAt(before: Shown | null, run: Run, step: number, snapshot: Snapshot): Shown {
+	const forward = before !== null && before.run === run && before.step === step - 1;
+	const transitions = forward ? transitionsOf(run.policy, run.timeline.log.eventsOfStep(step)) : NO_TRANSITIONS;
+	const slots = (h: number) => Math.max(run.scenario.frames, snapshot.lists[run.policy.hands[h].list].length);
+	const handTurns = snapshot.hands.map((position, h) =>
+		forward ? unwrapHand(before.handTurns[h], transitions.hands.get(h) ?? [], slots(h)) : position,
+	);
+	return { run, step, snapshot, transitions, handTurns };
+}
+
+function remember(cache: Map<number, Snapshot>, step: number, snapshot: Snapshot): void {
+	cache.set(step, snapshot);
+	if (cache.size > SNAPSHOT_CACHE_LIMIT) cache.delete(cache.keys().next().value!);
+}
+
+/*
+ * Seeks snapshots from the worker; shows each when it arrives, newest
+ * request wins.  Once a step is shown its neighbours are fetched ahead: a
+ * cached snapshot is adopted during the render that changes the step, so
+ * the structure commits together with the grid instead of one worker round
+ * trip later.
+ */
 function useShownStep(run: Run, step: number): Shown | null {
 	const [shown, setShown] = useState<Shown | null>(null);
 	const latest = useRef(0);
-	const previous = useRef<Shown | null>(null);
+	const cache = useRef({ run, snapshots: new Map<number, Snapshot>() });
+	if (cache.current.run !== run) cache.current = { run, snapshots: new Map() };
+	const snapshots = cache.current.snapshots;
+
+	const cached = snapshots.get(step);
+	if (cached && (shown?.run !== run || shown.step !== step)) setShown(shownAt(shown, run, step, cached));
+
 	useEffect(() => {
 		const request = ++latest.current;
-		run.session.snapshot(step).then(
-			(snapshot) => {
+		const fetch = async (k: number) => {
+			const known = snapshots.get(k);
+			if (known) return known;
+			const snapshot = await run.session.snapshot(k);
+			remember(snapshots, k, snapshot);
+			return snapshot;
+		};
+		const prefetch = async () => {
+			for (const k of NEIGHBOURS.map((d) => step + d))
+				if (k >= 0 && k <= run.timeline.steps && request === latest.current) await fetch(k);
+		};
+		fetch(step)
+			.then((snapshot) => {
 				if (request !== latest.current) return;
-				const before = previous.current;
-				const forward = before !== null && before.run === run && before.step === step - 1;
-				const transitions = forward ? transitionsOf(run.policy, run.timeline.log.eventsOfStep(step)) : NO_TRANSITIONS;
-				const slots = (h: number) => Math.max(run.scenario.frames, snapshot.lists[run.policy.hands[h].list].length);
-				const handTurns = snapshot.hands.map((position, h) =>
-					forward ? unwrapHand(before.handTurns[h], transitions.hands.get(h) ?? [], slots(h)) : position,
-				);
-				const next = { run, step, snapshot, transitions, handTurns };
-				previous.current = next;
-				setShown(next);
-			},
-			() => {
+				setShown((before) => (before?.run === run && before.step === step ? before : shownAt(before, run, step, snapshot)));
+				return prefetch();
+			})
+			.catch(() => {
 				/* a disposed session: a newer run replaced this one */
-			},
-		);
-	}, [run, step]);
+			});
+	}, [run, step, snapshots]);
 	/* Until the new run's first snapshot arrives, the old run's must not be drawn with the new policy. */
 	return shown?.run === run ? shown : null;
 }
