@@ -16,6 +16,7 @@ from pathlib import Path
 import assignment as assignments
 import gradelib
 import kbuild
+import submission as submissions
 from harness import check, expect
 
 AUTOGRADER = Path(__file__).resolve().parent.parent
@@ -54,8 +55,41 @@ def all_output(data):
 	return "\n".join([data.get("output", "")] + [t.get("output", "") for t in data["tests"]])
 
 
-def handed_in(case_dir, scratch):
-	"""What a student would hand in for CASE_DIR: its patch, or its files minus expect.json."""
+def reference_files(assignment_dir, reference_dir):
+	"""The reference submission as {kernel path: bytes}, every student file present."""
+	assignment = assignments.load_assignment(assignment_dir)
+	tree = kbuild.WorkTree(assignment, lambda message: None)
+	with tree.lock():
+		tree.prepare()
+		collected = submissions.collect(handed_in_plain(reference_dir), assignment,
+						tree.start_version)
+		return {path: collected.contents.get(path, tree.start_version(path))
+			for path in assignment.student_files}
+
+
+def broken_copy(assignment_dir, case_dir, reference_dir, scratch):
+	"""The reference's files with CASE_DIR/break.patch applied (a deleted file: not handed in)."""
+	copy = Path(scratch) / case_dir.name
+	for path, data in reference_files(assignment_dir, reference_dir).items():
+		(copy / path).parent.mkdir(parents=True, exist_ok=True)
+		(copy / path).write_bytes(data)
+	proc = subprocess.run(["patch", "-p1", "-E", "--batch", "--no-backup-if-mismatch", "-d",
+			       str(copy), "-i", str(case_dir / "break.patch")],
+			      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+	expect(proc.returncode == 0, f"{case_dir}/break.patch does not apply to the reference:\n"
+	       + proc.stdout)
+	return copy
+
+
+def handed_in_plain(case_dir):
+	return case_dir / "submission.patch" if (case_dir / "submission.patch").exists() else case_dir
+
+
+def handed_in(case_dir, scratch, assignment_dir=None, reference_dir=None):
+	"""What a student would hand in for CASE_DIR: the reference broken by its break.patch,
+	its submission.patch, or its files minus expect.json."""
+	if (case_dir / "break.patch").exists():
+		return broken_copy(assignment_dir, case_dir, reference_dir, scratch)
 	if (case_dir / "submission.patch").exists():
 		return case_dir / "submission.patch"
 	copy = Path(scratch) / case_dir.name
@@ -68,11 +102,12 @@ def expect_graded(proc, data):
 	expect(data is not None, "no results.json written")
 
 
-def expect_case(assignment_dir, case_dir):
+def expect_case(assignment_dir, case_dir, reference_dir):
 	expectation = json.loads((case_dir / "expect.json").read_text())
 	expect(expectation, f"{case_dir}/expect.json states nothing")
 	with tempfile.TemporaryDirectory() as scratch:
-		proc, data = grade(assignment_dir, handed_in(case_dir, scratch))
+		proc, data = grade(assignment_dir, handed_in(case_dir, scratch, assignment_dir,
+							     reference_dir))
 	expect_graded(proc, data)
 	score = data["score"]
 	low, high = expectation.get("min_score", 0), expectation.get("max_score", float("inf"))
@@ -108,7 +143,8 @@ def expect_zero_functional(assignment_dir, submission):
 
 
 def register_selftest_case(case, sentence):
-	check(sentence)(lambda: expect_case(SELFTEST, SELFTEST / "cases" / case))
+	check(sentence)(lambda: expect_case(SELFTEST, SELFTEST / "cases" / case,
+					    SELFTEST / "cases" / "reference"))
 
 
 register_selftest_case(*SELFTEST_CASES[0])
@@ -206,7 +242,8 @@ def register_instructor_assignment(directory):
 			lambda: expect_zero_functional(assignment_dir, skeleton))
 	for case_dir in sorted((directory / "broken").glob("*/")):
 		check(f"{name} broken submission '{case_dir.name}' is graded as its expect.json says")(
-			lambda case_dir=case_dir: expect_case(assignment_dir, case_dir))
+			lambda case_dir=case_dir: expect_case(assignment_dir, case_dir,
+							      directory / "reference"))
 
 
 for instructor_dir in sorted(INSTRUCTOR.glob("*/")) if INSTRUCTOR.is_dir() else []:
