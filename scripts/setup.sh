@@ -16,6 +16,8 @@ cd "$(dirname "$0")/.."
 log() { printf 'setup: %s\n' "$*" >&2; }
 
 apt_updated=
+# Another apt (an unattended upgrade, a second suite) may hold the lock: wait, don't fail.
+apt_wait="-o DPkg::Lock::Timeout=300"
 apt_install() {
 	if [ "$(id -u)" != 0 ]; then
 		log "missing packages: $* — run 'sudo apt-get install $*' (or rerun as root)"
@@ -23,12 +25,12 @@ apt_install() {
 	fi
 	if [ -z "$apt_updated" ]; then
 		log "apt-get update"
-		DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 ||
+		DEBIAN_FRONTEND=noninteractive apt-get $apt_wait update -qq >&2 ||
 			{ log "apt-get update failed"; exit 1; }
 		apt_updated=1
 	fi
 	log "apt-get install $*"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >&2 ||
+	DEBIAN_FRONTEND=noninteractive apt-get $apt_wait install -y -qq --no-install-recommends "$@" >&2 ||
 		{ log "apt-get install $* failed"; exit 1; }
 }
 
