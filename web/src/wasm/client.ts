@@ -46,6 +46,16 @@ interface Pending {
 	onProgress?: (done: number, total: number) => void;
 }
 
+/* How an aborted call rejects; isAbortError() tells it from a real failure. */
+function abortError(): DOMException {
+	return new DOMException('the call was aborted', 'AbortError');
+}
+
+/** True for the rejection of a call whose AbortSignal fired: not an error to show. */
+export function isAbortError(error: unknown): boolean {
+	return error instanceof DOMException && error.name === 'AbortError';
+}
+
 export class Client implements PagelabClient {
 	private readonly pending = new Map<number, Pending>();
 	private nextId = 1;
@@ -104,13 +114,13 @@ export class Client implements PagelabClient {
 		const { signal, onProgress } = options;
 		return new Promise<T>((resolve, reject) => {
 			if (signal?.aborted) {
-				reject(new DOMException('the call was aborted', 'AbortError'));
+				reject(abortError());
 				return;
 			}
 			const abort = () => {
 				this.pending.delete(id);
 				this.port.send({ method: 'cancel', target: id, id: this.nextId++ });
-				reject(new DOMException('the call was aborted', 'AbortError'));
+				reject(abortError());
 			};
 			signal?.addEventListener('abort', abort, { once: true });
 			this.pending.set(id, {

@@ -24,7 +24,9 @@
  */
 
 import { useEffect, useMemo, useState } from 'react';
-import type { FramesPoint, PagelabClient, PolicyInfo } from '../../wasm/protocol';
+import type { FramesPoint, PagelabClient } from '../../wasm/protocol';
+import { isAbortError } from '../../wasm/client';
+import { usePolicyList } from '../usePolicyList';
 import { paramsFor, restorePolicies, type ComparedScenario } from '../../model/compare';
 import {
 	beladyAnomalies,
@@ -159,31 +161,16 @@ function anomalySentence(runs: Map<string, FramesPoint[]>): string {
 		: 'No anomaly: no policy here faults more when given more frames.';
 }
 
-function isAbort(error: unknown): boolean {
-	return error instanceof DOMException && error.name === 'AbortError';
-}
-
 export function ChartsView({ scenario, client, lecture = false, policies: saved, onPoliciesChange }: ChartsViewProps) {
-	const [policies, setPolicies] = useState<PolicyInfo[]>([]);
 	const [chosen, setChosen] = useState<string[]>([]);
 	const [curves, setCurves] = useState<PolicyCurves[]>([]);
 	const [frameRuns, setFrameRuns] = useState<Map<string, FramesPoint[]>>(new Map());
 	const [access, setAccess] = useState<Access | null>(null);
 	const [progress, setProgress] = useState<Progress | null>(null);
 	const [error, setError] = useState<string | null>(null);
+	const policies = usePolicyList(client, setError);
 	const size = lecture ? 'lecture' : 'normal';
 	const paramsKey = JSON.stringify(scenario.params ?? {});
-
-	useEffect(() => {
-		let live = true;
-		client.listPolicies().then(
-			(list) => live && setPolicies(list),
-			(e: Error) => live && setError(e.message),
-		);
-		return () => {
-			live = false;
-		};
-	}, [client]);
 
 	/* The saved selection is read only at these moments, so the user's choices are never undone. */
 	useEffect(() => {
@@ -250,7 +237,7 @@ export function ChartsView({ scenario, client, lecture = false, policies: saved,
 		setFrameRuns(new Map());
 		setAccess(null);
 		run().catch((e: Error) => {
-			if (isAbort(e))
+			if (isAbortError(e))
 				return;
 			setProgress(null);
 			setError(e.message);

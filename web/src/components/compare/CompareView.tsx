@@ -33,7 +33,9 @@
  */
 
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { PagelabClient, PolicyInfo, Session, SimulateResult, TraceInfo } from '../../wasm/protocol';
+import type { PagelabClient, Session, SimulateResult, TraceInfo } from '../../wasm/protocol';
+import { isAbortError } from '../../wasm/client';
+import { usePolicyList } from '../usePolicyList';
 import {
 	FaultCounter,
 	divergenceGroups,
@@ -117,10 +119,6 @@ function toRun(result: SimulateResult): Run {
 		faults: new FaultCounter(result.outcome),
 		session: result.session ?? null,
 	};
-}
-
-function isAbort(error: unknown): boolean {
-	return error instanceof DOMException && error.name === 'AbortError';
 }
 
 function disposeRuns(runs: Run[]): void {
@@ -576,7 +574,6 @@ export function CompareView({
 	step: sharedStep,
 	onStepChange,
 }: CompareViewProps) {
-	const [policies, setPolicies] = useState<PolicyInfo[]>([]);
 	const [chosen, setChosen] = useState<string[]>([]);
 	const [ghostOn, setGhostOn] = useState(selection?.ghostOpt ?? false);
 	const [comparison, setComparison] = useState<Comparison | null>(null);
@@ -584,6 +581,7 @@ export function CompareView({
 	const [columns, setColumns] = useState<{ runs: (Column | null)[]; opt: Column | null; step: number } | null>(null);
 	const [progress, setProgress] = useState<string | null>(null);
 	const [error, setError] = useState<string | null>(null);
+	const policies = usePolicyList(client, setError);
 	const [ownStep, setOwnStep] = useState(0);
 	const paramsKey = JSON.stringify(scenario.params ?? {});
 	const controlled = sharedStep !== undefined;
@@ -599,17 +597,6 @@ export function CompareView({
 		},
 		[controlled, onStepChange, total],
 	);
-
-	useEffect(() => {
-		let live = true;
-		client.listPolicies().then(
-			(list) => live && setPolicies(list),
-			(e: Error) => live && setError(e.message),
-		);
-		return () => {
-			live = false;
-		};
-	}, [client]);
 
 	/* The saved selection is read only at these moments, so the user's choices are never undone. */
 	useEffect(() => {
@@ -650,7 +637,7 @@ export function CompareView({
 				setOwnStep(firstDivergence(next.runs.map((r) => r.outcome)) ?? next.trace.references);
 			},
 			(e: Error) => {
-				if (isAbort(e))
+				if (isAbortError(e))
 					return;
 				setProgress(null);
 				setComparison(null);
@@ -690,7 +677,7 @@ export function CompareView({
 				setOptRun(next.runs[0]);
 			},
 			(e: Error) => {
-				if (isAbort(e))
+				if (isAbortError(e))
 					return;
 				setProgress(null);
 				setError(e.message);
