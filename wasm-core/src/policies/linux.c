@@ -65,6 +65,7 @@ static void *linux_create(struct pl_ctx *ctx, struct pl_error *err)
 }
 
 static const struct pl_param linux_params[] = { LRU_PARAMS };
+static const char *const linux_fields[] = { LRU_FIELD_NAMES, LRU_SHADOW_FIELD_NAMES };
 
 const struct pl_policy_ops pl_policy_linux = {
 	.name = "linux",
@@ -75,9 +76,10 @@ const struct pl_policy_ops pl_policy_linux = {
 	.params = linux_params,
 	.nparams = NR_LRU_PARAMS,
 	.lists = lru_list_names,
-	.nlists = NR_LRU_LISTS,
-	.fields = lru_field_names,
-	.nfields = LRU_COMMON_FIELDS,
+	.nlists = NR_LRU_ALL_LISTS,
+	.ghost_lists = 1 << LRU_SHADOW,
+	.fields = linux_fields,
+	.nfields = LRU_COMMON_FIELDS + LRU_SHADOW_FIELDS,
 	.counters = lru_counter_names,
 	.ncounters = NR_LRU_COUNTERS,
 	.create = linux_create,

@@ -123,6 +123,9 @@ static const struct pl_param linux_rrip_params[] = {
 	LRU_PARAMS,
 	{ "rrpv_bits", "RRPV width M: active pages have RRPV 0 .. 2^M - 1", 2, 1, 7, NULL },
 };
+static const char *const linux_rrip_fields[] = {
+	LRU_FIELD_NAMES, "rrpv", LRU_SHADOW_FIELD_NAMES
+};
 
 const struct pl_policy_ops pl_policy_linux_rrip = {
 	.name = "linux_rrip",
@@ -133,9 +136,10 @@ const struct pl_policy_ops pl_policy_linux_rrip = {
 	.params = linux_rrip_params,
 	.nparams = NR_LRU_PARAMS + 1,
 	.lists = lru_list_names,
-	.nlists = NR_LRU_LISTS,
-	.fields = lru_field_names,
-	.nfields = LRU_COMMON_FIELDS + 1,
+	.nlists = NR_LRU_ALL_LISTS,
+	.ghost_lists = 1 << LRU_SHADOW,
+	.fields = linux_rrip_fields,
+	.nfields = LRU_COMMON_FIELDS + 1 + LRU_SHADOW_FIELDS,
 	.counters = lru_counter_names,
 	.ncounters = NR_LRU_COUNTERS,
 	.create = linux_rrip_create,

@@ -45,6 +45,19 @@
  *   available): if the distance is not larger, the page goes straight to
  *   the head of the active list (workingset_refault, workingset_activate).
  *
+ *   The ghost list "shadow" shows those entries, newest at the head, each
+ *   with its eviction counter ("eviction"); a refault sets the entry's
+ *   "refault_distance" and consumes it:
+ *
+ *     evict p -> shadow: [p e=41] [q e=40] ... (at most `frames` entries)
+ *     refault p at age 44: distance 44 - 41 = 3 <= workingset size?
+ *
+ *   It keeps the `frames` newest entries only, because an older one can
+ *   never activate: every eviction ticks the age, so after `frames` more
+ *   evictions its distance exceeds `frames`, hence any working set size.
+ *   The page's shadow value is kept after its entry leaves the list, so
+ *   workingset_refault still counts such a refault, as before.
+ *
  * Reclaim
  *   reclaim_goal: when a fault finds at most wmark_low frames free, reclaim
  *   frees frames until wmark_high stay free after the fault (kswapd's
@@ -120,12 +133,8 @@
 
 #include "lru_lists.h"
 
-const char *const lru_list_names[NR_LRU_LISTS] = {
-	"inactive_anon", "active_anon", "inactive_file", "active_file",
-};
-
-const char *const lru_field_names[LRU_MAX_FIELDS] = {
-	"referenced", "active", "accessed", "rrpv",
+const char *const lru_list_names[NR_LRU_ALL_LISTS] = {
+	"inactive_anon", "active_anon", "inactive_file", "active_file", "shadow",
 };
 
 const char *const lru_counter_names[NR_LRU_COUNTERS] = {
@@ -272,6 +281,35 @@ static uint32_t batch_size(const struct pl_ctx *ctx)
 	return batch < 1 ? 1 : batch > 32 ? 32 : batch;
 }
 
+/* ---------------------------------------------------------- shadow list */
+
+/* Field values are 32-bit; the age passes 2^31 only after 2^31 evictions. */
+static int32_t clamp_field(uint64_t value)
+{
+	return value > INT32_MAX ? INT32_MAX : (int32_t)value;
+}
+
+/* Drops a page's entry from the shadow list (its shadow value stays). */
+static void forget_shadow(struct lruvec *vec, uint32_t page)
+{
+	pl_dlist_remove(&vec->links, &vec->lists[LRU_SHADOW], page);
+	vec->page[page].lru = LRU_NOT_RESIDENT;
+	pl_emit_remove(vec->ctx, page, LRU_SHADOW);
+}
+
+/* A just-evicted page's entry at the head; the oldest beyond `frames` goes. */
+static void add_shadow(struct lruvec *vec, uint32_t page)
+{
+	struct pl_dlist *shadow = &vec->lists[LRU_SHADOW];
+
+	pl_dlist_push_head(&vec->links, shadow, page);
+	vec->page[page].lru = LRU_SHADOW;
+	pl_emit_insert(vec->ctx, page, LRU_SHADOW, 0);
+	pl_emit_set(vec->ctx, page, vec->nfields, 0, clamp_field(vec->page[page].shadow - 1));
+	if (shadow->len > vec->ctx->frames)
+		forget_shadow(vec, shadow->tail);
+}
+
 /* -------------------------------------------------------------------- ops */
 
 void *lruvec_create(struct pl_ctx *ctx, const struct lru_aging *aging, unsigned nfields,
@@ -294,7 +332,7 @@ void *lruvec_create(struct pl_ctx *ctx, const struct lru_aging *aging, unsigned 
 	vec->wmark_high = ctx->params[LRU_PARAM_WMARK_HIGH];
 	if (vec->wmark_high < vec->wmark_low)
 		vec->wmark_high = vec->wmark_low;
-	for (unsigned i = 0; i < NR_LRU_LISTS; i++)
+	for (unsigned i = 0; i < NR_LRU_ALL_LISTS; i++)
 		pl_dlist_init(&vec->lists[i]);
 	vec->page = calloc(npages, sizeof(*vec->page));
 	if (!vec->page || pl_links_init(&vec->links, npages))
@@ -338,6 +376,10 @@ static bool refault_activates(struct lruvec *vec, uint32_t page)
 		return false;
 	distance = vec->nonresident_age - (vec->page[page].shadow - 1);
 	vec->page[page].shadow = 0;
+	if (vec->page[page].lru == LRU_SHADOW) {
+		pl_emit_set(vec->ctx, page, vec->nfields + 1, 0, clamp_field(distance));
+		forget_shadow(vec, page);
+	}
 	vec->count[LRU_WORKINGSET_REFAULT]++;
 	workingset_size = vec->lists[LRU_ACTIVE_FILE].len + vec->lists[LRU_ACTIVE_ANON].len +
 			  vec->lists[file ? LRU_INACTIVE_ANON : LRU_INACTIVE_FILE].len;
@@ -495,6 +537,8 @@ static void remove_page(struct lruvec *vec, uint32_t page)
 	vec->page[page].shadow = ++vec->nonresident_age;	/* workingset_eviction() */
 	memset(vec->page[page].field, 0, sizeof(vec->page[page].field));
 	pl_emit_evict(vec->ctx, page, lru);
+	if (vec->workingset)
+		add_shadow(vec, page);
 }
 
 void lruvec_evict(void *state, uint32_t victim)
@@ -555,13 +599,15 @@ uint32_t lruvec_victim(const void *state)
 void lruvec_snapshot(const void *state, struct pl_snapshot *out)
 {
 	const struct lruvec *vec = state;
-	int32_t values[PL_MAX_FIELDS];
+	int32_t values[PL_MAX_FIELDS] = { 0 };
 
-	for (unsigned lru = 0; lru < NR_LRU_LISTS; lru++) {
+	for (unsigned lru = 0; lru < NR_LRU_ALL_LISTS; lru++) {
 		for (uint32_t page = vec->lists[lru].head; page != PL_NONE;
 		     page = vec->links.link[page].next) {
 			for (unsigned f = 0; f < vec->nfields; f++)
 				values[f] = lruvec_field(vec, page, f);
+			values[vec->nfields] = lru == LRU_SHADOW ?
+					       clamp_field(vec->page[page].shadow - 1) : 0;
 			pl_snapshot_push(out, lru, page, values);
 		}
 	}

@@ -17,14 +17,17 @@
  *   A variant defines its ops table with the lruvec_*() functions below as
  *   the ops, its own struct lru_aging, and its own field list (the first
  *   three fields are always referenced, active, accessed; a variant may add
- *   more after them, e.g. "rrpv").  lruvec_create() takes the aging hooks
- *   and the number of fields.  The parameters are LRU_PARAMS (below), in
+ *   more after them, e.g. "rrpv"; the two shadow fields come last).
+ *   lruvec_create() takes the aging hooks and the number of fields before
+ *   the shadow fields.  The parameters are LRU_PARAMS (below), in
  *   that order; a variant may append its own after them.
  *
  * Invariants
  *   every resident page is on exactly one of the four lists, the one of its
  *   type (anon/file) and of its PG_active flag; a page's type never
- *   changes; non-resident pages have every field 0.
+ *   changes; non-resident pages have every field 0; the ghost list
+ *   "shadow" holds the shadow entries of at most `frames` most recently
+ *   evicted pages (with workingset=1), newest at the head.
  */
 #ifndef PAGELAB_LRU_LISTS_H
 #define PAGELAB_LRU_LISTS_H
@@ -38,7 +41,9 @@ enum lru_list_id {
 	LRU_ACTIVE_ANON,
 	LRU_INACTIVE_FILE,
 	LRU_ACTIVE_FILE,
-	NR_LRU_LISTS
+	NR_LRU_LISTS,
+	LRU_SHADOW = NR_LRU_LISTS,	/* ghost list: shadow entries (mm/workingset.c) */
+	NR_LRU_ALL_LISTS
 };
 #define LRU_ACTIVE 1
 #define LRU_FILE 2
@@ -92,8 +97,19 @@ enum lru_file_access {
 	LRU_FILE_MAPPED,	/* file references are loads/stores through mmap */
 };
 
-extern const char *const lru_list_names[NR_LRU_LISTS];
-extern const char *const lru_field_names[LRU_MAX_FIELDS];
+extern const char *const lru_list_names[NR_LRU_ALL_LISTS];
+
+/*
+ * A variant's field names: LRU_FIELD_NAMES, its own, then
+ * LRU_SHADOW_FIELD_NAMES.  The shadow fields are 0 on resident pages; on an
+ * entry of the shadow list, "eviction" is the nonresident_age its eviction
+ * read (what the kernel packs into the shadow entry) and
+ * "refault_distance" is set, just before the entry is consumed by a
+ * refault, to the distance workingset_refault() compares.
+ */
+#define LRU_FIELD_NAMES "referenced", "active", "accessed"
+#define LRU_SHADOW_FIELD_NAMES "eviction", "refault_distance"
+#define LRU_SHADOW_FIELDS 2
 extern const char *const lru_counter_names[NR_LRU_COUNTERS];
 extern const char *const lru_file_access_names[];
 
@@ -143,17 +159,17 @@ struct lru_aging {
 /* What the model keeps per page, together so that a reference touches one line. */
 struct lru_page {
 	uint64_t shadow;	/* nonresident_age at eviction + 1, 0: none */
-	uint8_t lru;		/* its list, LRU_NOT_RESIDENT */
+	uint8_t lru;		/* its list, LRU_SHADOW or LRU_NOT_RESIDENT */
 	uint8_t field[LRU_MAX_FIELDS];	/* 0 while not resident */
 };
 
 struct lruvec {
 	struct pl_ctx *ctx;
 	const struct lru_aging *aging;
-	unsigned nfields;
+	unsigned nfields;	/* the variant's own, before the shadow fields */
 	uint32_t anon_percent, swappiness, batch, wmark_low, wmark_high;
 	bool file_mapped, workingset;
-	struct pl_dlist lists[NR_LRU_LISTS];
+	struct pl_dlist lists[NR_LRU_ALL_LISTS];
 	struct pl_links links;
 	struct lru_page *page;	/* [npages] */
 	uint64_t count[NR_LRU_COUNTERS];
