@@ -225,6 +225,10 @@ int pl_snapshot_apply(struct pl_snapshot *s, const struct pl_event *ev);
 
 struct pl_stats {
 	uint64_t references, hits, misses, evictions, writebacks;
+	/* Resident pages after each step, summed: resident_sum / references is
+	 * the mean resident set size, the space side of a variable-space
+	 * policy's trade-off (WS, PFF). */
+	uint64_t resident_sum;
 };
 
 enum pl_sim_flags {

@@ -16,6 +16,9 @@
  *
  *   On each reference the driver calls:
  *     tick()                   every tick_period references (if set), first;
+ *     victim() / evict(v)      expire_goal(ref) times at a tick, if the
+ *                              policy has one (a variable-space policy,
+ *                              whose resident set shrinks on hits too);
  *     hit(page)                if the page is resident, else
  *     victim() / evict(v)      reclaim_goal() times (default: 1 if full), then
  *     insert(page)             to bring the page in.
@@ -103,6 +106,12 @@ struct pl_policy_ops {
 	uint32_t (*reclaim_goal)(const void *state, uint32_t resident);
 	/* Optional. Periodic work every ctx->tick_period references. */
 	void (*tick)(void *state, uint32_t step);
+	/* Optional, for variable-space policies (WS): how many pages leave
+	 * memory at a tick, before the reference `ref` is looked up, whether
+	 * or not it faults; the driver evicts them with victim()/evict().
+	 * Asked at every tick (so a policy wanting it on every reference sets
+	 * tick_period = 1, with or without a tick()); NULL means none. */
+	uint32_t (*expire_goal)(const void *state, const struct pl_ref *ref);
 
 	/* Reports the structure: pl_snapshot_push() list by list, in order. */
 	void (*snapshot)(const void *state, struct pl_snapshot *out);

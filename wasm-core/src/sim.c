@@ -9,7 +9,9 @@
  *
  * One step (reference `step` to page p):
  *   tick(step)          if the policy asked for one every tick_period
- *                       references and step is a positive multiple of it;
+ *                       references and step is a positive multiple of it,
+ *                       then expire_goal(ref) times: VICTIM v = victim(),
+ *                       evict(v) (variable-space policies only);
  *   HIT, hit(p)         if p is resident; otherwise
  *   MISS, then reclaim_goal() times: VICTIM v = victim(), evict(v);
  *   then insert(p);     and finally a write marks p dirty.
@@ -453,11 +455,19 @@ static struct columns columns_of(const struct pl_sim *sim)
 	};
 }
 
-static step_inline void run_tick(struct pl_sim *sim, uint32_t step)
+static step_inline void run_tick(struct pl_sim *sim, const struct pl_ref *ref,
+				 const bool recording)
 {
+	uint32_t step = ref->step;
+
 	sim->next_tick = sim->ctx.tick_period <= PL_NONE - step ?
 			 step + sim->ctx.tick_period : PL_NONE;
-	sim->ops->tick(sim->state, step);
+	if (sim->ops->tick)
+		sim->ops->tick(sim->state, step);
+	if (!sim->ops->expire_goal)
+		return;
+	for (uint32_t i = sim->ops->expire_goal(sim->state, ref); i > 0 && !sim->failed; i--)
+		evict_one(sim, recording);
 }
 
 /* Processes reference `step`, which must be sim->pos. */
@@ -473,7 +483,7 @@ static step_inline void process(struct pl_sim *sim, const struct columns *col, u
 	};
 
 	if (unlikely(step == sim->next_tick))
-		run_tick(sim, step);
+		run_tick(sim, &ref, recording);
 	if (is_resident(sim, ref.page))
 		hit(sim, &ref, recording);
 	else
@@ -483,6 +493,7 @@ static step_inline void process(struct pl_sim *sim, const struct columns *col, u
 	if (ref.flags & PL_REF_WRITE)
 		sim->page_state[ref.page] |= PAGE_DIRTY;
 	sim->stats.references++;
+	sim->stats.resident_sum += sim->nresident;
 	sim->pos = step + 1;
 	if (recording)
 		finish_recorded_step(sim);
@@ -690,7 +701,8 @@ struct pl_sim *pl_sim_create(const struct pl_policy_ops *ops, uint32_t frames,
 	sim->state = ops->create(&sim->ctx, err);
 	if (!sim->state)
 		return create_failed(sim, err, NULL);
-	sim->next_tick = sim->ctx.tick_period && ops->tick ? sim->ctx.tick_period : PL_NONE;
+	sim->next_tick = sim->ctx.tick_period && (ops->tick || ops->expire_goal) ?
+			 sim->ctx.tick_period : PL_NONE;
 	if ((flags & PL_SIM_RECORD) && start_recording(sim, checkpoint_every))
 		return create_failed(sim, err, sim->failed ? sim->error.msg :
 					       "out of memory for the event log");

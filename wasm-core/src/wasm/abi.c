@@ -409,14 +409,15 @@ EMSCRIPTEN_KEEPALIVE const char *pl_abi_sim_error(int s)
 	return pl_sim_error(sim_at(s)->sim);
 }
 
-/* which: 0 references, 1 hits, 2 misses, 3 evictions, 4 writebacks. */
+/* which: 0 references, 1 hits, 2 misses, 3 evictions, 4 writebacks,
+ * 5 resident_sum (resident pages after each step, summed). */
 EMSCRIPTEN_KEEPALIVE double pl_abi_sim_stat(int s, int which)
 {
 	const struct pl_stats *stats = pl_sim_stats(sim_at(s)->sim);
 	const uint64_t figures[] = { stats->references, stats->hits, stats->misses,
-				     stats->evictions, stats->writebacks };
+				     stats->evictions, stats->writebacks, stats->resident_sum };
 
-	return which >= 0 && which < 5 ? (double)figures[which] : -1;
+	return which >= 0 && which < 6 ? (double)figures[which] : -1;
 }
 
 EMSCRIPTEN_KEEPALIVE double pl_abi_sim_counter(int s, int c)
