@@ -5,7 +5,8 @@ Interface:
         NAME_OR_DIR: a directory holding assignment.json, or a name looked up under
         kernel-assignments/ and then kernel-assignments/autograder/ (the self-test)
     Assignment fields: name, title, linux, root, descriptor, student_files, config,
-        guest_dir, tests_path; methods base_patch_path(), base_patch_bytes(),
+        guest_dir, tests_path, fields (the descriptor as read: "limits" overrides
+        submission.DEFAULT_LIMITS); methods base_patch_path(), base_patch_bytes(),
         skeleton_bytes(path), skeleton_dir()
 
 Invariants: every path an Assignment hands out exists and lies inside the assignment
@@ -14,10 +15,12 @@ directory; student_files are relative kernel-tree paths without '..'.
 import json
 from pathlib import Path
 
+from submission import DEFAULT_LIMITS
+
 ASSIGNMENTS_DIR = Path(__file__).resolve().parent.parent
 REQUIRED_FIELDS = {"name": str, "student_files": list, "tests": str}
 OPTIONAL_FIELDS = {"title": str, "linux": str, "base_patch": str, "skeleton_dir": str,
-		   "config": list, "guest_dir": str}
+		   "config": list, "guest_dir": str, "limits": dict}
 
 
 class DescriptorError(Exception):
@@ -76,6 +79,16 @@ def check_student_file(descriptor, path):
 				      " kernel-tree path")
 
 
+def check_limits(descriptor, limits):
+	for name, value in limits.items():
+		if name not in DEFAULT_LIMITS:
+			raise DescriptorError(f"{descriptor}: \"limits\": unknown limit {name!r}"
+					      f" (known: {', '.join(DEFAULT_LIMITS)})")
+		if type(value) is not int or value <= 0:
+			raise DescriptorError(f"{descriptor}: \"limits\": {name} must be a positive"
+					      " whole number")
+
+
 def load_assignment(name_or_dir):
 	candidates = [Path(name_or_dir), ASSIGNMENTS_DIR / name_or_dir,
 		      ASSIGNMENTS_DIR / "autograder" / name_or_dir]
@@ -103,4 +116,5 @@ def load_assignment(name_or_dir):
 		raise DescriptorError(f"{descriptor}: \"student_files\" is empty")
 	for path in fields["student_files"]:
 		check_student_file(descriptor, path)
+	check_limits(descriptor, fields.get("limits", {}))
 	return Assignment(descriptor, fields)

@@ -1,14 +1,18 @@
 """Grades one submission of one assignment: the engine behind the `grade` command.
 
 Interface:
-    grade(assignment, submission_path, public, logs_dir, log) -> Report
-        (LOGS_DIR is emptied and receives each boot's serial log and results port text)
+    grade(assignment, submission_path, public, logs_dir, log, slot=0) -> Report
+        (LOGS_DIR, the staff-only directory, receives each boot's serial log and results
+        port text; LOG(message) goes to the staff log; SLOT picks the work tree)
     Report: .entries [Entry] (informational entries first, then the tests in declaration
-            order), .notes [str] for the top of the report, .score(), .max_score()
+            order), .notes [str] for the top of the report, .score(), .max_score(),
+            .status (ok, refused, missing, build-failed, timeout), .limit (the intake limit
+            that refused it, or None), .fingerprint (see submission.fingerprint)
 
-Order of work: collect the submission (no build when nothing can be graded), lock the
-work tree, prepare + configure + overlay + build, then run the tests in order, booting
-each Boot lazily the first time a selected test needs it.
+Order of work: inspect the submission (refusals need no kernel tree and never build), lock
+the work tree, prepare, apply a patch to the starting files, configure + overlay + build,
+then run the tests in order, booting each Boot lazily the first time a selected test
+needs it.  checkpatch runs only on a submission that builds.
 
 Invariants: every declared test that is selected (all, or the public ones with --public)
 gets exactly one entry with a score in [0, points]; a test that crashes scores zero with
@@ -24,6 +28,7 @@ from pathlib import Path
 import initramfs
 import qemu
 import results
+import safetext
 import submission as submissions
 from gradelib import Fail, Run, TestsError, load_tests
 from kbuild import WorkTree
@@ -49,6 +54,9 @@ class Report:
 		self.entries = []
 		self.notes = []
 		self.grader_errors = []
+		self.status = "ok"
+		self.limit = None
+		self.fingerprint = None
 
 	def score(self):
 		return sum(entry.score for entry in self.entries)
@@ -88,7 +96,7 @@ def student_diff(tree, contents):
 	return "".join(parts)
 
 
-def run_checkpatch(tree, contents, points):
+def run_checkpatch(tree, contents, points, log):
 	diff = student_diff(tree, contents)
 	if not diff:
 		return 0, "no changes to check: the files are still the starting versions"
@@ -97,8 +105,10 @@ def run_checkpatch(tree, contents, points):
 			       # a diff of files has no commit message, and a new file always
 			       # asks whether MAINTAINERS needs updating: neither is the student's
 			       "--ignore", "FILE_PATH_CHANGES,COMMIT_MESSAGE", "-"],
-			      input=diff, text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-	lines = proc.stdout.strip().splitlines()
+			      input=diff.encode("utf-8", "replace"), stdout=subprocess.PIPE,
+			      stderr=subprocess.STDOUT)
+	lines = safetext.decode(proc.stdout).strip().splitlines()
+	log("checkpatch said:\n" + "\n".join(lines))
 	shown = "\n".join(lines[:CHECKPATCH_LINES_SHOWN])
 	if len(lines) > CHECKPATCH_LINES_SHOWN:
 		shown += f"\n... ({len(lines) - CHECKPATCH_LINES_SHOWN} more lines)"
@@ -146,7 +156,7 @@ class Boots:
 		return Run(boot, outcome, results.verify(outcome.results, outcome.console, key))
 
 
-def submission_entry(collected, assignment):
+def submission_entry(collected):
 	lines = [f"graded files: {', '.join(sorted(collected.contents)) or 'none'}"]
 	lines += collected.notes
 	if collected.problem:
@@ -166,28 +176,31 @@ def build_entry(built):
 
 
 def boot_notes(boots):
+	"""One note per boot; what the kernel printed only ever follows its first line."""
 	notes = []
 	for name, run in boots.runs.items():
 		outcome = run.outcome
-		notes.append(f"boot '{name}': {outcome.status} in {outcome.seconds:.1f} s"
-			     f" ({outcome.accel.upper()})")
+		lines = [f"boot '{name}': {outcome.status} in {outcome.seconds:.1f} s"
+			 f" ({outcome.accel.upper()})"]
 		if outcome.status != "finished":
-			notes.append("  " + outcome.problem.replace("\n", "\n  "))
+			lines.append(outcome.problem)
 		if run.suspicious:
-			notes.append(f"  SUSPICIOUS: {len(run.suspicious)} result line(s) rejected"
-				     " (forged, replayed or corrupted):\n  " +
-				     results.summarize_suspicious(run.suspicious).replace("\n", "\n  "))
+			lines.append("SUSPICIOUS: " + results.unauthenticated_note(len(run.suspicious))
+				     + " (forged, replayed or corrupted):\n" +
+				     results.summarize_suspicious(run.suspicious))
+		notes.append("\n".join(lines))
 	return notes
 
 
-def grade_tests(report, tests, tree, contents, boots, blocked):
-	"""BLOCKED: why boot tests cannot run (build failed, nothing to grade), or None."""
+def grade_tests(report, tests, tree, contents, boots, blocked, log):
+	"""BLOCKED: why boot tests and checkpatch cannot run (build failed, nothing to grade),
+	or None."""
 	scores = {}
 	for test in tests:
 		parent = test.parent
 		if test.kind == "checkpatch":
-			score, output = run_checkpatch(tree, contents, test.points) if tree else \
-				(0, f"not run: {blocked}")
+			score, output = (0, f"not run: {blocked}") if blocked else \
+				run_checkpatch(tree, contents, test.points, log)
 		elif test.boot is not None and blocked:
 			score, output = 0, f"not run: {blocked}"
 		elif parent is not None and id(parent) in scores and scores[id(parent)] < parent.points:
@@ -209,32 +222,46 @@ def check_plans(assignment, tests):
 					 f" {boot.plan!r}, but there is no {plan or 'guest_dir/plans/' + boot.plan}")
 
 
-def grade(assignment, submission_path, public, logs_dir, log):
+def nothing_graded(report, tests, collected, log):
+	report.entries.append(submission_entry(collected))
+	report.status = "refused" if collected.refused or collected.contents else "missing"
+	report.limit = collected.limit
+	log(f"not graded ({report.status}): {collected.problem}")
+	grade_tests(report, tests, None, {}, None, "nothing could be graded (see Submission)", log)
+	return report
+
+
+def grade(assignment, submission_path, public, logs_dir, log, slot=0):
 	report = Report(assignment, submission_path, public)
 	tests = [t for t in load_tests(assignment.tests_path) if not (public and t.hidden)]
 	check_plans(assignment, tests)
 	if public:
 		report.notes.append("public tests only: the grader also runs hidden tests")
-	tree = WorkTree(assignment, log)
+	inspected = submissions.inspect(submission_path, assignment)
+	if inspected.problem:
+		return nothing_graded(report, tests, inspected, log)
+	tree = WorkTree(assignment, log, slot)
 	with tree.lock():
 		tree.prepare()
-		collected = submissions.collect(submission_path, assignment, tree.start_version)
-		report.entries.append(submission_entry(collected, assignment))
+		collected = submissions.collect(inspected, assignment, tree.start_version)
 		if collected.problem:
-			grade_tests(report, tests, None, {}, None, "nothing could be graded (see Submission)")
-			return report
+			return nothing_graded(report, tests, collected, log)
+		report.entries.append(submission_entry(collected))
+		report.fingerprint = submissions.fingerprint(collected, assignment,
+							     tree.start_version)
 		tree.configure()
 		tree.overlay(collected.contents)
 		log("building the kernel (incremental)")
 		built = tree.build()
 		report.entries.append(build_entry(built))
+		if not built.ok:
+			report.status = "build-failed"
 		with tempfile.TemporaryDirectory(prefix="pagelab-run-") as workdir:
-			shutil.rmtree(logs_dir, ignore_errors=True)
-			logs_dir.mkdir(parents=True)
 			boots = Boots(assignment, built.image, Path(workdir), logs_dir, log)
 			grade_tests(report, tests, tree, collected.contents, boots,
-				    None if built.ok else "your kernel does not compile (see Kernel build)")
+				    None if built.ok else "your kernel does not compile (see Kernel build)",
+				    log)
 			report.notes += boot_notes(boots)
-			if boots.runs:
-				report.notes.append(f"serial logs: {logs_dir}")
+			if any(run.outcome.status == "hang" for run in boots.runs.values()):
+				report.status = "timeout"
 	return report

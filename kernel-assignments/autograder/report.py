@@ -6,11 +6,16 @@ Interface:
     text_report(report) -> str         one line per test, failures with their explanation
 
 Invariants: both views show the same entries with the same scores; the text report starts
-with the score so a TA scanning hundreds of them sees it first.
+with the score so a TA scanning hundreds of them sees it first.  Every string is printable
+(safetext); in the text report every line of text a submission can influence (test
+output, kernel lines in the notes) starts with "|", so nothing the student's kernel prints
+or names can pass for a line of the report's own.
 """
 import textwrap
 
-OUTPUT_INDENT = "        "
+import safetext
+
+OUTPUT_INDENT = "        | "
 OUTPUT_LINES_SHOWN = 25
 
 
@@ -23,7 +28,7 @@ def entry_status(entry):
 
 
 def gradescope_json(report):
-	return {
+	return safetext.clean({
 		"score": report.score(),
 		"output": "\n".join(report.notes + [f"GRADER ERROR: {e}" for e in report.grader_errors]),
 		"visibility": "visible",
@@ -36,11 +41,11 @@ def gradescope_json(report):
 			"output": entry.output,
 			"visibility": "after_published" if entry.hidden else "visible",
 		} for entry in report.entries],
-	}
+	})
 
 
 def indented(text):
-	lines = text.splitlines()
+	lines = safetext.printable(text).splitlines()
 	if len(lines) > OUTPUT_LINES_SHOWN:
 		lines = lines[:OUTPUT_LINES_SHOWN] + [f"... ({len(lines) - OUTPUT_LINES_SHOWN} more"
 						      " lines in results.json)"]
@@ -55,7 +60,7 @@ def entry_lines(entry):
 	status = entry_status(entry)
 	if status == "info":
 		first, _, rest = entry.output.partition("\n")
-		return [f"  {entry.title}: {first}"] + ([indented(rest)] if rest else [])
+		return [f"  {entry.title}: {safetext.name(first)}"] + ([indented(rest)] if rest else [])
 	label = {"passed": "PASS", "partial": "PART", "failed": "FAIL"}[status]
 	points = f"{format_points(entry.score)}/{format_points(entry.points)}"
 	hidden = " (hidden)" if entry.hidden else ""
@@ -71,9 +76,11 @@ def text_report(report):
 		 f"{format_points(report.max_score())} points"
 		 f" ({format_points(sum(e.score for e in functional))}/"
 		 f"{format_points(sum(e.points for e in functional))} functional)"
-		 f" — {report.submission_path}"]
+		 f" — {safetext.name(str(report.submission_path))}"]
 	for entry in report.entries:
 		lines += entry_lines(entry)
-	lines += report.notes
+	for note in report.notes:
+		first, _, rest = note.partition("\n")
+		lines += [safetext.name(first)] + ([indented(textwrap.dedent(rest))] if rest else [])
 	lines += [f"GRADER ERROR: {error}" for error in report.grader_errors]
 	return "\n".join(lines) + "\n"
