@@ -1,9 +1,9 @@
 """Grades one submission of one assignment: the engine behind the `grade` command.
 
 Interface:
-    grade(assignment, submission_path, public, logs_dir, log, slot=0) -> Report
+    grade(assignment, submission_path, public, logs_dir, log) -> Report
         (LOGS_DIR, the staff-only directory, receives each boot's serial log and results
-        port text; LOG(message) goes to the staff log; SLOT picks the work tree)
+        port text; LOG(message) goes to the staff log)
     Report: .entries [Entry] (informational entries first, then the tests in declaration
             order), .notes [str] for the top of the report, .score(), .max_score(),
             .status (ok, refused, missing, build-failed, timeout), .limit (the intake limit
@@ -157,10 +157,10 @@ class Boots:
 
 
 def submission_entry(collected):
-	lines = [f"graded files: {', '.join(sorted(collected.contents)) or 'none'}"]
-	lines += collected.notes
 	if collected.problem:
-		lines.append(collected.problem)
+		lines = [collected.problem] + collected.notes
+	else:
+		lines = [f"graded files: {', '.join(sorted(collected.contents))}"] + collected.notes
 	return Entry("Submission", 0, 0, "\n".join(lines), functional=False)
 
 
@@ -231,7 +231,7 @@ def nothing_graded(report, tests, collected, log):
 	return report
 
 
-def grade(assignment, submission_path, public, logs_dir, log, slot=0):
+def grade(assignment, submission_path, public, logs_dir, log):
 	report = Report(assignment, submission_path, public)
 	tests = [t for t in load_tests(assignment.tests_path) if not (public and t.hidden)]
 	check_plans(assignment, tests)
@@ -240,7 +240,7 @@ def grade(assignment, submission_path, public, logs_dir, log, slot=0):
 	inspected = submissions.inspect(submission_path, assignment)
 	if inspected.problem:
 		return nothing_graded(report, tests, inspected, log)
-	tree = WorkTree(assignment, log, slot)
+	tree = WorkTree(assignment, log)
 	with tree.lock():
 		tree.prepare()
 		collected = submissions.collect(inspected, assignment, tree.start_version)

@@ -4,8 +4,7 @@ Interface:
     cache_dir() -> Path                  ${PAGELAB_CACHE:-~/.cache/pagelab}
     pristine_tree(log) -> Path           Debian's linux-source-6.1, extracted once
     kernel_version(tree) -> str          "6.1.192", read from the top Makefile
-    WorkTree(assignment, log, slot=0)    per-assignment tree: pristine + base patch; parallel
-                                         grades use one slot each (trees/<name>.<slot>)
+    WorkTree(assignment, log)            per-assignment tree: pristine + base patch
         .lock()                          context manager: one grade per tree at a time
         .prepare()                       (re)creates the tree when its inputs changed
         .configure()                     tinyconfig + common + assignment options, verified
@@ -37,8 +36,7 @@ from pathlib import Path
 SOURCE_TARBALL = Path("/usr/src/linux-source-6.1.tar.xz")
 COMMON_DIR = Path(__file__).resolve().parent.parent / "common"
 MINIMAL_CONFIG = COMMON_DIR / "minimal.config"
-# PAGELAB_BUILD_JOBS: make -j for one grade (grade-class divides the cores among its jobs)
-BUILD_JOBS = os.environ.get("PAGELAB_BUILD_JOBS") or str(max(1, os.cpu_count() or 1))
+BUILD_JOBS = str(max(1, os.cpu_count() or 1))
 COMPILER_LINES_SHOWN = 40
 
 
@@ -168,16 +166,15 @@ def compiler_lines(make_output):
 
 
 class WorkTree:
-	def __init__(self, assignment, log, slot=0):
+	def __init__(self, assignment, log):
 		self.assignment = assignment
 		self.log = log
-		self.name = assignment.name + (f".{slot}" if slot else "")
-		self.path = cache_dir() / "trees" / self.name
+		self.path = cache_dir() / "trees" / assignment.name
 		self.meta = self.path / ".pagelab"
 
 	def lock(self):
-		return file_lock(self.path.with_name(self.name + ".lock"), self.log,
-				 f"the {self.name} kernel tree")
+		return file_lock(self.path.with_name(self.assignment.name + ".lock"), self.log,
+				 f"the {self.assignment.name} kernel tree")
 
 	def made_from(self, pristine):
 		digest = hashlib.sha256(self.assignment.base_patch_bytes())

@@ -384,13 +384,13 @@ def crashing_grade(*args):
 	raise RuntimeError("injected fault /secret/host/path")
 
 
-def nan_grade(assignment, submission, public, logs, log, slot=0):
+def nan_grade(assignment, submission, public, logs, log):
 	report = hostile_report()
 	report.entries.append(grader.Entry("nan", 1, float("nan"), "x"))
 	return report
 
 
-def hostile_text_grade(assignment, submission, public, logs, log, slot=0):
+def hostile_text_grade(assignment, submission, public, logs, log):
 	return hostile_report()
 
 

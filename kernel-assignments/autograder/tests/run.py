@@ -14,6 +14,7 @@ sys.path[:0] = [str(HERE.parent), str(HERE)]
 import harness  # noqa: E402
 import unit  # noqa: E402,F401  (registers its checks)
 import intake_checks  # noqa: E402,F401  (registers its checks)
+import class_checks  # noqa: E402,F401  (registers its checks)
 
 if "--unit" not in sys.argv:
 	import cases  # noqa: E402,F401  (registers its checks)
