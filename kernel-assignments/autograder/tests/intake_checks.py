@@ -20,6 +20,7 @@ from pathlib import Path
 
 import assignment as assignments
 import grader
+import kbuild
 import results
 import safetext
 import submission as submissions
@@ -458,3 +459,48 @@ def unusable_staff_directory():
 				      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 		data = strictly_valid(root / "results.json")
 	expect(proc.returncode == 4 and "internal grader error" in data["output"], proc.stderr)
+
+
+class FailingBuildTree:
+	"""A work tree whose build fails, for the path a compile error takes through grade()."""
+
+	def __init__(self, assignment, log):
+		self.assignment = assignment
+
+	@contextlib.contextmanager
+	def lock(self):
+		yield
+
+	def prepare(self):
+		pass
+
+	def configure(self):
+		pass
+
+	def overlay(self, contents):
+		pass
+
+	def start_version(self, path):
+		return SKELETON
+
+	def base_version(self, path):
+		return SKELETON
+
+	def build(self):
+		return kbuild.BuildResult(False, 1.0, compiler_lines=["kernel/x.c:1:1: error: \x1b[2J"])
+
+
+@check("a submission that does not build gets no style point: checkpatch is not run")
+def no_style_points_without_a_build():
+	original = grader.WorkTree
+	grader.WorkTree = FailingBuildTree
+	try:
+		with scratch() as root:
+			report = grader.grade(selftest(), with_student_file(root), False, root,
+					      lambda message: None)
+	finally:
+		grader.WorkTree = original
+	style = [entry for entry in report.entries if entry.title.startswith("checkpatch")]
+	expect(len(style) == 1 and style[0].score == 0 and style[0].output.startswith(
+		"not run: your kernel does not compile"), [vars(entry) for entry in style])
+	expect(report.status == "build-failed" and report.score() == 0, report.status)
