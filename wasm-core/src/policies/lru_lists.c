@@ -89,7 +89,8 @@
  *      The accessed bit is cleared and PG_referenced is tested-and-cleared
  *      (then set again on a keep or an activation) on the way.  If the
  *      inactive list runs dry, step 2 runs again.
- *   victim() follows the same steps read-only (see lruvec_victim()).
+ *   victim() follows the same steps read-only: one walk, reclaim_walk(),
+ *   serves both.
  *
  * Counters: pgactivate, pgdeactivate, pgrefill, pgscan_anon, pgscan_file,
  * pgsteal_anon, pgsteal_file, pgrotated, workingset_refault,
@@ -126,7 +127,7 @@
  * Cost per reference: O(1) for a hit or a fault; reclaim is amortized O(1)
  * per reference, because every page it passes over without evicting had
  * its accessed bit or PG_referenced set by a reference, and passing clears
- * it.  victim() repeats evict()'s walk read-only, doubling that work.
+ * it.  victim() takes evict()'s walk read-only, doubling that work.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -526,7 +527,8 @@ static enum folio_references shrink_folio(struct lruvec *vec, uint32_t page)
 	return verdict;
 }
 
-static void remove_page(struct lruvec *vec, uint32_t page)
+/* Frees a page of an inactive list; returns it. */
+static uint32_t reclaim(struct lruvec *vec, uint32_t page)
 {
 	enum lru_list_id lru = vec->page[page].lru;
 
@@ -539,59 +541,78 @@ static void remove_page(struct lruvec *vec, uint32_t page)
 	pl_emit_evict(vec->ctx, page, lru);
 	if (vec->workingset)
 		add_shadow(vec, page);
-}
-
-void lruvec_evict(void *state, uint32_t victim)
-{
-	struct lruvec *vec = state;
-	enum lru_list_id inactive = scan_lru(vec);
-	uint32_t page;
-
-	charge_scan(vec, inactive);
-	if (inactive_is_low(vec, inactive))
-		shrink_active_list(vec, inactive);
-	do {
-		if (!vec->lists[inactive].len)
-			shrink_active_list(vec, inactive);
-		page = vec->lists[inactive].tail;
-		vec->count[inactive == LRU_INACTIVE_FILE ? LRU_PGSCAN_FILE : LRU_PGSCAN_ANON]++;
-	} while (shrink_folio(vec, page) != FOLIOREF_RECLAIM);
-	/* page == victim: lruvec_victim() followed the same steps */
-	remove_page(vec, page);
-	vec->count[inactive == LRU_INACTIVE_FILE ? LRU_PGSTEAL_FILE : LRU_PGSTEAL_ANON]++;
+	vec->count[lru == LRU_INACTIVE_FILE ? LRU_PGSTEAL_FILE : LRU_PGSTEAL_ANON]++;
 	vec->count[LRU_EVICTED]++;
+	return page;
 }
 
 /*
- * lruvec_evict()'s choice, read-only.  Walking the inactive list from the
- * tail, the first page that is not accessed is reclaimed.  If there is
- * none, the walk continues with what evict() put at the head meanwhile, in
- * order: the pages deactivated before the walk (not accessed: reclaimed),
- * then the kept pages (now unaccessed and referenced: reclaimed), and if
- * every page was activated, the first page the refill deactivates.
+ * shrink_inactive_list() for one freed frame, written once for both
+ * victim() and evict(): with `commit` false it only reads and returns the
+ * page evict() would free; with `commit` true it makes every change on the
+ * way and frees that page.
+ *
+ * The walk takes the pages that were on the inactive list when reclaim
+ * began, from the tail.  The first one not accessed is reclaimed; the
+ * others are kept (back to the head, referenced) or activated.  If none is
+ * reclaimed, the next page at the tail is, in evict()'s order of events:
+ * the first page deactivated before the walk (inactive_is_low), else the
+ * first kept page (now unaccessed), else -- every page was activated and
+ * the list ran dry -- the first page a refill deactivates.  Those pages
+ * are never accessed, so they are reclaimed without another look; the
+ * peek asks the aging hooks which page that will be.
  */
-uint32_t lruvec_victim(const void *state)
+static uint32_t reclaim_walk(struct lruvec *vec, bool commit)
 {
-	const struct lruvec *vec = state;
 	enum lru_list_id inactive = scan_lru(vec);
+	enum lru_list_id active = inactive + LRU_ACTIVE;
+	bool low = inactive_is_low(vec, inactive);
+	uint32_t page = vec->lists[inactive].tail, last = vec->lists[inactive].head, next;
 	uint32_t first_kept = PL_NONE, first_activated = PL_NONE;
+	enum lru_counter pgscan = inactive == LRU_INACTIVE_FILE ? LRU_PGSCAN_FILE : LRU_PGSCAN_ANON;
 
-	for (uint32_t page = vec->lists[inactive].tail; page != PL_NONE;
-	     page = lruvec_toward_head(vec, page)) {
-		enum folio_references verdict = check_references(vec, page);
+	if (commit) {
+		charge_scan(vec, inactive);
+		if (low)
+			shrink_active_list(vec, inactive);
+	}
+	for (; page != PL_NONE; page = next) {
+		enum folio_references verdict;
 
+		next = page == last ? PL_NONE : lruvec_toward_head(vec, page);
+		verdict = commit ? shrink_folio(vec, page) : check_references(vec, page);
+		if (commit)
+			vec->count[pgscan]++;
 		if (verdict == FOLIOREF_RECLAIM)
-			return page;
+			return commit ? reclaim(vec, page) : page;
 		if (verdict == FOLIOREF_KEEP && first_kept == PL_NONE)
 			first_kept = page;
 		if (verdict == FOLIOREF_ACTIVATE && first_activated == PL_NONE)
 			first_activated = page;
 	}
-	if (inactive_is_low(vec, inactive))
-		return vec->aging->first_deactivated(vec, inactive + LRU_ACTIVE, PL_NONE);
-	if (first_kept != PL_NONE)
-		return first_kept;
-	return vec->aging->first_deactivated(vec, inactive + LRU_ACTIVE, first_activated);
+	if (!commit) {
+		if (low)
+			return vec->aging->first_deactivated(vec, active, PL_NONE);
+		if (first_kept != PL_NONE)
+			return first_kept;
+		return vec->aging->first_deactivated(vec, active, first_activated);
+	}
+	if (!vec->lists[inactive].len)
+		shrink_active_list(vec, inactive);
+	vec->count[pgscan]++;
+	return reclaim(vec, vec->lists[inactive].tail);
+}
+
+void lruvec_evict(void *state, uint32_t victim)
+{
+	/* frees `victim`: lruvec_victim() took the same walk */
+	reclaim_walk(state, true);
+}
+
+uint32_t lruvec_victim(const void *state)
+{
+	/* a peek: reclaim_walk() without commit writes nothing */
+	return reclaim_walk((struct lruvec *)state, false);
 }
 
 /* -------------------------------------------------------------- reporting */

@@ -80,7 +80,7 @@ struct rrip {
 	uint32_t long_every;
 	uint32_t insertions;
 	struct frame_table frames;
-	uint8_t *rrpv;		/* [frames] by slot: ageing walks it in order */
+	uint8_t *rrpv;		/* [frames_usable()] by slot: ageing walks it in order */
 	unsigned nlevels;
 	struct slot_set *by_value[RRIP_VALUES];	/* by_value[r]: pages with RRPV r */
 	struct slot_set sets[RRIP_VALUES];	/* storage behind by_value */
@@ -89,10 +89,10 @@ struct rrip {
 
 /* -------------------------------------------------------------- slot sets */
 
-/* Allocates the levels for slots 0 .. frames-1; -1 when out of memory. */
-static int slot_set_init(struct slot_set *set, uint32_t frames, unsigned *nlevels)
+/* Allocates the levels for slots 0 .. slots-1 (at least 1); -1 when out of memory. */
+static int slot_set_init(struct slot_set *set, uint32_t slots, unsigned *nlevels)
 {
-	uint64_t bits = frames ? frames : 1;
+	uint64_t bits = slots;
 	unsigned k = 0;
 
 	do {
@@ -215,7 +215,7 @@ static void *rrip_create(struct pl_ctx *ctx, enum rrip_variant variant, struct p
 	r->variant = variant;
 	r->max = (1 << ctx->params[RRIP_PARAM_BITS]) - 1;
 	r->long_every = variant == BRRIP ? ctx->params[RRIP_PARAM_LONG_EVERY] : 1;
-	r->rrpv = calloc(ctx->frames ? ctx->frames : 1, 1);
+	r->rrpv = calloc(frames_usable(ctx), 1);
 	if (!r->rrpv)
 		goto oom;
 	if (frame_table_init(&r->frames, ctx, 0, err)) {
@@ -223,7 +223,7 @@ static void *rrip_create(struct pl_ctx *ctx, enum rrip_variant variant, struct p
 		return NULL;
 	}
 	for (int32_t v = 0; v <= r->max; v++) {
-		if (slot_set_init(&r->sets[v], ctx->frames, &r->nlevels))
+		if (slot_set_init(&r->sets[v], frames_usable(ctx), &r->nlevels))
 			goto oom;
 		r->by_value[v] = &r->sets[v];
 	}
