@@ -2,7 +2,7 @@
 /*
  * sim.c - the generic driver: runs one policy over one trace, a reference at
  * a time, keeps residency, dirty bits and statistics, records events and
- * checkpoints, and restores any earlier step.
+ * checkpoints (eventlog.c), and restores any earlier step.
  *
  * Interface: pl_sim_* and pl_event_kind_name in pagelab.h; the pl_emit_*
  * calls and pl_resident in policy.h.
@@ -29,14 +29,12 @@
  *     (for MOVE, SET and HAND: while recording, see policy.h).
  *   hits + misses == references holds by construction.
  *
- * Recording (PL_SIM_RECORD): every event goes to a growing array;
- * step_begin[k] is the index of the first event of step k, so a step's
- * events are events[step_begin[k] .. step_begin[k+1]).  A snapshot of the
- * policy is kept every `checkpoint_every` steps (K, default 256), including
- * step 0.  pl_sim_seek(k) copies checkpoint floor(k/K) and replays at most
- * K steps of events onto it: O(S + E * L), with S the checkpoint's size, E
- * the events replayed and L the length of the lists they touch, and memory
- * O(events + (n/K) * S).  No policy code runs during a seek.
+ * Recording (PL_SIM_RECORD): every event goes to the event log
+ * (eventlog.h), which also keeps where each step's events begin and a
+ * snapshot of the policy every `checkpoint_every` steps (K, default 256),
+ * including step 0.  pl_sim_seek(k) copies checkpoint floor(k/K) and
+ * replays at most K steps of events onto it; no policy code runs during a
+ * seek.
  *
  * Cost when not recording: pl_emit_insert/evict/remove() are a call, a
  * few predictable branches and a byte update for residency; pl_emit_move/
@@ -48,9 +46,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "eventlog.h"
 #include "policy.h"
-
-#define DEFAULT_CHECKPOINT_EVERY 256
 
 enum page_state_bits {
 	PAGE_RESIDENT = 1 << 0,
@@ -82,12 +79,7 @@ struct pl_sim {
 	struct pl_error error;
 
 	bool recording;
-	struct pl_event *events;
-	uint32_t nevents, events_cap;
-	uint32_t *step_begin;	/* [n + 1] */
-	uint32_t checkpoint_every;
-	struct pl_snapshot *checkpoints;	/* [n / checkpoint_every + 1] */
-	uint32_t ncheckpoints;	/* taken so far */
+	struct eventlog log;	/* while recording */
 };
 
 static const char *const event_kind_names[PL_EV_KINDS] = {
@@ -132,41 +124,24 @@ const char *pl_sim_error(const struct pl_sim *sim)
 
 /* ------------------------------------------------------------- recording */
 
-static int grow_events(struct pl_sim *sim)
-{
-	uint32_t cap = sim->events_cap ? sim->events_cap * 2 : 4096;
-	struct pl_event *events;
-
-	if (sim->events_cap >= UINT32_MAX / 2)
-		return -1;
-	events = realloc(sim->events, (size_t)cap * sizeof(*events));
-	if (!events)
-		return -1;
-	sim->events = events;
-	sim->events_cap = cap;
-	return 0;
-}
-
 static void record(struct pl_sim *sim, enum pl_event_kind kind, unsigned arg, uint32_t page,
 		   int32_t a, int32_t b)
 {
-	if (sim->nevents == sim->events_cap && grow_events(sim)) {
-		fail(sim, "out of memory for the event log (%u events)", sim->nevents);
-		return;
-	}
-	sim->events[sim->nevents++] = (struct pl_event){
+	struct pl_event ev = {
 		.step = sim->pos, .kind = (uint16_t)kind, .arg = (uint16_t)arg,
 		.page = page, .a = a, .b = b,
 	};
+
+	if (eventlog_append(&sim->log, &ev))
+		fail(sim, "out of memory for the event log (%u events)", sim->log.nevents);
 }
 
-static void take_checkpoint(struct pl_sim *sim)
+/* Step sim->pos begins: marks it in the log and takes its checkpoint if due. */
+static void begin_recorded_step(struct pl_sim *sim)
 {
-	struct pl_snapshot *cp = &sim->checkpoints[sim->ncheckpoints];
+	struct pl_snapshot *cp = eventlog_begin_step(&sim->log, sim->pos, sim->ops);
 
-	pl_snapshot_init(cp, sim->ops);
-	sim->ncheckpoints++;
-	if (pl_sim_snapshot(sim, cp))
+	if (cp && pl_sim_snapshot(sim, cp))
 		fail(sim, "snapshot() failed (out of memory or lists pushed out of order)");
 }
 
@@ -429,13 +404,6 @@ static step_inline void hit(struct pl_sim *sim, const struct pl_ref *ref, const 
 	sim->ops->hit(sim->state, ref);
 }
 
-static void finish_recorded_step(struct pl_sim *sim)
-{
-	sim->step_begin[sim->pos] = sim->nevents;
-	if (sim->pos % sim->checkpoint_every == 0)
-		take_checkpoint(sim);
-}
-
 /*
  * The trace's columns, copied into a local of pl_sim_run(): the policy's
  * calls could change anything reachable from sim as far as the compiler
@@ -496,7 +464,7 @@ static step_inline void process(struct pl_sim *sim, const struct columns *col, u
 	sim->stats.resident_sum += sim->nresident;
 	sim->pos = step + 1;
 	if (recording)
-		finish_recorded_step(sim);
+		begin_recorded_step(sim);
 }
 
 bool pl_sim_step(struct pl_sim *sim)
@@ -574,32 +542,24 @@ int pl_sim_snapshot(const struct pl_sim *sim, struct pl_snapshot *out)
 
 const struct pl_event *pl_sim_events(const struct pl_sim *sim, uint32_t *count)
 {
-	*count = sim->nevents;
-	return sim->events;
+	*count = sim->log.nevents;
+	return sim->log.events;
 }
 
 void pl_sim_step_events(const struct pl_sim *sim, uint32_t step, uint32_t *begin, uint32_t *end)
 {
 	if (!sim->recording || step >= sim->pos) {
-		*begin = *end = sim->nevents;
+		*begin = *end = sim->log.nevents;
 		return;
 	}
-	*begin = sim->step_begin[step];
-	*end = sim->step_begin[step + 1];
+	eventlog_step_range(&sim->log, step, begin, end);
 }
 
 int pl_sim_seek(const struct pl_sim *sim, uint32_t k, struct pl_snapshot *out)
 {
-	uint32_t cp = k / (sim->recording ? sim->checkpoint_every : 1);
-
-	if (!sim->recording || k > sim->pos || cp >= sim->ncheckpoints)
+	if (!sim->recording || k > sim->pos)
 		return -1;
-	if (pl_snapshot_copy(out, &sim->checkpoints[cp]))
-		return -1;
-	for (uint32_t e = sim->step_begin[cp * sim->checkpoint_every]; e < sim->step_begin[k]; e++)
-		if (pl_snapshot_apply(out, &sim->events[e]))
-			return -1;
-	return 0;
+	return eventlog_seek(&sim->log, k, out);
 }
 
 /* ------------------------------------------------------ create / destroy */
@@ -643,18 +603,12 @@ static int check_params(const struct pl_policy_ops *ops, const int64_t *params,
 
 static int start_recording(struct pl_sim *sim, uint32_t checkpoint_every)
 {
-	uint32_t n = sim->trace->n;
-
-	sim->checkpoint_every = checkpoint_every ? checkpoint_every : DEFAULT_CHECKPOINT_EVERY;
-	sim->step_begin = calloc((size_t)n + 1, sizeof(*sim->step_begin));
-	sim->checkpoints = calloc((size_t)n / sim->checkpoint_every + 1,
-				  sizeof(*sim->checkpoints));
-	if (!sim->step_begin || !sim->checkpoints)
+	if (eventlog_init(&sim->log, sim->trace->n, checkpoint_every))
 		return -1;
 	sim->recording = true;
 	sim->ctx.recording = true;
 	sim->ctx.watch_moves = true;
-	take_checkpoint(sim);
+	begin_recorded_step(sim);
 	return sim->failed ? -1 : 0;
 }
 
@@ -715,11 +669,7 @@ void pl_sim_destroy(struct pl_sim *sim)
 		return;
 	if (sim->state)
 		sim->ops->destroy(sim->state);
-	for (uint32_t i = 0; i < sim->ncheckpoints; i++)
-		pl_snapshot_free(&sim->checkpoints[i]);
-	free(sim->checkpoints);
-	free(sim->step_begin);
-	free(sim->events);
+	eventlog_free(&sim->log);
 	free(sim->next_use);
 	free(sim->page_state);
 	free(sim);
