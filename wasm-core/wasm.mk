@@ -2,10 +2,10 @@
 #
 #   make -C wasm-core -f wasm.mk     ../web/src/wasm/generated/pagelab.{mjs,wasm}
 #
-# The same sources as the native library (Makefile: every src/*.c except the
-# CLI, every src/policies/*.c, registry.c from tools/registry.sh) plus the
-# flat ABI src/wasm/abi.c, compiled by Debian's emscripten
-# (scripts/setup.sh wasm).  The module is an ES module factory for browsers
+# The same sources as the native library (Makefile: every src/*.c -- the
+# CLI is in src/cli/ -- every src/policies/*.c, registry.c from
+# tools/registry.sh) plus the flat ABI src/wasm/abi.c, compiled by Debian's
+# emscripten (scripts/setup.sh wasm).  The module is an ES module factory for browsers
 # and workers; Node (the tests) passes the .wasm bytes in as wasmBinary.
 # Emscripten's optimiser runs under Node and needs Debian's node modules.
 
@@ -23,7 +23,7 @@ LDFLAGS := -O2 -sMODULARIZE -sEXPORT_ES6 -sENVIRONMENT=web,worker \
 	-sEXPORTED_RUNTIME_METHODS=UTF8ToString,stringToUTF8,lengthBytesUTF8
 
 POLICY_SRCS := $(wildcard src/policies/*.c)
-SRCS := $(filter-out src/cli.c,$(wildcard src/*.c)) $(POLICY_SRCS) src/wasm/abi.c
+SRCS := $(wildcard src/*.c) $(POLICY_SRCS) src/wasm/abi.c
 OBJS := $(SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/registry.o
 
 # abi.c's functions have no C callers, so no header declares them.

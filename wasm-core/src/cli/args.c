@@ -1,0 +1,323 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * args.c - the pagelab command line's argument parsing, its messages, and
+ * the checks and steps every simulating command shares (--frames, policy
+ * names, --param, loading the trace, running a policy).  Interface: cli.h.
+ *
+ * Syntax: `pagelab COMMAND [--option [VALUE]]...`; a value may also be
+ * written `--option=VALUE`.  Every option of a command is declared in its
+ * struct cli_command; --help and -h are accepted by all.  Parsing stores
+ * each option given, in order, with its value; the command reads them by
+ * name.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* ------------------------------------------------------------- messages */
+
+int cli_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("pagelab: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return EXIT_FAILURE;
+}
+
+int cli_usage_error(const struct cli_args *a, const char *fmt, ...)
+{
+	const char *command = a && a->command ? a->command->name : NULL;
+	va_list ap;
+
+	fputs("pagelab: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n(see 'pagelab %s%s--help')\n", command ? command : "",
+		command ? " " : "");
+	return CLI_EXIT_USAGE;
+}
+
+/* -------------------------------------------------------------- parsing */
+
+const struct cli_command *cli_find_command(const char *name)
+{
+	for (unsigned i = 0; cli_commands[i]; i++)
+		if (!strcmp(cli_commands[i]->name, name))
+			return cli_commands[i];
+	return NULL;
+}
+
+int cli_unknown_command(const char *name)
+{
+	char names[256];
+	size_t used = 0;
+
+	names[0] = '\0';
+	for (unsigned i = 0; cli_commands[i] && used < sizeof(names); i++)
+		used += snprintf(names + used, sizeof(names) - used, "%s%s",
+				 !i ? "" : cli_commands[i + 1] ? ", " : " or ",
+				 cli_commands[i]->name);
+	return cli_usage_error(NULL, "'%s' is not a command (%s)", name, names);
+}
+
+static const struct cli_option help_options[] = {
+	{ "--help", CLI_FLAG }, { "-h", CLI_FLAG }, { NULL },
+};
+
+static const struct cli_option *find_in(const struct cli_option *options, const char *arg,
+					size_t len)
+{
+	for (; options->name; options++)
+		if (strlen(options->name) == len && !strncmp(options->name, arg, len))
+			return options;
+	return NULL;
+}
+
+static const struct cli_option *find_option(const struct cli_command *c, const char *arg,
+					    size_t len)
+{
+	const struct cli_option *option = find_in(c->options, arg, len);
+
+	return option ? option : find_in(help_options, arg, len);
+}
+
+static int store(struct cli_args *a, const struct cli_option *option, const char *value)
+{
+	if (option->kind == CLI_VALUE && cli_value(a, option->name))
+		return cli_usage_error(a, "%s given twice", option->name);
+	if (a->ngiven == CLI_MAX_ARGS)
+		return cli_usage_error(a, "more than %d options", CLI_MAX_ARGS);
+	a->given[a->ngiven++] = (struct cli_arg){ .option = option, .value = value };
+	return 0;
+}
+
+/* Parses argv[i] (and maybe argv[i+1]); returns how many it used, or -exit. */
+static int parse_option(struct cli_args *a, int argc, char **argv, int i)
+{
+	const char *arg = argv[i], *eq = strchr(arg, '=');
+	size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+	const struct cli_option *option = find_option(a->command, arg, len);
+	int ret;
+
+	if (!option)
+		return -cli_usage_error(a, "'%s' is not an option of 'pagelab %s'", arg,
+					a->command->name);
+	if (option->kind == CLI_FLAG) {
+		if (eq)
+			return -cli_usage_error(a, "%s takes no value (got '%s')", option->name,
+						arg);
+		if (find_in(help_options, arg, len))
+			a->help = true;
+		else if ((ret = store(a, option, NULL)))
+			return -ret;
+		return 1;
+	}
+	if (!eq && i + 1 >= argc)
+		return -cli_usage_error(a, "%s needs a value", option->name);
+	ret = store(a, option, eq ? eq + 1 : argv[i + 1]);
+	if (ret)
+		return -ret;
+	return eq ? 1 : 2;
+}
+
+int cli_parse(struct cli_args *a, int argc, char **argv)
+{
+	int i = 2, used;
+
+	a->command = cli_find_command(argv[1]);
+	if (!a->command)
+		return cli_unknown_command(argv[1]);
+	while (i < argc) {
+		if (strncmp(argv[i], "-", 1) || !strcmp(argv[i], "-"))
+			return cli_usage_error(a, "unexpected argument '%s' (options are written "
+					       "--name value)", argv[i]);
+		used = parse_option(a, argc, argv, i);
+		if (used < 0)
+			return -used;
+		i += used;
+	}
+	return 0;
+}
+
+const char *cli_value(const struct cli_args *a, const char *name)
+{
+	for (unsigned i = 0; i < a->ngiven; i++)
+		if (!strcmp(a->given[i].option->name, name))
+			return a->given[i].value;
+	return NULL;
+}
+
+bool cli_flag(const struct cli_args *a, const char *name)
+{
+	for (unsigned i = 0; i < a->ngiven; i++)
+		if (!strcmp(a->given[i].option->name, name))
+			return true;
+	return false;
+}
+
+unsigned cli_values(const struct cli_args *a, const char *name, const char **out, unsigned max)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < a->ngiven && n < max; i++)
+		if (!strcmp(a->given[i].option->name, name))
+			out[n++] = a->given[i].value;
+	return n;
+}
+
+/* ------------------------------------------------------- shared checks */
+
+int cli_frames(const struct cli_args *a, uint32_t *frames)
+{
+	const char *text = cli_value(a, "--frames");
+	unsigned long long v;
+	char *end;
+
+	if (!text)
+		return cli_usage_error(a, "--frames is required");
+	errno = 0;
+	v = strtoull(text, &end, 10);
+	if (text[0] < '0' || text[0] > '9' || *end || errno || v == 0 || v >= PL_NONE)
+		return cli_usage_error(a, "--frames: '%s' is not a number of frames (1 .. %u)",
+				       text, PL_NONE - 1);
+	*frames = (uint32_t)v;
+	return 0;
+}
+
+static void known_policies(char *buf, size_t size)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; pl_policies[i] && used < size; i++)
+		used += snprintf(buf + used, size - used, "%s%s", i ? ", " : "",
+				 pl_policy_name(pl_policies[i]));
+}
+
+/* Policy names are lower case; "LRU" is what a newcomer types for lru. */
+const struct pl_policy_ops *cli_policy(const struct cli_args *a, const char *name)
+{
+	const struct pl_policy_ops *ops;
+	char lower[64], names[1024];
+	size_t i;
+
+	for (i = 0; name[i] && i < sizeof(lower) - 1; i++)
+		lower[i] = (char)tolower((unsigned char)name[i]);
+	lower[i] = '\0';
+	ops = name[i] ? NULL : pl_policy_find(lower);
+	if (!ops) {
+		known_policies(names, sizeof(names));
+		cli_usage_error(a, "no policy named '%s' (known: %s)", name, names);
+	}
+	return ops;
+}
+
+int cli_set_param(const struct cli_args *a, struct cli_result *r, const char *assignment)
+{
+	struct pl_error err;
+
+	if (pl_params_set(r->ops, r->params, assignment, &err))
+		return cli_usage_error(a, "--param %s: %s", assignment, err.msg);
+	return 0;
+}
+
+bool cli_has_param(const struct pl_policy_ops *ops, const char *assignment)
+{
+	size_t len = strcspn(assignment, "=");
+
+	for (unsigned i = 0; i < pl_policy_nparams(ops); i++) {
+		const char *name = pl_policy_param(ops, i)->name;
+
+		if (strlen(name) == len && !strncmp(name, assignment, len))
+			return true;
+	}
+	return false;
+}
+
+/* ----------------------------------------------------------------- input */
+
+static int read_trace_file(const char *path, struct pl_trace *trace)
+{
+	bool is_stdin = !strcmp(path, "-");
+	FILE *in = is_stdin ? stdin : fopen(path, "rb");
+	struct pl_error err;
+	int ret;
+
+	if (!in)
+		return cli_fail("cannot open trace '%s': %s", path, strerror(errno));
+	ret = pl_trace_read(trace, in, is_stdin ? "<stdin>" : path, &err);
+	if (!is_stdin)
+		fclose(in);
+	if (ret)
+		return cli_fail("%s", err.msg);
+	return 0;
+}
+
+int cli_load_trace(const struct cli_args *a, struct pl_trace *trace)
+{
+	const char *refs = cli_value(a, "--refs"), *path = cli_value(a, "--trace");
+	struct pl_error err;
+
+	if (!refs && !path)
+		return cli_usage_error(a, "give the references with --refs or --trace");
+	if (refs && path)
+		return cli_usage_error(a, "give either --refs or --trace, not both");
+	if (path) {
+		if (read_trace_file(path, trace))
+			return EXIT_FAILURE;
+	} else if (pl_trace_parse_refs(trace, refs, "--refs", &err)) {
+		return cli_fail("%s", err.msg);
+	}
+	if (!trace->n)
+		return cli_fail("%s: no references", path ? path : "--refs");
+	return 0;
+}
+
+/* ------------------------------------------------------------ simulation */
+
+/* Prints the events of the steps taken since *printed, and advances it. */
+static void stream_events(struct pl_sim *sim, const struct pl_policy_ops *ops,
+			  const struct pl_trace *t, uint32_t *printed)
+{
+	const struct pl_event *events;
+	uint32_t count;
+
+	events = pl_sim_events(sim, &count);
+	for (; *printed < count; (*printed)++)
+		out_event_json(stdout, &events[*printed], ops, t);
+}
+
+int cli_simulate(struct cli_result *r, const struct pl_trace *t, bool events)
+{
+	struct pl_error err;
+	struct pl_sim *sim;
+	uint32_t printed = 0;
+	int ret = 0;
+
+	/* one checkpoint (step 0) is all a stream needs: nothing seeks */
+	sim = pl_sim_create(r->ops, r->frames, r->params, t, events ? PL_SIM_RECORD : 0,
+			    t->n + 1, &err);
+	if (!sim)
+		return cli_fail("%s", err.msg);
+	if (events) {
+		while (pl_sim_step(sim))
+			stream_events(sim, r->ops, t, &printed);
+		stream_events(sim, r->ops, t, &printed);
+	} else {
+		pl_sim_run(sim, UINT32_MAX);
+	}
+	if (pl_sim_error(sim))
+		ret = cli_fail("%s", pl_sim_error(sim));
+	r->stats = *pl_sim_stats(sim);
+	pl_sim_counters(sim, r->counters);
+	pl_sim_destroy(sim);
+	return ret;
+}

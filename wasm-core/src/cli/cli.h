@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cli.h - the parts of the pagelab command line, and how a command plugs in.
+ *
+ *   main.c      the command table, `pagelab --help`, dispatch
+ *   args.c      argument parsing and the checks every command shares:
+ *               --frames, policy names, --param, loading --refs/--trace
+ *   output.c    output formats: JSON strings, a run's summary as text or
+ *               JSON, an event as a JSON line, rows as a table, CSV or JSON
+ *   cmd_*.c     one file per command
+ *
+ * Adding a command
+ *   Write src/cli/cmd_NAME.c defining `const struct cli_command
+ *   cli_command_NAME` (its name, one-line summary, usage text, example,
+ *   the options it accepts and its run function), and add
+ *   &cli_command_NAME to cli_commands[] in main.c.  Parsing, --help, and
+ *   the usage errors ("'--x' is not an option of 'pagelab NAME'", "--frames
+ *   given twice", ...) come with it.  Options are stored by name; the
+ *   command reads them with cli_value(), cli_flag() and cli_values().
+ *
+ * Exit status: 0 on success, EXIT_FAILURE (1) when the input or a
+ * simulation fails, CLI_EXIT_USAGE (2) on a usage error.  Every message
+ * starts with "pagelab:".  The CLI only uses pagelab.h, like any other
+ * client of the core.
+ */
+#ifndef PAGELAB_CLI_H
+#define PAGELAB_CLI_H
+
+#include <stdlib.h>
+
+#include "pagelab.h"
+
+#define CLI_EXIT_USAGE 2
+#define CLI_MAX_ARGS 128	/* options given on one command line */
+#define CLI_MAX_POLICIES 64	/* policies in one compare */
+
+enum cli_option_kind {
+	CLI_FLAG,	/* --json */
+	CLI_VALUE,	/* --frames N, at most once */
+	CLI_REPEATED,	/* --param NAME=VALUE, any number of times */
+};
+
+struct cli_option {
+	const char *name;	/* "--frames" */
+	enum cli_option_kind kind;
+};
+
+/* The options of every command that simulates a trace (run, compare). */
+#define CLI_TRACE_OPTIONS					\
+	{ "--frames", CLI_VALUE }, { "--refs", CLI_VALUE },	\
+	{ "--trace", CLI_VALUE }, { "--param", CLI_REPEATED }
+
+struct cli_args;
+
+struct cli_command {
+	const char *name;	/* "run" */
+	const char *summary;	/* one line for 'pagelab --help' */
+	const char *usage;	/* 'pagelab NAME --help' */
+	const char *example;	/* printed after the usage, or NULL */
+	bool reads_trace;	/* the usage is followed by the input help */
+	const struct cli_option *options;	/* ended by { NULL } (--help is implied) */
+	int (*run)(const struct cli_args *args);
+};
+
+struct cli_arg {
+	const struct cli_option *option;
+	const char *value;	/* NULL for a flag */
+};
+
+struct cli_args {
+	const struct cli_command *command;
+	struct cli_arg given[CLI_MAX_ARGS];
+	unsigned ngiven;
+	bool help;
+};
+
+extern const struct cli_command *const cli_commands[];	/* NULL-terminated */
+
+/* args.c: parsing */
+const struct cli_command *cli_find_command(const char *name);
+/* "'x' is not a command (run, compare or list)" as a usage error. */
+int cli_unknown_command(const char *name);
+/* Parses argv[2..] for the command in argv[1]; 0 or an exit status. */
+int cli_parse(struct cli_args *a, int argc, char **argv);
+/* The value of a CLI_VALUE option, or NULL if not given. */
+const char *cli_value(const struct cli_args *a, const char *name);
+bool cli_flag(const struct cli_args *a, const char *name);
+/* The values of a CLI_REPEATED option in order; returns how many. */
+unsigned cli_values(const struct cli_args *a, const char *name, const char **out,
+		    unsigned max);
+
+/* args.c: messages */
+int cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int cli_usage_error(const struct cli_args *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* args.c: what the simulating commands share */
+int cli_frames(const struct cli_args *a, uint32_t *frames);
+/* Policy names are not case sensitive; NULL after a usage error. */
+const struct pl_policy_ops *cli_policy(const struct cli_args *a, const char *name);
+/* Loads --refs or --trace; 0 or an exit status. */
+int cli_load_trace(const struct cli_args *a, struct pl_trace *trace);
+
+/* One policy's run: what it was asked to do and what came out. */
+struct cli_result {
+	const struct pl_policy_ops *ops;
+	uint32_t frames;
+	int64_t params[PL_MAX_PARAMS];
+	struct pl_stats stats;
+	uint64_t counters[PL_MAX_COUNTERS];
+};
+
+/* Applies "NAME=VALUE" to r->params; 0 or a usage error's exit status. */
+int cli_set_param(const struct cli_args *a, struct cli_result *r, const char *assignment);
+/* Does the policy have a parameter named like the left side of `assignment`? */
+bool cli_has_param(const struct pl_policy_ops *ops, const char *assignment);
+/* Runs r->ops over the trace into r (streaming events to stdout if asked); 0 or 1. */
+int cli_simulate(struct cli_result *r, const struct pl_trace *t, bool events);
+
+/* output.c */
+void out_json_string(FILE *out, const char *s);
+/* A parameter's value as the user would write it: a choice name or a number. */
+void out_param_value(char *buf, size_t size, const struct pl_param *p, int64_t v);
+void out_summary_json(FILE *out, const struct cli_result *r);
+void out_summary_text(FILE *out, const struct cli_result *r);
+void out_event_json(FILE *out, const struct pl_event *ev, const struct pl_policy_ops *ops,
+		    const struct pl_trace *t);
+void out_rows_table(FILE *out, const struct cli_result *results, unsigned n);
+void out_rows_csv(FILE *out, const struct cli_result *results, unsigned n);
+void out_rows_json(FILE *out, const struct cli_result *results, unsigned n);
+/* Text word-wrapped to 78 columns, each line indented by `indent`. */
+void out_wrapped(FILE *out, int indent, const char *text);
+
+#endif /* PAGELAB_CLI_H */
