@@ -17,8 +17,8 @@ Layout of OUT_DIR:
                                   done.json: the gradebook row, written last
     gradebook.csv, summary.md     the class, rewritten after every run
 
-Invariants: a student counts as finished exactly when staff/<key>/done.json exists; it is
-written atomically after grade exited with 0 or 4 (graded, refused, or an internal error),
+Invariants: a student counts as finished exactly when staff/<key>/done.json holds valid JSON;
+it is written atomically after grade exited with 0 or 4 (graded, refused, or an internal error),
 so a killed run loses only the grades in flight and a rerun continues; --force regrades.
 Every text from a submission or its metadata reaches the reports escaped (safetext), and
 a CSV cell never starts with = + - @ (spreadsheet formulas).
@@ -189,6 +189,8 @@ class Progress:
 		self.stream = stream
 		self.live = stream.isatty()
 		self.lock = threading.Lock()
+		if self.live:
+			self.draw()
 
 	def finished(self, row):
 		with self.lock:
@@ -294,7 +296,7 @@ class ClassRun:
 		if self.force:
 			for student in students:
 				self.done_path(student).unlink(missing_ok=True)
-		todo = [student for student in students if not self.done_path(student).exists()]
+		todo = [student for student in students if read_json(self.done_path(student)) is None]
 		self.log(f"{len(students)} submissions: {len(students) - len(todo)} already graded,"
 			 f" {len(todo)} to grade with {self.jobs} job(s)")
 		progress = Progress(len(students), len(students) - len(todo))
