@@ -319,6 +319,11 @@ class ClassRun:
 		if self.stopping.is_set():
 			self.log("interrupted: rerun the same command to grade the rest")
 			return 130
+		unfinished = [s.shown for s in todo if read_json(self.done_path(s)) is None]
+		if unfinished:
+			self.log(f"{len(unfinished)} could not be graded ({', '.join(unfinished[:10])}):"
+				 " see their staff/<student>/staff.log; rerun to try them again")
+			return 1
 		return 0
 
 	def one(self, student):
