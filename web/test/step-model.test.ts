@@ -2,7 +2,8 @@
  * The step view's model, on real runs of the core: the frame grid holds
  * exactly the resident pages of the policy's own snapshot at every step,
  * for every policy; running counts; jumps; the narration of seed 000's
- * Figure 2, of CLOCK's second chances and of Linux's promotion; and what a
+ * Figure 2, of CLOCK's second chances, of Linux's promotion, shadow
+ * entries and refaults, of every policy's reason for its victim; and what a
  * step's events say to animate.
  */
 import { afterAll, describe, expect, it } from 'vitest';
@@ -72,36 +73,82 @@ describe('the frame grid', () => {
 });
 
 describe('the narration', () => {
-	it("tells seed 000's Figure 2 step 7 as the paper does: every RRPV incremented, page 11 reached 3 and was evicted", async () => {
+	const tell = (r: Run, k: number) =>
+		narrate(r.policy, r.timeline.log.eventsOfStep(k), {
+			resident: k > 1 ? r.timeline.column(k - 1).rows.filter((p) => p !== null).length : 0,
+			lengthsAfter: r.timeline.listLengths(k),
+			fieldMax: r.fieldMax,
+			nextUse: (page) => r.timeline.nextUse(page, k),
+		});
+
+	it("tells seed 000's Figure 2 step 7 as the paper does: every RRPV aged, page 11 reached 3 and was evicted", async () => {
 		const r = await run('srrip', 4, '1 2 2 1 11 12 13 14 1 2', { rrpv_bits: 2 });
-		const text = narrate(r.policy, r.timeline.log.eventsOfStep(7), 4);
-		expect(text).toBe(
-			'page 13: miss; RRPV of every page incremented; page 11 reached 3 and was evicted; page 13 inserted into frame slot 2 with RRPV 2',
+		expect(tell(r, 7)).toBe(
+			'page 13: miss (page fault); RRPV of every page incremented (no page at the maximum: aging); page 11 evicted from frames (reached RRPV 3: distant re-reference); page 13 inserted into frame slot 2 with RRPV 2 (long re-reference predicted)',
 		);
-		expect(narrate(r.policy, r.timeline.log.eventsOfStep(3), 2)).toBe('page 2: hit; RRPV of page 2 2 → 0');
+		expect(tell(r, 3)).toBe('page 2: hit; RRPV of page 2 2 → 0 (hit: near re-reference)');
 		expect(r.fieldMax).toEqual([3]);
 	});
 
 	it('tells where in its list a page went: the tail of a FIFO queue, the head of an LRU list', async () => {
 		const fifo = await run('fifo', 3, '1 2 3');
-		expect(narrate(fifo.policy, fifo.timeline.log.eventsOfStep(3), 2, false, fifo.timeline.listLengths(3))).toBe(
-			'page 3: miss; page 3 inserted into queue at the tail',
-		);
+		expect(tell(fifo, 3)).toBe('page 3: miss (page fault); page 3 inserted into queue at the tail');
 		expect(fifo.timeline.listLengths(2)).toEqual([2]);
 		const lru = await run('lru', 3, '1 2 3');
-		expect(narrate(lru.policy, lru.timeline.log.eventsOfStep(3), 2, false, lru.timeline.listLengths(3))).toMatch(/at the (head|tail)/);
+		expect(tell(lru, 3)).toMatch(/at the (head|tail)/);
+	});
+
+	it('says why each policy chose its victim', async () => {
+		expect(tell(await run('fifo', 2, '1 2 3'), 3)).toContain('page 1 evicted from queue (loaded longest ago: the head of the queue)');
+		expect(tell(await run('lru', 2, '1 2 1 3'), 4)).toContain('page 2 evicted from recency (least recently used: the tail of recency)');
+		expect(tell(await run('opt', 2, '1 2 3 1'), 3)).toContain('page 2 evicted from frames (never used again)');
+		expect(tell(await run('opt', 2, '1 2 3 2 1'), 3)).toContain('page 1 evicted from frames (next use reference 5, the furthest ahead)');
+	});
+
+	it('counts OPT\'s next use from 1 and says never for a page not used again', async () => {
+		const r = await run('opt', 2, '1 2 1');
+		expect(tell(r, 1)).toBe('page 1: miss (page fault); page 1 inserted into frame slot 0 with next use reference 3');
+		expect(tell(r, 2)).toContain('next use never');
 	});
 
 	it("tells CLOCK's sweep as second chances", async () => {
 		const r = await run('clock', 3, '1 2 3 1 4', { ref_on_load: 1 });
-		expect(narrate(r.policy, r.timeline.log.eventsOfStep(5), 3)).toBe(
-			'page 4: miss; hand went once round from 0, clearing the reference bits of pages 1, 2, 3 (second chance); page 1 evicted from frames; page 4 inserted into frame slot 0 with reference bit 1; hand advanced from 0 to 1',
+		expect(tell(r, 5)).toBe(
+			'page 4: miss (page fault); hand went once round from slot 0, clearing the reference bits of pages 1, 2, 3 (second chance); page 1 evicted from frames (under the hand with its reference bit clear); page 4 inserted into frame slot 0 with reference bit set; hand advanced from slot 0 to slot 1',
 		);
 	});
 
-	it("tells Linux's promotion of a page read twice", async () => {
+	it("tells Linux's promotion of a page read twice with the kernel function behind it", async () => {
 		const r = await run('linux', 4, '1 2 1', { anon_percent: 0 });
-		expect(narrate(r.policy, r.timeline.log.eventsOfStep(3), 2)).toContain('page 1 promoted from inactive_file to active_file');
+		expect(tell(r, 3)).toBe(
+			'page 1: hit; referenced bit set on inactive_file → promoted to active_file (mark_page_accessed → folio_activate, pgactivate)',
+		);
+		expect(tell(r, 1)).toBe('page 1: miss (page fault); page 1 faulted in at the head of inactive_file with reference bit set (folio_add_lru)');
+	});
+
+	it('tells a Linux eviction with its shadow entry, and the refault distance when the page comes back', async () => {
+		const r = await run('linux', 2, '1 2 3 1', { anon_percent: 0, batch: 1 });
+		expect(tell(r, 3)).toContain('page 1 at the tail of inactive_file, accessed bit clear → reclaimed (shrink_folio_list, pgsteal); shadow entry left with eviction counter 0');
+		expect(tell(r, 4)).toContain('refault of page 1: shadow entry found, refault distance 2 > the working set → inactive_file as a new page (workingset_refault)');
+	});
+
+	it('keeps a step of a large reclaim to a readable sentence, with the rest counted', async () => {
+		const refs = Array.from({ length: 3000 }, (_, i) => (i * 7919) % 1500).join(' ');
+		const r = await run('linux', 512, refs, { batch: 64, anon_percent: 0 });
+		let longest = 0;
+		for (let k = 1; k <= r.timeline.steps; k++) longest = Math.max(longest, tell(r, k).length);
+		expect(longest).toBeLessThanOrEqual(1500);
+		const big = Array.from({ length: r.timeline.steps }, (_, k) => k + 1).find((k) => r.timeline.log.eventsOfStep(k).length > 100)!;
+		expect(tell(r, big)).toMatch(/and \d+ more changes in this step \(\d+ evictions/);
+	});
+
+	it('gives the list lengths of any step from checkpoints as a full replay would', async () => {
+		const refs = Array.from({ length: 1200 }, (_, i) => (i * 31) % 97).join(' ');
+		const r = await run('linux', 16, refs);
+		for (const k of [0, 1, 255, 256, 257, 700, 1200]) {
+			const snapshot = await r.session.snapshot(k);
+			expect(r.timeline.listLengths(k), `step ${k}`).toEqual(snapshot.lists.map((l) => l.length));
+		}
 	});
 });
 

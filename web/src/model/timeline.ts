@@ -73,6 +73,8 @@ export class Timeline {
 	private readonly changePage: Float64Array;
 	private readonly checkpoints: Float64Array[];
 	private readonly columnCache = new Map<number, GridColumn>();
+	/** List lengths at every GRID_CHECKPOINT-th step, filled on demand. */
+	private readonly lengthCheckpoints: number[][];
 
 	constructor(
 		readonly policy: PolicyInfo,
@@ -96,13 +98,27 @@ export class Timeline {
 		this.changeRow = grid.row;
 		this.changePage = grid.page;
 		this.checkpoints = grid.checkpoints;
+		this.lengthCheckpoints = [policy.lists.map(() => 0)];
 	}
 
-	/** How many pages each list holds at step k, replayed from the events. */
+	/** How many pages each list holds at step k, replayed from the nearest checkpoint. */
 	listLengths(k: number): number[] {
-		const lengths = this.policy.lists.map(() => 0);
+		const base = Math.floor(k / GRID_CHECKPOINT);
+		for (let c = this.lengthCheckpoints.length; c <= base; c++)
+			this.lengthCheckpoints.push(this.replayLengths(this.lengthCheckpoints[c - 1], (c - 1) * GRID_CHECKPOINT, c * GRID_CHECKPOINT));
+		return this.replayLengths(this.lengthCheckpoints[base], base * GRID_CHECKPOINT, k);
+	}
+
+	/** The reference (1-based) that next uses `page` after step k, or null: OPT's reason. */
+	nextUse(page: number, k: number): number | null {
+		for (let j = k; j < this.steps; j++) if (this.pages[j] === page) return j + 1;
+		return null;
+	}
+
+	private replayLengths(from: number[], stepFrom: number, stepTo: number): number[] {
+		const lengths = from.slice();
 		const log = this.log;
-		for (let i = 0; i < log.start[k]; i++) {
+		for (let i = log.start[stepFrom]; i < log.start[stepTo]; i++) {
 			const kind = EVENT_KINDS[log.kind[i]];
 			if (kind === 'insert') lengths[log.arg[i]]++;
 			else if (kind === 'evict' || kind === 'remove') lengths[log.arg[i]]--;

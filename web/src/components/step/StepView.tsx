@@ -10,8 +10,11 @@
  * the structure with the grid, without waiting for the worker.  Arriving at step k from step k-1 animates what the
  * events of step k say happened; any other jump redraws without animation.
  *
- * Keyboard: space play/pause, ArrowRight/ArrowLeft step, Home reset,
- * unless the focused element uses that key itself (elementOwnsKey).
+ * Keyboard, for a presentation clicker as much as a keyboard: PageDown,
+ * ArrowRight step forward, PageUp, ArrowLeft step back, Home/End jump to
+ * the ends, space play/pause.  They work wherever focus is (a button, the
+ * speed list, the slider: the key is taken before the element sees it),
+ * except in a field that takes typing (elementTakesTyping).
  */
 import { useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import type { Snapshot } from '../../wasm/protocol';
@@ -38,21 +41,30 @@ interface Shown {
 	handTurns: number[];
 }
 
-/*
- * Whether the focused element does something itself with this key, so the
- * shortcut must stay out of its way: text fields and selects take every
- * key, the scrub slider its arrows, buttons and checkboxes the space bar.
- */
-function elementOwnsKey(target: EventTarget | null, key: string): boolean {
+/* Text fields keep every key: typing a trace or a number must never step. */
+export function elementTakesTyping(target: EventTarget | null): boolean {
 	if (!(target instanceof HTMLElement)) return false;
-	const tag = target.tagName;
-	if (tag === 'TEXTAREA' || tag === 'SELECT') return true;
-	if (tag === 'BUTTON') return key === ' ';
-	if (tag !== 'INPUT') return false;
-	const type = (target as HTMLInputElement).type;
-	if (type === 'range') return key !== ' ';
-	if (type === 'checkbox' || type === 'radio' || type === 'file') return key === ' ';
-	return true;
+	if (target.tagName === 'TEXTAREA' || target.isContentEditable) return true;
+	if (target.tagName !== 'INPUT') return false;
+	return !['range', 'checkbox', 'radio', 'file', 'button', 'submit', 'reset'].includes((target as HTMLInputElement).type);
+}
+
+/** The step a clicker or keyboard key asks for, or null if the key is not a stepping key. */
+export function stepForKey(key: string, step: number, total: number): number | null {
+	switch (key) {
+		case 'PageDown':
+		case 'ArrowRight':
+			return Math.min(total, step + 1);
+		case 'PageUp':
+		case 'ArrowLeft':
+			return Math.max(0, step - 1);
+		case 'Home':
+			return 0;
+		case 'End':
+			return total;
+		default:
+			return null;
+	}
 }
 
 /* Cached snapshots around the shown step, so that a step forward or back draws at once. */
@@ -139,25 +151,40 @@ export function StepView({ run, step, onStep, lecture }: Props) {
 	}, [playing, step, total, speed, onStep]);
 
 	useEffect(() => {
+		/* Capture phase: the key is ours before a focused button, list or slider acts on it. */
 		const onKey = (event: KeyboardEvent) => {
-			if (elementOwnsKey(event.target, event.key) || event.altKey || event.ctrlKey || event.metaKey) return;
+			if (elementTakesTyping(event.target) || event.altKey || event.ctrlKey || event.metaKey) return;
+			const target = event.target instanceof HTMLElement ? event.target : null;
+			/* The grid's own arrows move between its cells. */
+			if (target?.closest('[role=grid]') && /^Arrow/.test(event.key)) return;
+			const next = stepForKey(event.key, step, total);
 			if (event.key === ' ') setPlaying((p) => !p);
-			else if (event.key === 'ArrowRight') onStep(clamp(step + 1));
-			else if (event.key === 'ArrowLeft') onStep(clamp(step - 1));
-			else if (event.key === 'Home') onStep(0);
-			else return;
+			else if (next !== null) {
+				setPlaying(false);
+				onStep(next);
+			} else return;
 			event.preventDefault();
+			event.stopPropagation();
 		};
-		window.addEventListener('keydown', onKey);
-		return () => window.removeEventListener('keydown', onKey);
+		window.addEventListener('keydown', onKey, { capture: true });
+		return () => window.removeEventListener('keydown', onKey, { capture: true });
 	});
 
 	const resident = step > 0 ? timeline.column(step - 1).rows.filter((p) => p !== null).length : 0;
 	const reference = step > 0 ? timeline.pages[step - 1] : null;
-	const narration =
-		step === 0
-			? `Memory is empty: ${run.scenario.frames} frames, ${total} references to come. Step forward to process the first.`
-			: narrate(run.policy, timeline.log.eventsOfStep(step), resident, run.result.trace.writes[step - 1] === 1, timeline.listLengths(step));
+	const narration = useMemo(
+		() =>
+			step === 0
+				? `Memory is empty: ${run.scenario.frames} frames, ${total} references to come. Step forward to process the first.`
+				: narrate(run.policy, timeline.log.eventsOfStep(step), {
+						resident,
+						write: run.result.trace.writes[step - 1] === 1,
+						lengthsAfter: timeline.listLengths(step),
+						fieldMax: run.fieldMax,
+						nextUse: (page) => timeline.nextUse(page, step),
+					}),
+		[run, timeline, step, total, resident],
+	);
 	const animation = { '--anim-ms': `${Math.round(Math.min(700, 800 / speed))}ms` } as CSSProperties;
 	const full = run.result.stats;
 
