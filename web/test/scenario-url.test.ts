@@ -5,7 +5,8 @@
  * a generated trace is the same for the same seed.
  */
 import { describe, expect, it } from 'vitest';
-import { decodeState, encodeState, DEFAULT_STATE, type AppState } from '../src/model/url';
+import { compressToEncodedURIComponent } from 'lz-string';
+import { decodeState, encodeState, linkFor, readScenarioFile, scenarioFile, DEFAULT_STATE, LINK_LIMIT, type AppState } from '../src/model/url';
 import { PRESETS, validateScenario, withPolicy, effectiveParams } from '../src/model/scenario';
 import { generate } from '../src/model/generator';
 import type { PolicyInfo } from '../src/wasm/protocol';
@@ -21,6 +22,88 @@ const SRRIP: PolicyInfo = {
 	counters: [],
 };
 const FIFO: PolicyInfo = { ...SRRIP, name: 'fifo', params: [], fields: [] };
+
+function refsOf(n: number, pages: number): string {
+	let x = 1;
+	return Array.from({ length: n }, () => {
+		x = (x * 1103515245 + 12345) % 2147483648;
+		return x % pages;
+	}).join(' ');
+}
+
+const withRefs = (text: string): AppState => ({ ...DEFAULT_STATE, scenario: { ...DEFAULT_STATE.scenario, trace: { kind: 'refs', text } } });
+
+describe('the link', () => {
+	it('lives in the fragment, so no server ever sees it', () => {
+		expect(encodeState(DEFAULT_STATE)).toMatch(/^#v1\./);
+	});
+
+	it('carries a preset by its name, not its data: the million-reference zipf preset is a short link', () => {
+		const zipf = PRESETS.find((p) => p.id === 'zipf-big')!;
+		const state: AppState = { ...DEFAULT_STATE, scenario: zipf.scenario, view: 'charts', hideAnswers: true, predict: true };
+		const link = encodeState(state);
+		expect(link.length).toBeLessThan(200);
+		expect(decodeState(link)).toEqual({ state, errors: [] });
+	});
+
+	it('round-trips 20 000 references within the link limit', () => {
+		const state = withRefs(refsOf(20_000, 100_000));
+		const link = linkFor(state, 20_000);
+		expect(link.tooLarge).toBeNull();
+		expect(link.fragment.length).toBeLessThanOrEqual(LINK_LIMIT);
+		expect(decodeState(link.fragment)).toEqual({ state, errors: [] });
+	});
+
+	it('refuses a million references with a message, keeps the rest, and says so when opened', () => {
+		const state = { ...withRefs(refsOf(1_000_000, 2000)), view: 'compare' as const };
+		const link = linkFor(state, 1_000_000);
+		expect(link.tooLarge).toMatch(/1,000,000 references\) is too large for a link.*download scenario/);
+		expect(link.fragment.length).toBeLessThan(300);
+		const opened = decodeState(link.fragment);
+		expect(opened.state.view).toBe('compare');
+		expect(opened.errors).toEqual([expect.stringMatching(/1,000,000 references.*too large for a link: open the scenario file/)]);
+	});
+
+	it('round-trips a million references through a scenario file', () => {
+		const state = withRefs(refsOf(1_000_000, 2000));
+		expect(readScenarioFile(scenarioFile(state), 'lecture.json')).toEqual({ state, errors: [] });
+		expect(readScenarioFile('{"pagelab": "other"}', 'x.json').errors).toEqual(['x.json: not a pagelab scenario file (no "pagelab": "scenario")']);
+		expect(readScenarioFile('{"pagelab": "scen', 'cut.json').errors[0]).toMatch(/^cut.json: not a pagelab scenario file/);
+	});
+
+	it('says a truncated or damaged link is truncated, and opens the default', () => {
+		const link = encodeState(withRefs(refsOf(500, 50)));
+		for (const cut of [link.slice(0, link.length - 7), link.slice(0, link.indexOf('.', 4)), link.slice(0, 12)]) {
+			const decoded = decodeState(cut);
+			expect(decoded.state, cut).toEqual(DEFAULT_STATE);
+			expect(decoded.errors, cut).toEqual([expect.stringMatching(/^link: it is truncated or damaged/)]);
+		}
+		expect(decodeState('#v1.a b.c').errors[0]).toMatch(/characters a pagelab link never has/);
+		expect(decodeState('#share-me').errors[0]).toMatch(/is not a pagelab link/);
+	});
+
+	it('checks every field of a hostile link against the schema and names what is wrong', () => {
+		const hostile = encodeState(DEFAULT_STATE).replace(/^#v1\.[^.]*/, () => {
+			const json = { policy: '<img src=x onerror=alert(1)>', frames: -3, params: { k: 'x' }, view: 'admin', step: 2.5, cmp: 'lru', lecture: 'yes' };
+			return `#v1.${compressToEncodedURIComponent(JSON.stringify(json))}`;
+		});
+		const decoded = decodeState(hostile);
+		expect(decoded.state.scenario.policy).toBe(DEFAULT_STATE.scenario.policy);
+		expect(decoded.state.scenario.frames).toBe(DEFAULT_STATE.scenario.frames);
+		expect(decoded.state.view).toBe('step');
+		expect(decoded.state.lecture).toBe(false);
+		expect(decoded.errors).toEqual([
+			"link: policy '<img src=x onerror=alert(1)>' is not a policy name",
+			"link: frames '-3' is not a whole number of frames",
+			"link: params.k 'x' is not a number",
+			"link: view 'admin' is not step, compare or charts",
+			"link: step '2.5' is not a step number",
+			"link: cmp 'lru' is not a list of policy names",
+		]);
+		const badRefs = encodeState(DEFAULT_STATE).replace(/\.[^.]*$/, `.${compressToEncodedURIComponent(JSON.stringify({ refs: '1 2 <script>' }))}`);
+		expect(decodeState(badRefs).errors).toEqual([expect.stringMatching(/^link: trace.refs is not a reference string/)]);
+	});
+});
 
 describe('the URL', () => {
 	it('round-trips a typed scenario with parameters, the view, the step and lecture mode', () => {
@@ -42,9 +125,9 @@ describe('the URL', () => {
 			compare: { policies: ['lru', 'clock', 'srrip'], ghostOpt: true },
 			charts: ['fifo', 'opt', 'linux'],
 		};
-		const link = encodeState(state);
-		expect(link).toContain('cmp=lru,clock,srrip');
-		expect(decodeState(link)).toEqual({ state, errors: [] });
+		expect(decodeState(encodeState(state))).toEqual({ state, errors: [] });
+		const old = '?policy=fifo&frames=3&refs=7,0,1,2,0,3,0,4,2,3,0,3,2,1,2,0,1,7,0,1&view=compare&cmp=lru,clock,srrip&ghost=1&charts=fifo,opt,linux';
+		expect(decodeState(old)).toEqual({ state, errors: [] });
 		const withoutGhost = { ...state, compare: { policies: ['fifo', 'lru'], ghostOpt: false } };
 		expect(decodeState(encodeState(withoutGhost)).state).toEqual(withoutGhost);
 	});

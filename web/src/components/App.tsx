@@ -2,9 +2,13 @@
  * App.tsx - the page shell: header with the tabs and lecture mode, the
  * scenario form, and the step, compare and charts views.
  *
- * The App owns the applied scenario, the view, the step, lecture mode and
- * the compare and charts views' choices of policies, and mirrors them into
- * the URL (model/url.ts) so a link restores them.
+ * The App owns the applied scenario, the view, the step, lecture mode, the
+ * teaching switches (hide answers, predict) and the compare and charts
+ * views' choices of policies, and mirrors them into the URL fragment
+ * (model/url.ts) so a link restores them; a trace too large for a link is
+ * shared as a scenario file (ShareBar).  What a link got wrong is shown in
+ * a banner above the view, in lecture mode too.  B (or '.', what
+ * clickers send for "black screen") blanks the screen until the next key.
  * Applying a scenario runs it in the worker; on success the new run
  * replaces the old one (whose session is disposed), on failure the error
  * is shown and everything else stays as it was.
@@ -14,7 +18,9 @@ import { createWorkerClient } from '../wasm/client';
 import { PagelabError, type PolicyInfo } from '../wasm/protocol';
 import { loadRun, type Run } from '../model/run';
 import { DEFAULT_SCENARIO, toTraceSource, type Scenario } from '../model/scenario';
-import { decodeState, encodeState, type AppState, type CompareChoice, type View } from '../model/url';
+import { decodeState, linkFor, type AppState, type CompareChoice, type View } from '../model/url';
+import { ShareBar } from './ShareBar';
+import { elementTakesTyping } from './step/StepView';
 import { ScenarioForm } from './ScenarioForm';
 import { StepView } from './step/StepView';
 import { CompareView } from './compare/CompareView';
@@ -51,13 +57,16 @@ function describeError(error: unknown, scenario: Scenario): string {
 }
 
 export function App() {
-	const initial = useMemo(() => decodeState(window.location.search), []);
+	const initial = useMemo(() => decodeState(window.location.hash || window.location.search), []);
 	const [state, setState] = useState<AppState>(initial.state);
 	const [policies, setPolicies] = useState<PolicyInfo[]>([]);
 	const [run, setRun] = useState<Run | null>(null);
 	const [error, setError] = useState<string | null>(initial.errors.join('; ') || null);
 	const [progress, setProgress] = useState<number | null>(null);
 	const [formOpen, setFormOpen] = useState(false);
+	const [linkProblem, setLinkProblem] = useState<string | null>(initial.errors.join('; ') || null);
+	const [tooLarge, setTooLarge] = useState<string | null>(null);
+	const [blank, setBlank] = useState(false);
 	const inFlight = useRef<AbortController | null>(null);
 
 	/** Resolves to the error shown, or null when the scenario was adopted (or superseded). */
@@ -104,7 +113,10 @@ export function App() {
 		client.listPolicies().then(setPolicies, (e) => setError(`the simulation core did not load: ${(e as Error).message}`));
 		/* A link whose scenario fails still opens the page, on the default scenario, with the error shown. */
 		void apply(initial.state.scenario, initial.state.step).then(async (failure) => {
-			if (failure && (await apply(DEFAULT_SCENARIO)) === null) setError(failure);
+			if (failure && (await apply(DEFAULT_SCENARIO)) === null) {
+				setError(failure);
+				setLinkProblem(`link: ${failure}; the default scenario is shown instead`);
+			}
 			else if (!failure && initial.errors.length) setError(initial.errors.join('; '));
 		});
 	}, [apply, initial]);
@@ -120,10 +132,13 @@ export function App() {
 		const written = writtenUrl.current;
 		const write = () => {
 			writtenUrl.current = state;
-			window.history.replaceState(null, '', encodeState(state));
+			const link = linkFor(state, run.result.trace.references);
+			setTooLarge(link.tooLarge);
+			window.history.replaceState(null, '', `${window.location.pathname}${link.fragment}`);
 		};
 		if (!written || written.scenario !== state.scenario || written.view !== state.view || written.lecture !== state.lecture
-			|| written.compare !== state.compare || written.charts !== state.charts) {
+			|| written.compare !== state.compare || written.charts !== state.charts || written.hideAnswers !== state.hideAnswers
+			|| written.predict !== state.predict) {
 			write();
 			return;
 		}
@@ -135,6 +150,36 @@ export function App() {
 	useEffect(() => {
 		document.documentElement.classList.toggle('lecture', state.lecture);
 	}, [state.lecture]);
+
+	/* Blank screen: B or '.' (a clicker's black-screen key) anywhere but in a text field; any key brings it back. */
+	useEffect(() => {
+		const onKey = (event: KeyboardEvent) => {
+			if (blank) {
+				setBlank(false);
+				event.preventDefault();
+				event.stopImmediatePropagation();
+				return;
+			}
+			if (elementTakesTyping(event.target) || event.altKey || event.ctrlKey || event.metaKey) return;
+			if (event.key === 'b' || event.key === 'B' || event.key === '.') {
+				setBlank(true);
+				event.preventDefault();
+			}
+		};
+		window.addEventListener('keydown', onKey, { capture: true });
+		return () => window.removeEventListener('keydown', onKey, { capture: true });
+	}, [blank]);
+
+	const [fullscreen, setFullscreen] = useState(false);
+	useEffect(() => {
+		const onChange = () => setFullscreen(document.fullscreenElement !== null);
+		document.addEventListener('fullscreenchange', onChange);
+		return () => document.removeEventListener('fullscreenchange', onChange);
+	}, []);
+	const toggleFullscreen = () => {
+		if (document.fullscreenElement) void document.exitFullscreen();
+		else void document.documentElement.requestFullscreen?.().catch(() => setError('this browser refused full screen here (use F11)'));
+	};
 
 	const setStep = useCallback((step: number) => setState((s) => ({ ...s, step })), []);
 	/* The views report their choice after every render that changes it; an unchanged one keeps the state as it is. */
@@ -187,7 +232,35 @@ export function App() {
 					/>
 					lecture mode
 				</label>
+				<label className="lecture-toggle">
+					<input
+						type="checkbox"
+						data-testid="hide-answers"
+						checked={state.hideAnswers ?? false}
+						onChange={(e) => setState((s) => ({ ...s, hideAnswers: e.target.checked || undefined }))}
+					/>
+					hide answers
+				</label>
+				<label className="lecture-toggle">
+					<input
+						type="checkbox"
+						data-testid="predict-mode"
+						checked={state.predict ?? false}
+						onChange={(e) => setState((s) => ({ ...s, predict: e.target.checked || undefined }))}
+					/>
+					predict
+				</label>
+				<button className="form-toggle" data-testid="fullscreen" onClick={toggleFullscreen} aria-pressed={fullscreen}>
+					{fullscreen ? 'exit full screen' : 'full screen'}
+				</button>
 			</header>
+			{blank && <div className="blank-screen" data-testid="blank-screen" onClick={() => setBlank(false)} aria-label="screen blanked: press any key" />}
+			{linkProblem && (
+				<div className="banner link-problem" role="alert" data-testid="link-problem">
+					<span>{linkProblem}</span>
+					<button onClick={() => setLinkProblem(null)}>dismiss</button>
+				</div>
+			)}
 			{progress !== null && (
 				<div className="progress" data-testid="progress" role="progressbar" aria-valuenow={Math.round(progress * 100)}>
 					<div className="bar" style={{ width: `${Math.round(progress * 100)}%` }} />
@@ -204,10 +277,29 @@ export function App() {
 						onApply={applyFromForm}
 						onError={setError}
 					/>
+					<ShareBar
+						state={state}
+						run={run}
+						tooLarge={tooLarge}
+						onOpen={(opened) => {
+							setState(opened);
+							void apply(opened.scenario, opened.step);
+						}}
+						onError={setLinkProblem}
+					/>
 				</aside>
 				<main className="main">
 					{!run && <p className="note">{progress !== null ? 'simulating…' : 'no scenario yet'}</p>}
-					{run && state.view === 'step' && <StepView run={run} step={state.step} onStep={setStep} lecture={state.lecture} />}
+					{run && state.view === 'step' && (
+						<StepView
+							run={run}
+							step={state.step}
+							onStep={setStep}
+							lecture={state.lecture}
+							hideAnswers={state.hideAnswers ?? false}
+							predict={state.predict ?? false}
+						/>
+					)}
 					{run && compared && state.view === 'compare' && (
 						<CompareView
 							scenario={compared}

@@ -29,15 +29,27 @@ export function ClockFace({ policy, snapshot, frames, transitions, handTurns }: 
 					{Array.from({ length: slots }, (_, i) => {
 						const at = slotCentre(i, slots, RADIUS);
 						const entry = entries[i];
+						const label = slotCentre(i, slots, RADIUS - r - 14);
+						const number = (
+							<text key={`n-${i}`} className="slot-number" x={label.x} y={label.y} dy="0.35em">
+								{i}
+							</text>
+						);
 						if (!entry)
-							return <circle key={`empty-${i}`} className="slot empty" cx={at.x} cy={at.y} r={r} />;
+							return (
+								<g key={`empty-${i}`}>
+									<circle className="slot empty" cx={at.x} cy={at.y} r={r} />
+									{number}
+								</g>
+							);
 						const marks = marksFor(entry.page, transitions);
 						const data: Record<string, string> = {};
 						policy.fields.forEach((name, f) => (data[`data-${name}`] = String(entry.values[f])));
 						const classes = ['slot', marks.entered ? 'entered' : '', marks.referenced ? (marks.hit ? 'ref-hit' : 'ref-miss') : ''];
 						return (
+							<g key={`page-${entry.page}`}>
+							{number}
 							<g
-								key={`page-${entry.page}`}
 								className={classes.join(' ')}
 								transform={`translate(${at.x} ${at.y})`}
 								data-testid="page"
@@ -55,6 +67,7 @@ export function ClockFace({ policy, snapshot, frames, transitions, handTurns }: 
 										<text dy="0.35em">{entry.values[bit]}</text>
 									</g>
 								)}
+							</g>
 							</g>
 						);
 					})}

@@ -16,29 +16,36 @@ interface Props {
 	onStep: (step: number) => void;
 	onPlaying: (playing: boolean) => void;
 	onSpeed: (speed: number) => void;
+	/** Hide answers / predict mode: no jumps to the next fault or eviction (they tell where faults are). */
+	hideJumps: boolean;
+	onExportLog: () => void;
 }
 
-export function Controls({ step, total, playing, speed, nextFault, nextEviction, onStep, onPlaying, onSpeed }: Props) {
+export function Controls({ step, total, playing, speed, nextFault, nextEviction, onStep, onPlaying, onSpeed, hideJumps, onExportLog }: Props) {
 	return (
 		<div className="controls" role="toolbar" aria-label="step controls">
-			<button data-testid="reset" onClick={() => onStep(0)} disabled={step === 0} title="reset (Home)">
+			<button data-testid="reset" onClick={() => onStep(0)} disabled={step === 0} title="reset (Home; End jumps to the end)">
 				↺ reset
 			</button>
-			<button data-testid="step-back" onClick={() => onStep(step - 1)} disabled={step === 0} title="step back (←)">
+			<button data-testid="step-back" onClick={() => onStep(step - 1)} disabled={step === 0} title="step back (← or PageUp)">
 				◀ back
 			</button>
 			<button data-testid="play-pause" className="primary" onClick={() => onPlaying(!playing)} disabled={!playing && step >= total} title="play / pause (space)">
 				{playing ? '⏸ pause' : '▶ play'}
 			</button>
-			<button data-testid="step-forward" onClick={() => onStep(step + 1)} disabled={step >= total} title="step forward (→)">
+			<button data-testid="step-forward" onClick={() => onStep(step + 1)} disabled={step >= total} title="step forward (→ or PageDown)">
 				forward ▶
 			</button>
-			<button data-testid="next-fault" onClick={() => nextFault !== null && onStep(nextFault)} disabled={nextFault === null}>
-				next fault
-			</button>
-			<button data-testid="next-eviction" onClick={() => nextEviction !== null && onStep(nextEviction)} disabled={nextEviction === null}>
-				next eviction
-			</button>
+			{!hideJumps && (
+				<>
+					<button data-testid="next-fault" onClick={() => nextFault !== null && onStep(nextFault)} disabled={nextFault === null}>
+						next fault
+					</button>
+					<button data-testid="next-eviction" onClick={() => nextEviction !== null && onStep(nextEviction)} disabled={nextEviction === null}>
+						next eviction
+					</button>
+				</>
+			)}
 			<label className="speed">
 				speed
 				<select data-testid="speed" value={speed} onChange={(e) => onSpeed(Number(e.target.value))}>
@@ -59,6 +66,9 @@ export function Controls({ step, total, playing, speed, nextFault, nextEviction,
 				onChange={(e) => onStep(Number(e.target.value))}
 				aria-label="scrub through the steps"
 			/>
+			<button data-testid="export-log" onClick={onExportLog} disabled={step === 0} title="the steps so far, with their narration, as CSV">
+				export log
+			</button>
 			<span className="step-counter" data-testid="step-counter">
 				step {step} / {total}
 			</span>

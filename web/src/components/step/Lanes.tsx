@@ -30,7 +30,7 @@ function Lane(props: DrawingProps & { list: number; kind: 'active' | 'inactive' 
 			<header>
 				<span className="list-name">{name}</span>
 				<span className="count">{snapshot.lists[list].length}</span>
-				<span className="ends">head → tail</span>
+				<span className="ends">{kind === 'inactive' ? 'head: newest → tail: evict from here' : 'head: newest → tail: deactivated first'}</span>
 			</header>
 			<ol className="chips" data-testid={`list-${name}`}>
 				{snapshot.lists[list].map((entry) => (

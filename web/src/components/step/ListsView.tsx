@@ -44,6 +44,22 @@ export function EvictedGhosts({ list, transitions }: { list: number; transitions
 	);
 }
 
+/*
+ * Which end of a list is which, and where the policy evicts from, read
+ * from the list's well-known name (recency: LRU's; queue: FIFO's; Linux's
+ * shadow entries; a frames list with a hand is a ring).
+ */
+export function endsOf(policy: PolicyInfo, list: number): string {
+	const name = policy.lists[list].name;
+	if (name === 'recency') return 'head: most recent → tail: least recent, evict from here';
+	if (name === 'queue') return 'head: loaded first, evict from here → tail: newest';
+	if (name === 'shadow') return 'head: evicted last → tail: oldest shadow entry';
+	if (policy.lists[list].ghost) return 'head: newest → tail: oldest';
+	if (policy.hands.some((h) => h.list === list)) return 'a ring: the hand picks the victim';
+	if (name === 'frames') return 'frame slots in order: the victim is the page the rule picks';
+	return 'head → tail';
+}
+
 export function ListRow({ policy, snapshot, fieldMax, transitions, list }: DrawingProps & { list: number }) {
 	const info = policy.lists[list];
 	const hands = policy.hands
@@ -55,6 +71,7 @@ export function ListRow({ policy, snapshot, fieldMax, transitions, list }: Drawi
 				<span className="list-name">{info.name}</span>
 				{info.ghost && <span className="tag">ghost: not in memory</span>}
 				<span className="count">{snapshot.lists[list].length}</span>
+				<span className="ends">{endsOf(policy, list)}</span>
 			</header>
 			<ol className="chips" data-testid={`list-${info.name}`}>
 				{snapshot.lists[list].map((entry, i) => (

@@ -12,7 +12,7 @@
  */
 import { memo, type CSSProperties } from 'react';
 import type { PolicyInfo, SnapshotEntry } from '../../wasm/protocol';
-import { fieldWord } from '../../model/narration';
+import { fieldWord, nextUseWord } from '../../model/narration';
 import { meterColour } from '../../viz/meter';
 
 export const METER_LIMIT = 7;
@@ -23,24 +23,48 @@ export function isBitField(name: string): boolean {
 
 const BIT_LETTERS: Record<string, string> = { referenced: 'R', accessed: 'A', modified: 'M', active: 'act', dirty: 'D' };
 
-/* What a lit flag says, in the words a lecturer would use (Linux's names in brackets). */
+/* What a lit flag says, in the words a lecturer would use; Linux's own names only for Linux-shaped policies. */
 const BIT_MEANINGS: Record<string, string> = {
-	referenced: 'referenced: used since the policy last cleared it (Linux: PG_referenced; a second use promotes)',
+	referenced: 'referenced: used since the policy last cleared it',
 	accessed: "accessed: the page table's hardware bit, set by a mapped access, seen only when reclaim looks",
 	modified: 'modified: written since it was loaded',
-	active: 'active: on an active list (Linux: PG_active)',
+	active: 'active: on an active list (PG_active)',
 	dirty: 'dirty: must be written back before its frame is reused',
 };
+const LINUX_REFERENCED = 'referenced: PG_referenced, set by mark_page_accessed; a second use while inactive promotes';
+
+/* Fields that describe a ghost entry (Linux's shadow entries), never a resident page. */
+const GHOST_FIELDS = new Set(['eviction', 'refault_distance']);
+
+/** Whether the policy has Linux's active/inactive lists (its legend then uses the kernel's names). */
+function linuxShaped(policy: PolicyInfo): boolean {
+	return policy.lists.some((l) => /^active_/.test(l.name)) && policy.lists.some((l) => /^inactive_/.test(l.name));
+}
+
+/** The width in bits of a counter whose largest value is max (2^n - 1), or 0 if max is not of that form. */
+function bitWidth(max: number): number {
+	const n = Math.log2(max + 1);
+	return Number.isInteger(n) ? n : 0;
+}
+
+/** How a field's value reads on a chip: OPT's next use 1-based or "never", an aging counter in binary. */
+export function fieldText(name: string, value: number, max: number): string {
+	if (name === 'next_use') return `next ${value < 0 ? 'never' : nextUseWord(value).replace('reference ', 'ref ')}`;
+	if (name === 'counter' && bitWidth(max)) return value.toString(2).padStart(bitWidth(max), '0');
+	if (name === 'eviction') return `evicted at ${value}`;
+	return `${fieldWord(name)} ${value}`;
+}
 
 /** The legend of the flags a policy's chips carry; nothing when they carry none. */
 export function FlagLegend({ policy }: { policy: PolicyInfo }) {
 	const flags = policy.fields.filter(isBitField);
+	const linux = linuxShaped(policy);
 	if (!flags.length) return null;
 	return (
 		<ul className="flag-legend" data-testid="flag-legend">
 			{flags.map((name) => (
 				<li key={name}>
-					<span className="bit on">{BIT_LETTERS[name]}</span> {BIT_MEANINGS[name]}
+					<span className="bit on">{BIT_LETTERS[name]}</span> {linux && name === 'referenced' ? LINUX_REFERENCED : BIT_MEANINGS[name]}
 				</li>
 			))}
 		</ul>
@@ -110,7 +134,8 @@ export const PageChip = memo(function PageChip({ policy, list, entry, fieldMax, 
 	const data: Record<string, string> = {};
 	policy.fields.forEach((name, f) => (data[`data-${name}`] = String(entry.values[f])));
 	const classes = ['chip'];
-	if (policy.lists[list]?.ghost) classes.push('ghost');
+	const ghost = policy.lists[list]?.ghost ?? false;
+	if (ghost) classes.push('ghost');
 	if (marks.entered) classes.push('entered');
 	if (marks.moved) classes.push(marks.moved);
 	if (marks.referenced) classes.push(marks.hit ? 'ref-hit' : 'ref-miss');
@@ -127,17 +152,19 @@ export const PageChip = memo(function PageChip({ policy, list, entry, fieldMax, 
 			{policy.fields.map((name, f) => {
 				const value = entry.values[f];
 				const changed = marks.changed?.has(f) ?? false;
+				/* A ghost shows its history (eviction counter), a resident page never does; nothing else is alive in a ghost. */
+				if (GHOST_FIELDS.has(name) !== ghost || (ghost && name === 'refault_distance' && !value)) return null;
 				if (isBitField(name))
 					return (
 						<span key={name} className={`bit${value ? ' on' : ''}${changed ? ' changed' : ''}`} title={`${fieldWord(name)} ${value}`}>
 							{BIT_LETTERS[name] ?? name}
 						</span>
 					);
-				if (fieldMax[f] <= METER_LIMIT)
+				if (fieldMax[f] <= METER_LIMIT && name !== 'next_use')
 					return <Meter key={name} value={value} max={fieldMax[f]} changed={changed} label={fieldWord(name)} />;
 				return (
-					<span key={name} className={`attr${changed ? ' changed' : ''}`}>
-						{fieldWord(name)} {value}
+					<span key={name} className={`attr${changed ? ' changed' : ''}`} title={`${fieldWord(name)} ${value}`}>
+						{fieldText(name, value, fieldMax[f])}
 					</span>
 				);
 			})}

@@ -16,7 +16,7 @@
  * speed list, the slider: the key is taken before the element sees it),
  * except in a field that takes typing (elementTakesTyping).
  */
-import { useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import type { Snapshot } from '../../wasm/protocol';
 import type { Run } from '../../model/run';
 import { narrate } from '../../model/narration';
@@ -25,12 +25,18 @@ import { unwrapHand } from '../../viz/clock';
 import { Controls } from './Controls';
 import { FrameGrid } from './FrameGrid';
 import { StructureView } from './StructureView';
+import { PredictPanel, score, type Prediction, type Scored } from './PredictPanel';
+import { stepLogCsv } from '../../model/stepLog';
 
 interface Props {
 	run: Run;
 	step: number;
 	onStep: (step: number) => void;
 	lecture: boolean;
+	/** Totals and the jumps that give away where faults are, hidden. */
+	hideAnswers: boolean;
+	/** The class predicts each step before it is revealed. */
+	predict: boolean;
 }
 
 interface Shown {
@@ -65,6 +71,16 @@ export function stepForKey(key: string, step: number, total: number): number | n
 		default:
 			return null;
 	}
+}
+
+/* Predict mode's keys: H hit, F fault, 1-9 the n-th page in memory as the victim. */
+function predictionForKey(key: string, run: Run, step: number): Prediction | null {
+	if (key === 'h' || key === 'H') return { hit: true, victim: null };
+	if (key === 'f' || key === 'F') return { hit: false, victim: null };
+	if (!/^[1-9]$/.test(key) || step === 0) return null;
+	const resident = run.timeline.column(step).rows.filter((p): p is number => p !== null);
+	const page = resident[Number(key) - 1];
+	return page === undefined ? null : { hit: false, victim: page };
 }
 
 /* Cached snapshots around the shown step, so that a step forward or back draws at once. */
@@ -131,8 +147,50 @@ function useShownStep(run: Run, step: number): Shown | null {
 	return shown?.run === run ? shown : null;
 }
 
-export function StepView({ run, step, onStep, lecture }: Props) {
+function saveText(name: string, text: string, type: string): void {
+	const url = URL.createObjectURL(new Blob([text], { type }));
+	const a = document.createElement('a');
+	a.href = url;
+	a.download = name;
+	a.click();
+	setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/*
+ * Predict mode's state: the prediction for the next step and the scored
+ * ones.  A prediction is scored when the step it was made for is revealed
+ * (one step forward); any other move drops it.
+ */
+function usePredictions(run: Run, step: number) {
+	const [prediction, setShownPrediction] = useState<Prediction | null>(null);
+	const [scored, setScored] = useState<Scored[]>([]);
+	const [last, setLast] = useState<Scored | null>(null);
+	const current = useRef<Prediction | null>(null);
+	const setPrediction = useCallback((p: Prediction | null) => {
+		current.current = p;
+		setShownPrediction(p);
+	}, []);
+	const seen = useRef({ run, step });
+	useEffect(() => {
+		const before = seen.current;
+		seen.current = { run, step };
+		if (before.run !== run) {
+			setScored([]);
+			setLast(null);
+		} else if (before.step !== step) {
+			const guess = current.current;
+			const result = step === before.step + 1 && guess ? score(run.timeline, step, guess) : null;
+			if (result) setScored((list) => [...list.filter((s) => s.step !== step), result]);
+			setLast(result);
+		} else return;
+		setPrediction(null);
+	}, [run, step, setPrediction]);
+	return { prediction, setPrediction, scored, last };
+}
+
+export function StepView({ run, step, onStep, lecture, hideAnswers, predict }: Props) {
 	const [playing, setPlaying] = useState(false);
+	const predictions = usePredictions(run, step);
 	const [speed, setSpeed] = useState(1);
 	const shown = useShownStep(run, step);
 	const { timeline } = run;
@@ -158,7 +216,9 @@ export function StepView({ run, step, onStep, lecture }: Props) {
 			/* The grid's own arrows move between its cells. */
 			if (target?.closest('[role=grid]') && /^Arrow/.test(event.key)) return;
 			const next = stepForKey(event.key, step, total);
-			if (event.key === ' ') setPlaying((p) => !p);
+			const guess = predict ? predictionForKey(event.key, run, step) : null;
+			if (guess) predictions.setPrediction(guess);
+			else if (event.key === ' ') setPlaying((p) => !p);
 			else if (next !== null) {
 				setPlaying(false);
 				onStep(next);
@@ -187,6 +247,9 @@ export function StepView({ run, step, onStep, lecture }: Props) {
 	);
 	const animation = { '--anim-ms': `${Math.round(Math.min(700, 800 / speed))}ms` } as CSSProperties;
 	const full = run.result.stats;
+	const exportLog = () =>
+		saveText(`pagelab-${run.scenario.policy}-steps-1-${step}.csv`, stepLogCsv(run, step, predictions.scored), 'text/csv');
+	const answersHidden = hideAnswers || predict;
 
 	return (
 		<div className="step-view" style={animation}>
@@ -195,8 +258,10 @@ export function StepView({ run, step, onStep, lecture }: Props) {
 				total={total}
 				playing={playing}
 				speed={speed}
-				nextFault={timeline.nextFault(step)}
-				nextEviction={timeline.nextEviction(step)}
+				nextFault={answersHidden ? null : timeline.nextFault(step)}
+				nextEviction={answersHidden ? null : timeline.nextEviction(step)}
+				hideJumps={answersHidden}
+				onExportLog={exportLog}
 				onStep={(k) => onStep(clamp(k))}
 				onPlaying={setPlaying}
 				onSpeed={setSpeed}
@@ -224,13 +289,13 @@ export function StepView({ run, step, onStep, lecture }: Props) {
 						{timeline.evictionsAt(step)}
 					</span>
 				</div>
-				<div className="stat whole">
+				{!answersHidden && <div className="stat whole">
 					<span className="label">whole trace</span>
 					<span className="value small" data-testid="stat-whole">
 						{full.misses.toLocaleString('en')} faults / {full.references.toLocaleString('en')} refs (
 						{((100 * full.misses) / Math.max(1, full.references)).toFixed(1)}%)
 					</span>
-				</div>
+				</div>}
 			</div>
 			{full.references > total && (
 				<p className="note banner">
@@ -238,6 +303,7 @@ export function StepView({ run, step, onStep, lecture }: Props) {
 					under “whole trace”, the compare view and the charts cover all of them.
 				</p>
 			)}
+			{predict && <PredictPanel timeline={timeline} step={step} {...predictions} onPredict={predictions.setPrediction} />}
 			<p className="narration" data-testid="narration" aria-live="polite">
 				{step > 0 && <span className="step-tag">{step}.</span>} {narration}
 			</p>
