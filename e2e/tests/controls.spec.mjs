@@ -177,6 +177,7 @@ test.describe('the URL', () => {
 		if (!(await lab.byTestId('compare-policy-2').isVisible()))
 			await lab.byTestId('compare-add').click();
 		await lab.byTestId('compare-policy-2').selectOption('opt');
+		const before = page.url();
 		await lab.byTestId('compare-ghost-opt').check();
 		const chosen = [
 			await lab.byTestId('compare-policy-0').inputValue(),
@@ -184,7 +185,8 @@ test.describe('the URL', () => {
 			await lab.byTestId('compare-policy-2').inputValue(),
 		];
 		expect(chosen[0]).toBe('clock');
-		await expect.poll(() => new URL(page.url()).searchParams.get('cmp')).toBe(chosen.join(','));
+		await expect.poll(() => page.url()).not.toBe(before);
+		expect(new URL(page.url()).hash).toMatch(/^#v1\./);
 
 		const restored = new PageLab(await context.newPage());
 		await restored.page.goto(page.url());

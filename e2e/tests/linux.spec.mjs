@@ -23,7 +23,7 @@ test.describe('Linux lists with 4 frames on 1 2 1', () => {
 		expect(await lab.listPages('inactive_file')).toEqual(['2']);
 		expect(await lab.listPages('active_file')).toEqual(['1']);
 		const promoted = (await lab.structurePages()).find((entry) => entry.page === '1');
-		expect(promoted).toEqual({ list: 'active_file', page: '1', fields: { referenced: '0', active: '1', accessed: '0' } });
+		expect(promoted).toEqual({ list: 'active_file', page: '1', fields: { referenced: '0', active: '1', accessed: '0', eviction: '0', refault_distance: '0' } });
 		await expect(lab.byTestId('narration')).toContainText(/activ|promot/i);
 		await lab.screenshot('step-linux');
 	});

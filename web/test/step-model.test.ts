@@ -6,7 +6,7 @@
  * entries and refaults, of every policy's reason for its victim; and what a
  * step's events say to animate.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { inProcessClient } from './support';
 import { loadRun, type Run } from '../src/model/run';
 import { narrate } from '../src/model/narration';
@@ -15,10 +15,11 @@ import type { Scenario } from '../src/model/scenario';
 
 const client = inProcessClient();
 const runs: Run[] = [];
-afterAll(async () => {
-	await Promise.all(runs.map((r) => r.session.dispose()));
-	client.dispose();
+/* The module keeps a limited number of traces open: each test closes its runs. */
+afterEach(async () => {
+	await Promise.all(runs.splice(0).map((r) => r.session.dispose()));
 });
+afterAll(() => client.dispose());
 
 async function run(policy: string, frames: number, text: string, params: Record<string, number> = {}): Promise<Run> {
 	const scenario: Scenario = { policy, frames, params, trace: { kind: 'refs', text } };
