@@ -64,6 +64,11 @@ struct pl_ctx {
 	uint32_t tick_period;	/* set by create() to get tick() every N refs */
 	const int64_t *params;	/* [PL_MAX_PARAMS], validated against the ranges */
 	struct pl_sim *sim;	/* for the emit functions */
+	uint32_t faulting;	/* the page a miss is bringing in, set before
+				 * that miss's reclaim_goal(), victim() and
+				 * evict() and kept through insert(): adaptive
+				 * policies (ARC, CAR, 2Q) pick the victim by
+				 * the ghost list the faulting page is in */
 	/* Set by the driver, read by the inline emit calls below: */
 	bool recording;		/* events are being kept */
 	bool watch_moves;	/* recording, or the policy has ghost lists */

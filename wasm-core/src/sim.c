@@ -380,8 +380,10 @@ static step_inline void evict_one(struct pl_sim *sim, const bool recording)
 
 static step_inline void miss(struct pl_sim *sim, const struct pl_ref *ref, const bool recording)
 {
-	uint32_t goal = reclaim_goal(sim);
+	uint32_t goal;
 
+	sim->ctx.faulting = ref->page;
+	goal = reclaim_goal(sim);
 	sim->stats.misses++;
 	if (recording)
 		record(sim, PL_EV_MISS, 0, ref->page, 0, 0);
