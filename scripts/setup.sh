@@ -6,6 +6,10 @@
 #   scripts/setup.sh browser  Debian's chromium (Playwright drives it; never downloaded)
 #   scripts/setup.sh kernel   linux-source-6.1, qemu, busybox-static, ccache, build deps
 #   scripts/setup.sh node     npm dependencies of the workspaces (npm ci / npm install)
+#   scripts/setup.sh reference  a Python virtual environment with libCacheSim's bindings
+#                             (PyPI libcachesim, pinned), the outside reference the core's
+#                             differential test compares miss counts with; in
+#                             $PAGELAB_REFERENCE_VENV (default ~/.cache/pagelab/libcachesim-VERSION)
 #
 # Each group first checks for the commands it needs; only when one is missing does it
 # call apt-get, which needs root.  A failed install stops with the package named:
@@ -86,10 +90,32 @@ setup_node() {
 	fi
 }
 
-[ $# -gt 0 ] || { log "usage: scripts/setup.sh core|wasm|browser|kernel|node..."; exit 2; }
+# Kept in step with wasm-core/tests/test_libcachesim.sh, which uses the same default.
+LIBCACHESIM_VERSION=0.3.5
+setup_reference() {
+	local venv=${PAGELAB_REFERENCE_VENV:-$HOME/.cache/pagelab/libcachesim-$LIBCACHESIM_VERSION}
+	local check="import libcachesim; assert libcachesim.__version__ == '$LIBCACHESIM_VERSION'"
+
+	[ -x "$venv/bin/python" ] && "$venv/bin/python" -c "$check" 2>/dev/null && return
+	need 'command -v python3' python3
+	python3 -c 'import venv, ensurepip' 2>/dev/null || need 'false' python3-venv
+	log "python3 -m venv $venv; pip install libcachesim==$LIBCACHESIM_VERSION"
+	rm -rf "$venv.new"
+	mkdir -p "$(dirname "$venv")"
+	python3 -m venv "$venv.new" >&2 || { log "python3 -m venv $venv.new failed"; exit 1; }
+	"$venv.new/bin/python" -m pip install -q --disable-pip-version-check \
+		"libcachesim==$LIBCACHESIM_VERSION" >&2 ||
+		{ log "pip install libcachesim==$LIBCACHESIM_VERSION failed"; rm -rf "$venv.new"; exit 1; }
+	rm -rf "$venv"
+	mv "$venv.new" "$venv"
+	"$venv/bin/python" -c "$check" ||
+		{ log "libcachesim $LIBCACHESIM_VERSION does not import from $venv"; exit 1; }
+}
+
+[ $# -gt 0 ] || { log "usage: scripts/setup.sh core|wasm|browser|kernel|node|reference..."; exit 2; }
 for group in "$@"; do
 	case "$group" in
-	core | wasm | browser | kernel | node) "setup_$group" ;;
+	core | wasm | browser | kernel | node | reference) "setup_$group" ;;
 	*) log "unknown group '$group'"; exit 2 ;;
 	esac
 done
