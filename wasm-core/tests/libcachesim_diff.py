@@ -107,6 +107,11 @@ POLICIES = {
     "lfu": (lcs.LFU, {}, (), 0.0, 1),
     "opt": (lcs.Belady, {}, (), 0.0, 1),
     "clock": (lcs.Clock, {}, ("ref_on_load=clear",), 0.0, 1),
+    "arc": (lcs.ARC, {}, (), 0.0, 1),
+    "twoq": (lcs.TwoQ, {}, (), 0.0, 1),
+    "slru": (lcs.SLRU, {}, (), 0.0, 1),
+    "sieve": (lcs.Sieve, {}, (), 0.0, 1),
+    "s3fifo": (lcs.S3FIFO, {}, (), 0.0, 20),
 }
 
 

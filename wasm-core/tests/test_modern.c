@@ -1,0 +1,457 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * test_modern.c - the adaptive and scan-resistant policies: ARC, 2Q, SLRU,
+ * SIEVE, S3-FIFO.
+ *
+ * Golden tests: small traces worked by hand from each paper's rules (the
+ * expected structures are written out in the comments, step by step).
+ *
+ * Differential tests: ARC and 2Q against straightforward transcriptions of
+ * their papers' pseudocode kept here -- lists as arrays searched linearly,
+ * O(c) per reference, sharing nothing with the policies but the trace -- on
+ * thousands of random traces, comparing every hit and miss and the final
+ * lists (ghosts and ARC's p included).  libCacheSim's own versions are the
+ * other reference (tests/libcachesim_diff.py).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "support.h"
+#include "policy.h"
+#include "splitmix64.h"
+
+/* ------------------------------------------------------------- golden */
+
+TEST(arc_adapts_p_step_by_step_on_a_hand_worked_trace)
+{
+	struct run r;
+
+	/* c = 2.  1 1: 1 seen twice, in t2.  2: t1.  3: full, |T1| + |B1| = 1
+	 * < c, so REPLACE: |T1| = 1 > p = 0, T1's tail 2 goes to b1. */
+	run_start(&r, "arc", 2, "1 1 2 3 1 2 1 3", NULL, 0);
+	for (int i = 0; i < 4; i++)
+		run_step(&r);
+	CHECK_STR_EQ(run_describe(&r), "t1: 3; t2: 1; b1: 2; b2:; p=0");
+	run_step(&r);	/* 1: a hit at t2's head, nothing moves */
+	CHECK_STR_EQ(run_describe(&r), "t1: 3; t2: 1; b1: 2; b2:; p=0");
+	/* 2 is in b1: T1 was too small, p := 0 + max(|B2|/|B1|, 1) = 1.
+	 * REPLACE: |T1| = 1 is not > p, so T2's tail 1 goes to b2. */
+	run_step(&r);
+	CHECK_STR_EQ(run_describe(&r), "t1: 3; t2: 2; b1:; b2: 1; p=1");
+	CHECK_EQ(run_counter(&r, "p_thousandths"), 1000);
+	/* 1 is in b2: p := 1 - max(|B1|/|B2|, 1) = 0; |T1| = 1 > 0: 3 to b1. */
+	run_step(&r);
+	CHECK_STR_EQ(run_describe(&r), "t1:; t2: 1 2; b1: 3; b2:; p=0");
+	/* 3 is in b1: p := 1; T1 is empty, so T2's tail 2 goes to b2. */
+	run_step(&r);
+	CHECK_STR_EQ(run_describe(&r), "t1:; t2: 3 1; b1:; b2: 2; p=1");
+	CHECK_EQ(run_counter(&r, "b1_hits"), 2);
+	CHECK_EQ(run_counter(&r, "b2_hits"), 1);
+	CHECK_EQ(pl_sim_stats(r.sim)->misses, 6);
+	run_free(&r);
+}
+
+TEST(arc_sends_new_pages_through_t1_to_b1_while_a_hot_t2_holds)
+{
+	/* c = 4.  1 2 3 4 twice: all in t2.  5: T1 is empty, so REPLACE takes
+	 * T2's tail 1 to b2.  6 7 8: now |T1| = 1 > p = 0, each evicts T1's
+	 * tail to b1 (5, 6, 7).  5 again: in b1, p := 0 + max(1/3, 1) = 1;
+	 * |T1| = 1 is not > p, so T2's tail 2 goes to b2; 5 enters t2. */
+	const char *refs = "1 2 3 4 1 2 3 4 5 6 7 8 5";
+
+	CHECK_STR_EQ(final_describe("arc", 4, refs, NULL),
+		     "t1: 8; t2: 5 4 3; b1: 7 6; b2: 2 1; p=1");
+	CHECK_EQ(simulate("arc", 4, refs, NULL).misses, 9);
+}
+
+TEST(twoq_keeps_correlated_references_in_a1in_and_admits_a1out_ghosts_to_am)
+{
+	/* c = 4: Kin = 1, Kout = 2.  1 2 3 4 fill a1in; the second 1 is a
+	 * correlated reference: nothing moves.  5: |A1in| = 4 > Kin, 1 goes
+	 * to a1out.  1 again: found in a1out, so it enters am (2 goes to
+	 * a1out).  6: 3 to a1out.  7: 4 to a1out, which forgets 2. */
+	struct pl_stats s = simulate("twoq", 4, "1 2 3 4 1 5 1 6 7", NULL);
+
+	CHECK_STR_EQ(final_describe("twoq", 4, "1 2 3 4 1 5 1 6 7", NULL),
+		     "a1in: 7 6 5; am: 1; a1out: 4 3");
+	CHECK_EQ(s.misses, 8);
+	CHECK_EQ(final_counter("twoq", 4, "1 2 3 4 1 5 1 6 7", NULL, "a1out_hits"), 1);
+}
+
+TEST(slru_promotes_a_hit_one_segment_and_cools_that_segments_tail)
+{
+	/* 2 segments of 2.  1 2 fill seg0, 3 4 then seg1.  Hit 1: to seg1's
+	 * head, whose tail 3 cools to seg0's head.  5: seg0's tail 2 evicted. */
+	CHECK_STR_EQ(final_describe("slru", 4, "1 2 3 4 1 5", "segments=2"),
+		     "seg0: 5 3; seg1: 1 4; seg2:; seg3:");
+	/* One segment is LRU. */
+	CHECK_EQ(simulate("slru", 3, "7 0 1 2 0 3 0 4 2 3 0 3 2 1 2 0 1 7 0 1",
+			  "segments=1").misses, 12);
+}
+
+TEST(sieve_clears_visited_bits_from_the_tail_and_survivors_keep_their_place)
+{
+	struct run r;
+
+	run_start(&r, "sieve", 3, "1 2 3 1 4 5", NULL, 0);
+	for (int i = 0; i < 4; i++)
+		run_step(&r);
+	/* the unset hand shows on the tail, where the first sweep starts */
+	CHECK_STR_EQ(run_describe(&r), "queue: 3 2 1(visited=1); hand=2");
+	/* 4: 1 is visited (cleared, kept in place), 2 is evicted; the hand
+	 * stays on 2's neighbour towards the head, 3. */
+	run_step(&r);
+	CHECK_STR_EQ(run_describe(&r), "queue: 4 3 1; hand=1");
+	/* 5: the hand is on 3, unvisited: evicted; the hand moves on to 4. */
+	run_step(&r);
+	CHECK_STR_EQ(run_describe(&r), "queue: 5 4 1; hand=1");
+	run_free(&r);
+}
+
+TEST(s3fifo_promotes_a_page_hit_twice_in_small_and_admits_a_ghost_to_main)
+{
+	struct run r;
+
+	/* c = 4, small_percent=50: S = 2, M = 2, G = 3.  1 2 fill small;
+	 * 1 is hit twice (freq 2).  While memory first fills and small is
+	 * full, 3 and 4 go to main. */
+	run_start(&r, "s3fifo", 4, "1 2 1 1 3 4 5 2", "small_percent=50", 0);
+	for (int i = 0; i < 6; i++)
+		run_step(&r);
+	CHECK_STR_EQ(run_describe(&r), "small: 2 1(freq=2); main: 4 3; ghost:");
+	/* 5: small's tail 1 has freq 2 >= 2: it moves to main (freq 0); the
+	 * next tail 2 has freq 0: evicted, remembered in ghost. */
+	run_step(&r);
+	CHECK_STR_EQ(run_describe(&r), "small: 5; main: 1 4 3; ghost: 2");
+	CHECK_EQ(run_counter(&r, "moved_to_main"), 1);
+	/* 2 is a ghost: main holds 3 > M pages, so main's tail 3 (freq 0) is
+	 * evicted, and 2 enters main directly. */
+	run_step(&r);
+	CHECK_STR_EQ(run_describe(&r), "small: 5; main: 2 1 4; ghost:");
+	CHECK_EQ(run_counter(&r, "ghost_hits"), 1);
+	run_free(&r);
+}
+
+TEST(s3fifo_main_reinserts_a_hit_page_with_one_less_frequency)
+{
+	/* c = 4, S = 2: 3 4 go to main during the first fill; 3 is hit, so
+	 * the first eviction from main (small's tails 1 and 2 are hit, so
+	 * they move and main overflows) reinserts 3 with freq 0 and evicts 4. */
+	CHECK_STR_EQ(final_describe("s3fifo", 4, "1 2 3 4 3 1 1 2 2 5", "small_percent=50"),
+		     "small: 5; main: 3 2 1; ghost:");
+}
+
+/* ------------------------------------------------- naive references */
+
+#define TRACES 3000
+#define MAX_C 10
+#define MAX_LIST (4 * MAX_C + 4)
+#define MAX_REFS 300
+
+/* A list as an array, most recent first. */
+struct alist {
+	uint32_t n;
+	uint32_t page[MAX_LIST];
+};
+
+static int find(const struct alist *l, uint32_t page)
+{
+	for (uint32_t i = 0; i < l->n; i++)
+		if (l->page[i] == page)
+			return (int)i;
+	return -1;
+}
+
+static void drop_at(struct alist *l, int i)
+{
+	memmove(&l->page[i], &l->page[i + 1], (l->n - (uint32_t)i - 1) * sizeof(l->page[0]));
+	l->n--;
+}
+
+static void add_mru(struct alist *l, uint32_t page)
+{
+	memmove(&l->page[1], &l->page[0], l->n * sizeof(l->page[0]));
+	l->page[0] = page;
+	l->n++;
+}
+
+static uint32_t take_lru(struct alist *l)
+{
+	return l->page[--l->n];
+}
+
+static void describe_list(char *out, size_t size, const char *name, const struct alist *l,
+			  const struct pl_trace *t, bool last)
+{
+	size_t len = strlen(out);
+
+	snprintf(out + len, size - len, "%s:", name);
+	for (uint32_t i = 0; i < l->n; i++) {
+		len = strlen(out);
+		snprintf(out + len, size - len, " %llu", (unsigned long long)t->number[l->page[i]]);
+	}
+	if (!last) {
+		len = strlen(out);
+		snprintf(out + len, size - len, "; ");
+	}
+}
+
+/* ARC as in Megiddo and Modha's Fig. 4, for a cache of c pages. */
+struct naive_arc {
+	uint32_t c;
+	double p;
+	struct alist t1, t2, b1, b2;
+};
+
+static void naive_arc_replace(struct naive_arc *a, bool x_in_b2)
+{
+	/* The paper's REPLACE; T2 cannot be empty when T1's tail is not the
+	 * choice unless p = c, which the paper leaves open: take T1 then. */
+	if ((a->t1.n >= 1 && ((x_in_b2 && a->t1.n == a->p) || a->t1.n > a->p)) || a->t2.n == 0)
+		add_mru(&a->b1, take_lru(&a->t1));
+	else
+		add_mru(&a->b2, take_lru(&a->t2));
+}
+
+/* Returns whether x hit. */
+static bool naive_arc_ref(struct naive_arc *a, uint32_t x)
+{
+	int i;
+	double d;
+
+	if ((i = find(&a->t1, x)) >= 0 || (i = find(&a->t2, x)) >= 0) {	/* Case I */
+		drop_at(find(&a->t1, x) >= 0 ? &a->t1 : &a->t2, i);
+		add_mru(&a->t2, x);
+		return true;
+	}
+	if ((i = find(&a->b1, x)) >= 0) {					/* Case II */
+		d = a->b1.n >= a->b2.n ? 1 : (double)a->b2.n / a->b1.n;
+		a->p = a->p + d < a->c ? a->p + d : a->c;
+		if (a->t1.n + a->t2.n == a->c)
+			naive_arc_replace(a, false);
+		drop_at(&a->b1, find(&a->b1, x));
+		add_mru(&a->t2, x);
+		return false;
+	}
+	if ((i = find(&a->b2, x)) >= 0) {					/* Case III */
+		d = a->b2.n >= a->b1.n ? 1 : (double)a->b1.n / a->b2.n;
+		a->p = a->p - d > 0 ? a->p - d : 0;
+		if (a->t1.n + a->t2.n == a->c)
+			naive_arc_replace(a, true);
+		drop_at(&a->b2, find(&a->b2, x));
+		add_mru(&a->t2, x);
+		return false;
+	}
+	/* Case IV: evictions only with the cache full (demand paging). */
+	if (a->t1.n + a->t2.n == a->c) {
+		if (a->t1.n + a->b1.n == a->c) {
+			if (a->t1.n < a->c) {
+				take_lru(&a->b1);
+				naive_arc_replace(a, false);
+			} else {
+				take_lru(&a->t1);
+			}
+		} else {
+			if (a->t1.n + a->t2.n + a->b1.n + a->b2.n >= 2 * a->c && a->b2.n)
+				take_lru(&a->b2);
+			naive_arc_replace(a, false);
+		}
+	}
+	add_mru(&a->t1, x);
+	return false;
+}
+
+/* 2Q as in Johnson and Shasha's Section 2.1 (the full version). */
+struct naive_twoq {
+	uint32_t kin, kout;
+	uint32_t c;
+	struct alist a1in, am, a1out;
+};
+
+static bool naive_twoq_ref(struct naive_twoq *q, uint32_t x)
+{
+	int i;
+	bool ghost;
+
+	if ((i = find(&q->am, x)) >= 0) {
+		drop_at(&q->am, i);
+		add_mru(&q->am, x);
+		return true;
+	}
+	if (find(&q->a1in, x) >= 0)
+		return true;
+	ghost = (i = find(&q->a1out, x)) >= 0;
+	if (ghost)
+		drop_at(&q->a1out, i);
+	if (q->a1in.n + q->am.n == q->c) {	/* reclaimfor(x) */
+		if (q->a1in.n > q->kin || q->am.n == 0) {
+			uint32_t y = take_lru(&q->a1in);
+
+			if (q->kout) {
+				if (q->a1out.n == q->kout)
+					take_lru(&q->a1out);
+				add_mru(&q->a1out, y);
+			}
+		} else {
+			take_lru(&q->am);
+		}
+	}
+	add_mru(ghost ? &q->am : &q->a1in, x);
+	return false;
+}
+
+static void random_trace(uint64_t *rng, struct pl_trace *t, uint32_t c)
+{
+	uint32_t n = 20 + (uint32_t)(splitmix64_next(rng) % (MAX_REFS - 20));
+	uint32_t pages = c + 2 + (uint32_t)(splitmix64_next(rng) % (3 * c + 2));
+	uint32_t hot = 1 + (uint32_t)(splitmix64_next(rng) % c);
+
+	pl_trace_init(t);
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t r = splitmix64_next(rng);
+		uint32_t page = r % 2 ? (uint32_t)(r >> 8) % hot : (uint32_t)(r >> 8) % pages;
+
+		if (pl_trace_add(t, page, 0) == PL_NONE)
+			test_abort("out of memory");
+	}
+}
+
+static const char *trace_text(const struct pl_trace *t)
+{
+	static char text[MAX_REFS * 4];
+	size_t len = 0;
+
+	text[0] = 0;
+	for (uint32_t i = 0; i < t->n && len + 8 < sizeof(text); i++)
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "%s%llu", i ? " " : "",
+					(unsigned long long)t->number[t->page[i]]);
+	return text;
+}
+
+/*
+ * Runs `policy` and the reference `ref(model, page)` over random traces:
+ * every hit and miss must agree, and at the end the policy's structure
+ * must read as `describe(model)`.
+ */
+static void compare_with_reference(const char *policy, size_t model_size,
+				   void (*init)(void *model, uint32_t c),
+				   bool (*ref)(void *model, uint32_t page),
+				   void (*describe)(const void *model, const struct pl_trace *t,
+						    char *out, size_t size))
+{
+	const struct pl_policy_ops *ops = pl_policy_find(policy);
+	uint64_t rng = 14;
+	unsigned reported = 0;
+	static char model[sizeof(struct naive_arc) > sizeof(struct naive_twoq) ?
+			  sizeof(struct naive_arc) : sizeof(struct naive_twoq)];
+
+	CHECK(model_size <= sizeof(model));
+	for (int k = 0; k < TRACES && reported < 3; k++) {
+		uint32_t c = 1 + (uint32_t)(splitmix64_next(&rng) % MAX_C);
+		struct pl_trace t;
+		struct pl_error err;
+		struct pl_snapshot snap;
+		struct pl_sim *sim;
+		char want[2048] = "";
+
+		random_trace(&rng, &t, c);
+		memset(model, 0, sizeof(model));
+		init(model, c);
+		sim = pl_sim_create(ops, c, NULL, &t, 0, 0, &err);
+		if (!sim)
+			test_abort("%s: %s", policy, err.msg);
+		for (uint32_t i = 0; i < t.n; i++) {
+			uint64_t hits = pl_sim_stats(sim)->hits;
+			bool model_hit = ref(model, t.page[i]);
+
+			if (!pl_sim_step(sim))
+				test_abort("%s: %s", policy, pl_sim_error(sim));
+			if ((pl_sim_stats(sim)->hits > hits) != model_hit) {
+				printf("    %s, %u frames, step %u (page %llu): %s, the paper's "
+				       "rules say %s\n      trace: %s\n", policy, c, i,
+				       (unsigned long long)t.number[t.page[i]],
+				       model_hit ? "miss" : "hit", model_hit ? "hit" : "miss",
+				       trace_text(&t));
+				reported++;
+				break;
+			}
+		}
+		describe(model, &t, want, sizeof(want));
+		pl_snapshot_init(&snap, ops);
+		if (pl_sim_snapshot(sim, &snap))
+			test_abort("snapshot failed");
+		if (!reported && strcmp(describe_snapshot(ops, &t, &snap), want)) {
+			printf("    %s, %u frames: ends as '%s', the paper's rules give '%s'\n"
+			       "      trace: %s\n", policy, c, describe_snapshot(ops, &t, &snap),
+			       want, trace_text(&t));
+			reported++;
+		}
+		pl_snapshot_free(&snap);
+		pl_sim_destroy(sim);
+		pl_trace_free(&t);
+	}
+	CHECK_EQ(reported, 0);
+}
+
+static void arc_init(void *model, uint32_t c)
+{
+	((struct naive_arc *)model)->c = c;
+}
+
+static bool arc_ref(void *model, uint32_t page)
+{
+	return naive_arc_ref(model, page);
+}
+
+static void arc_describe(const void *model, const struct pl_trace *t, char *out, size_t size)
+{
+	const struct naive_arc *a = model;
+	size_t len;
+
+	describe_list(out, size, "t1", &a->t1, t, false);
+	describe_list(out, size, "t2", &a->t2, t, false);
+	describe_list(out, size, "b1", &a->b1, t, false);
+	describe_list(out, size, "b2", &a->b2, t, false);
+	len = strlen(out);
+	snprintf(out + len, size - len, "p=%d", (int)a->p);
+}
+
+static void twoq_init(void *model, uint32_t c)
+{
+	struct naive_twoq *q = model;
+
+	q->c = c;
+	q->kin = c / 4;		/* the paper's Kin = 25% and Kout = 50% of the buffer */
+	q->kout = c / 2;
+}
+
+static bool twoq_ref(void *model, uint32_t page)
+{
+	return naive_twoq_ref(model, page);
+}
+
+static void twoq_describe(const void *model, const struct pl_trace *t, char *out, size_t size)
+{
+	const struct naive_twoq *q = model;
+
+	describe_list(out, size, "a1in", &q->a1in, t, false);
+	describe_list(out, size, "am", &q->am, t, false);
+	describe_list(out, size, "a1out", &q->a1out, t, true);
+}
+
+TEST(arc_follows_the_papers_pseudocode_on_3000_random_traces)
+{
+	compare_with_reference("arc", sizeof(struct naive_arc), arc_init, arc_ref, arc_describe);
+}
+
+TEST(twoq_follows_the_papers_pseudocode_on_3000_random_traces)
+{
+	compare_with_reference("twoq", sizeof(struct naive_twoq), twoq_init, twoq_ref,
+			       twoq_describe);
+}
+
+int main(void)
+{
+	return run_tests();
+}
