@@ -26,7 +26,7 @@
 
 #include "pagelab.h"
 
-#define ABI_MAX_TRACES 64
+#define ABI_MAX_TRACES 256	/* as many as simulations: each run of the page may hold one */
 #define ABI_MAX_SIMS 256
 
 struct abi_sim {
