@@ -162,6 +162,8 @@ const struct pl_policy_ops *pl_policy_find(const char *name);
 const char *pl_policy_name(const struct pl_policy_ops *ops);
 const char *pl_policy_title(const struct pl_policy_ops *ops);
 const char *pl_policy_help(const struct pl_policy_ops *ops);
+/* Sizes its own resident set (WS, PFF): frames is only an optional bound. */
+bool pl_policy_variable_space(const struct pl_policy_ops *ops);
 unsigned pl_policy_nparams(const struct pl_policy_ops *ops);
 const struct pl_param *pl_policy_param(const struct pl_policy_ops *ops, unsigned i);
 unsigned pl_policy_nlists(const struct pl_policy_ops *ops);

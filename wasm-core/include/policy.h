@@ -76,6 +76,8 @@ struct pl_ctx {
 
 enum pl_policy_flags {
 	PL_POLICY_FUTURE = 1 << 0,	/* needs pl_ref.next_use (OPT) */
+	PL_POLICY_VARIABLE_SPACE = 1 << 1,	/* sizes its own resident set (WS, PFF):
+						 * frames is only an upper bound */
 };
 
 struct pl_policy_ops {

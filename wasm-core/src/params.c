@@ -40,6 +40,11 @@ const char *pl_policy_help(const struct pl_policy_ops *ops)
 	return ops->help;
 }
 
+bool pl_policy_variable_space(const struct pl_policy_ops *ops)
+{
+	return ops->flags & PL_POLICY_VARIABLE_SPACE;
+}
+
 unsigned pl_policy_nparams(const struct pl_policy_ops *ops)
 {
 	return ops->nparams;

@@ -79,11 +79,24 @@ done_() {
 test_case "run prints lru's 12 faults on Silberschatz's string with 3 frames"
 pagelab run --policy lru --frames 3 --refs "$OSC"
 expect_status 0
-expect_out "policy      lru (Least Recently Used)"
-expect_out "misses      12"
-expect_out "hits        8"
-expect_out "evictions   9"
-expect_out "hit ratio   40.00%"
+expect_out "policy         lru (Least Recently Used)"
+expect_out "misses         12"
+expect_out "hits           8"
+expect_out "evictions      9"
+expect_out "hit ratio      40.00%"
+expect_out "mean resident  2.85"
+done_
+
+test_case "run without --frames gives ws an unbounded memory and reports its mean resident set"
+pagelab run --policy ws --refs "1 2 3 1 2 4 5 1" --param tau=3 --json
+expect_status 0
+expect_json 'j.frames === null && j.misses === 6 && j.mean_resident === 2.625'
+done_
+
+test_case "run without --frames is refused for a fixed-space policy"
+pagelab run --policy lru --refs "1 2 3"
+expect_status 2
+expect_err_has "pagelab: --frames is required"
 done_
 
 test_case "run --json prints one object with the summary keys"

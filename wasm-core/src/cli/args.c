@@ -192,6 +192,15 @@ int cli_frames(const struct cli_args *a, uint32_t *frames)
 	return 0;
 }
 
+int cli_frames_or_unbounded(const struct cli_args *a, uint32_t *frames)
+{
+	if (!cli_value(a, "--frames")) {
+		*frames = CLI_UNBOUNDED;
+		return 0;
+	}
+	return cli_frames(a, frames);
+}
+
 static void known_policies(char *buf, size_t size)
 {
 	size_t used = 0;
@@ -303,8 +312,8 @@ int cli_simulate(struct cli_result *r, const struct pl_trace *t, bool events)
 	int ret = 0;
 
 	/* one checkpoint (step 0) is all a stream needs: nothing seeks */
-	sim = pl_sim_create(r->ops, r->frames, r->params, t, events ? PL_SIM_RECORD : 0,
-			    t->n + 1, &err);
+	sim = pl_sim_create(r->ops, r->frames == CLI_UNBOUNDED ? PL_NONE - 1 : r->frames,
+			    r->params, t, events ? PL_SIM_RECORD : 0, t->n + 1, &err);
 	if (!sim)
 		return cli_fail("%s", err.msg);
 	if (events) {

@@ -96,6 +96,9 @@ int cli_usage_error(const struct cli_args *a, const char *fmt, ...)
 
 /* args.c: what the simulating commands share */
 int cli_frames(const struct cli_args *a, uint32_t *frames);
+/* The same for a variable-space policy: CLI_UNBOUNDED when not given. */
+int cli_frames_or_unbounded(const struct cli_args *a, uint32_t *frames);
+#define CLI_UNBOUNDED 0
 /* Policy names are not case sensitive; NULL after a usage error. */
 const struct pl_policy_ops *cli_policy(const struct cli_args *a, const char *name);
 /* Loads --refs or --trace; 0 or an exit status. */
@@ -104,7 +107,7 @@ int cli_load_trace(const struct cli_args *a, struct pl_trace *trace);
 /* One policy's run: what it was asked to do and what came out. */
 struct cli_result {
 	const struct pl_policy_ops *ops;
-	uint32_t frames;
+	uint32_t frames;	/* CLI_UNBOUNDED: as many as the trace has pages */
 	int64_t params[PL_MAX_PARAMS];
 	struct pl_stats stats;
 	uint64_t counters[PL_MAX_COUNTERS];
@@ -118,6 +121,8 @@ bool cli_has_param(const struct pl_policy_ops *ops, const char *assignment);
 int cli_simulate(struct cli_result *r, const struct pl_trace *t, bool events);
 
 /* output.c */
+/* Resident pages after each reference, averaged (the space a policy used). */
+double out_mean_resident(const struct pl_stats *s);
 void out_json_string(FILE *out, const char *s);
 /* A parameter's value as the user would write it: a choice name or a number. */
 void out_param_value(char *buf, size_t size, const struct pl_param *p, int64_t v);

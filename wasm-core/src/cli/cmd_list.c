@@ -48,6 +48,8 @@ static void list_text(void)
 
 		printf("%s%-12s %s\n", i ? "\n" : "", pl_policy_name(ops), pl_policy_title(ops));
 		out_wrapped(stdout, 4, pl_policy_help(ops));
+		if (pl_policy_variable_space(ops))
+			printf("    variable space: --frames is optional (default: unbounded)\n");
 		for (unsigned p = 0; p < pl_policy_nparams(ops); p++)
 			param_text(pl_policy_param(ops, p));
 		names_text("lists", pl_policy_nlists(ops), pl_policy_list_name, ops);
@@ -109,7 +111,7 @@ static void list_json(void)
 		names_json("fields", pl_policy_nfields(ops), pl_policy_field_name, ops);
 		names_json("hands", pl_policy_nhands(ops), pl_policy_hand_name, ops);
 		names_json("counters", pl_policy_ncounters(ops), pl_policy_counter_name, ops);
-		putchar('}');
+		printf(",\"variable_space\":%s}", pl_policy_variable_space(ops) ? "true" : "false");
 	}
 	puts("]");
 }

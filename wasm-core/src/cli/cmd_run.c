@@ -36,11 +36,13 @@ static int run_main(const struct cli_args *a)
 		return cli_usage_error(a, "--policy is required");
 	if (events && json)
 		return cli_usage_error(a, "--events already prints JSON; drop --json");
-	if ((ret = cli_frames(a, &r.frames)))
-		return ret;
 	r.ops = cli_policy(a, policy);
 	if (!r.ops)
 		return CLI_EXIT_USAGE;
+	ret = pl_policy_variable_space(r.ops) ? cli_frames_or_unbounded(a, &r.frames) :
+						cli_frames(a, &r.frames);
+	if (ret)
+		return ret;
 	if ((ret = apply_params(a, &r)))
 		return ret;
 	pl_trace_init(&trace);
@@ -69,7 +71,9 @@ const struct cli_command cli_command_run = {
 	"counters.\n"
 	"\n"
 	"  --policy NAME       a policy from 'pagelab list'\n"
-	"  --frames N          page frames of memory (at least 1)\n"
+	"  --frames N          page frames of memory (at least 1); optional for\n"
+	"                      the variable-space policies (ws, pff), which size\n"
+	"                      their own resident set: see 'mean resident'\n"
 	"  --param NAME=VALUE  set a policy parameter (repeatable); VALUE is an\n"
 	"                      integer or one of the parameter's named choices\n"
 	"  --json              print the summary as one JSON object\n"

@@ -31,6 +31,11 @@ static double hit_ratio(const struct pl_stats *s)
 	return s->references ? (double)s->hits / (double)s->references : 0.0;
 }
 
+double out_mean_resident(const struct pl_stats *s)
+{
+	return s->references ? (double)s->resident_sum / (double)s->references : 0.0;
+}
+
 void out_param_value(char *buf, size_t size, const struct pl_param *p, int64_t v)
 {
 	if (p->choices)
@@ -68,11 +73,16 @@ void out_summary_json(FILE *out, const struct cli_result *r)
 
 	fputs("{\"policy\":", out);
 	out_json_string(out, pl_policy_name(r->ops));
-	fprintf(out, ",\"frames\":%u,\"references\":%llu,\"hits\":%llu,\"misses\":%llu,"
-		"\"evictions\":%llu,\"writebacks\":%llu,\"hit_ratio\":%.6f,",
-		r->frames, (unsigned long long)s->references, (unsigned long long)s->hits,
+	if (r->frames == CLI_UNBOUNDED)
+		fputs(",\"frames\":null", out);
+	else
+		fprintf(out, ",\"frames\":%u", r->frames);
+	fprintf(out, ",\"references\":%llu,\"hits\":%llu,\"misses\":%llu,"
+		"\"evictions\":%llu,\"writebacks\":%llu,\"hit_ratio\":%.6f,"
+		"\"mean_resident\":%.3f,",
+		(unsigned long long)s->references, (unsigned long long)s->hits,
 		(unsigned long long)s->misses, (unsigned long long)s->evictions,
-		(unsigned long long)s->writebacks, hit_ratio(s));
+		(unsigned long long)s->writebacks, hit_ratio(s), out_mean_resident(s));
 	json_params(out, r);
 	fputs(",\"counters\":{", out);
 	for (unsigned i = 0; i < pl_policy_ncounters(r->ops); i++) {
@@ -83,10 +93,10 @@ void out_summary_json(FILE *out, const struct cli_result *r)
 	fputs("}}", out);
 }
 
-/* The width of the label column: the longest label, at least "references". */
+/* The width of the label column: the longest label, at least "mean resident". */
 static int label_width(const struct pl_policy_ops *ops)
 {
-	size_t width = strlen("references");
+	size_t width = strlen("mean resident");
 
 	for (unsigned i = 0; i < pl_policy_ncounters(ops); i++)
 		if (strlen(pl_policy_counter_name(ops, i)) > width)
@@ -107,13 +117,17 @@ void out_summary_text(FILE *out, const struct cli_result *r)
 		out_param_value(value, sizeof(value), p, r->params[i]);
 		fprintf(out, "%-*s%s=%s\n", w, i ? "" : "params", p->name, value);
 	}
-	fprintf(out, "%-*s%u\n", w, "frames", r->frames);
+	if (r->frames == CLI_UNBOUNDED)
+		fprintf(out, "%-*s%s\n", w, "frames", "unbounded");
+	else
+		fprintf(out, "%-*s%u\n", w, "frames", r->frames);
 	fprintf(out, "%-*s%llu\n", w, "references", (unsigned long long)s->references);
 	fprintf(out, "%-*s%llu\n", w, "hits", (unsigned long long)s->hits);
 	fprintf(out, "%-*s%llu\n", w, "misses", (unsigned long long)s->misses);
 	fprintf(out, "%-*s%llu\n", w, "evictions", (unsigned long long)s->evictions);
 	fprintf(out, "%-*s%llu\n", w, "writebacks", (unsigned long long)s->writebacks);
 	fprintf(out, "%-*s%.2f%%\n", w, "hit ratio", 100.0 * hit_ratio(s));
+	fprintf(out, "%-*s%.2f\n", w, "mean resident", out_mean_resident(s));
 	for (unsigned i = 0; i < pl_policy_ncounters(r->ops); i++)
 		fprintf(out, "%-*s%llu\n", w, pl_policy_counter_name(r->ops, i),
 			(unsigned long long)r->counters[i]);
