@@ -4,8 +4,9 @@
  * the checks and steps every simulating command shares (--frames, policy
  * names, --param, loading the trace, running a policy).  Interface: cli.h.
  *
- * Syntax: `pagelab COMMAND [--option [VALUE]]...`; a value may also be
- * written `--option=VALUE`.  Every option of a command is declared in its
+ * Syntax: `pagelab COMMAND [OPERAND] [--option [VALUE]]...`; a value may also
+ * be written `--option=VALUE`; only a command declaring an operand (gen's
+ * and experiment's NAME) takes one word that is not an option.  Every option of a command is declared in its
  * struct cli_command; --help and -h are accepted by all.  Parsing stores
  * each option given, in order, with its value; the command reads them by
  * name.
@@ -136,6 +137,11 @@ int cli_parse(struct cli_args *a, int argc, char **argv)
 	if (!a->command)
 		return cli_unknown_command(argv[1]);
 	while (i < argc) {
+		if ((strncmp(argv[i], "-", 1) || !strcmp(argv[i], "-")) && a->command->operand &&
+		    !a->operand) {
+			a->operand = argv[i++];
+			continue;
+		}
 		if (strncmp(argv[i], "-", 1) || !strcmp(argv[i], "-"))
 			return cli_usage_error(a, "unexpected argument '%s' (options are written "
 					       "--name value)", argv[i]);

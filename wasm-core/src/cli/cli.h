@@ -58,6 +58,7 @@ struct cli_command {
 	const char *usage;	/* 'pagelab NAME --help' */
 	const char *example;	/* printed after the usage, or NULL */
 	bool reads_trace;	/* the usage is followed by the input help */
+	const char *operand;	/* its one word that is not an option ("NAME"), or NULL */
 	const struct cli_option *options;	/* ended by { NULL } (--help is implied) */
 	int (*run)(const struct cli_args *args);
 };
@@ -69,6 +70,7 @@ struct cli_arg {
 
 struct cli_args {
 	const struct cli_command *command;
+	const char *operand;	/* the command's operand if given, else NULL */
 	struct cli_arg given[CLI_MAX_ARGS];
 	unsigned ngiven;
 	bool help;
@@ -119,6 +121,14 @@ int cli_set_param(const struct cli_args *a, struct cli_result *r, const char *as
 bool cli_has_param(const struct pl_policy_ops *ops, const char *assignment);
 /* Runs r->ops over the trace into r (streaming events to stdout if asked); 0 or 1. */
 int cli_simulate(struct cli_result *r, const struct pl_trace *t, bool events);
+
+/* cmd_gen.c: shared with experiment */
+struct workload;
+/* A decimal option in min .. max, or def when absent; 0 or a usage error. */
+int cli_number(const struct cli_args *a, const char *name, uint64_t min, uint64_t max,
+	       uint64_t def, uint64_t *out);
+/* The workload named by the operand; 0 or a usage error listing them. */
+int cli_workload(const struct cli_args *a, const struct workload **w);
 
 /* output.c */
 /* Resident pages after each reference, averaged (the space a policy used). */

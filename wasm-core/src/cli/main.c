@@ -10,13 +10,16 @@
 
 #include "cli.h"
 
-extern const struct cli_command cli_command_run, cli_command_compare, cli_command_list;
+extern const struct cli_command cli_command_run, cli_command_compare, cli_command_list,
+	cli_command_gen, cli_command_experiment;
 
 /* In the order 'pagelab --help' lists them. */
 const struct cli_command *const cli_commands[] = {
 	&cli_command_run,
 	&cli_command_compare,
 	&cli_command_list,
+	&cli_command_gen,
+	&cli_command_experiment,
 	NULL,
 };
 
