@@ -235,7 +235,7 @@ done_
 test_case "an unknown command is named"
 pagelab frob
 expect_status 2
-expect_err "pagelab: 'frob' is not a command (run, compare or list)
+expect_err "pagelab: 'frob' is not a command (run, compare, list, gen or experiment)
 (see 'pagelab --help')"
 done_
 
@@ -350,6 +350,57 @@ expect_status 2
 expect_err_has "choose one of --json and --csv"
 pagelab run --policy lru --frames 3 --refs 1 --json --events
 expect_status 2
+done_
+
+test_case "gen writes the same trace for the same name, memory and seed, and another for another seed"
+pagelab gen seed001-rand --memory 32 --seed 7
+expect_status 0
+cp "$tmp/out" "$tmp/first"
+pagelab gen seed001-rand --memory 32 --seed 7
+cmp -s "$tmp/out" "$tmp/first" || problem "two runs with seed 7 differ"
+pagelab gen seed001-rand --memory 32 --seed 8
+cmp -s "$tmp/out" "$tmp/first" && problem "seeds 7 and 8 gave the same trace"
+expect_out "# pagelab gen seed001-rand --memory 32 --seed 8"
+done_
+
+test_case "gen writes a trace that run reads, with the sleeps of a timed workload as times"
+pagelab gen seed002-lru-wins --memory 16 -o "$tmp/t.trace"
+expect_status 0
+grep -q "^1 # t=1000$" "$tmp/t.trace" || problem "the second read is not at t=1000 ms"
+pagelab run --policy lru --frames 16 --trace "$tmp/t.trace" --json
+expect_status 0
+expect_json 'j.references === 84 && j.misses === 16'
+done_
+
+test_case "gen and experiment refuse an unknown name and say which exist"
+pagelab gen seed042
+expect_status 2
+expect_err_has "'seed042' is not a workload (seed000-iterative, seed000-skewed,"
+pagelab experiment
+expect_status 2
+expect_err_has "which experiment? (seed000, seed001, seed002, seed003 or seed004)"
+pagelab gen seed001-seq --memory 0
+expect_status 2
+expect_err_has "--memory: '0' is not a number in 1 .. 1048576"
+pagelab gen seed001-seq extra
+expect_status 2
+done_
+
+test_case "experiment seed004 compares WS and LRU at the same mean memory and gives a verdict"
+pagelab experiment seed004 --memory 64 --json
+expect_status 0
+expect_json 'j.runs.length === 13 && j.runs.every((r) => r.result) &&
+	j.comparisons.length === 6 && typeof j.reproduced === "boolean" && j.why.length > 20'
+done_
+
+test_case "experiment seed003 sets the report's seven figures beside pagelab's"
+pagelab experiment seed003 --memory 64
+expect_status 0
+expect_out "refaults, Slim / FreeBSD"
+expect_out "queued_for_flush, Slim / FreeBSD"
+expect_out "report's conclusion: Slim Chance is worse in every category"
+pagelab experiment seed003 --memory 64 --csv
+expect_out_lines 3
 done_
 
 test_case "garbage arguments never crash"
