@@ -21,6 +21,7 @@ import { DEFAULT_SCENARIO, toTraceSource, type Scenario } from '../model/scenari
 import { decodeState, linkFor, type AppState, type CompareChoice, type View } from '../model/url';
 import { ShareBar } from './ShareBar';
 import { elementTakesTyping } from './step/StepView';
+import './lecture.css';
 import { ScenarioForm } from './ScenarioForm';
 import { StepView } from './step/StepView';
 import { CompareView } from './compare/CompareView';
@@ -32,10 +33,11 @@ const STEP_URL_DELAY_MS = 600;
 
 const client = createWorkerClient();
 
-const TABS: Array<{ view: View; label: string }> = [
-	{ view: 'step', label: 'Step by step' },
-	{ view: 'compare', label: 'Compare policies' },
-	{ view: 'charts', label: 'Charts' },
+/* `more` is left out in lecture mode, where the header must fit a 1024-pixel projector. */
+const TABS: Array<{ view: View; label: string; more: string }> = [
+	{ view: 'step', label: 'Step', more: ' by step' },
+	{ view: 'compare', label: 'Compare', more: ' policies' },
+	{ view: 'charts', label: 'Charts', more: '' },
 ];
 
 /** A small uploaded trace becomes the reference string it holds (writes keep their 'w'). */
@@ -217,6 +219,7 @@ export function App() {
 							onClick={() => setState((s) => ({ ...s, view: tab.view }))}
 						>
 							{tab.label}
+							<span className="label-text">{tab.more}</span>
 						</button>
 					))}
 				</nav>
@@ -230,7 +233,7 @@ export function App() {
 						checked={state.lecture}
 						onChange={(e) => setState((s) => ({ ...s, lecture: e.target.checked }))}
 					/>
-					lecture mode
+					lecture<span className="label-text"> mode</span>
 				</label>
 				<label className="lecture-toggle">
 					<input

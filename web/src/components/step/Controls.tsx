@@ -24,17 +24,18 @@ interface Props {
 export function Controls({ step, total, playing, speed, nextFault, nextEviction, onStep, onPlaying, onSpeed, hideJumps, onExportLog }: Props) {
 	return (
 		<div className="controls" role="toolbar" aria-label="step controls">
-			<button data-testid="reset" onClick={() => onStep(0)} disabled={step === 0} title="reset (Home; End jumps to the end)">
-				↺ reset
+			<button data-testid="reset" aria-label="reset" onClick={() => onStep(0)} disabled={step === 0} title="reset (Home; End jumps to the end)">
+				↺<span className="label-text"> reset</span>
 			</button>
-			<button data-testid="step-back" onClick={() => onStep(step - 1)} disabled={step === 0} title="step back (← or PageUp)">
-				◀ back
+			<button data-testid="step-back" aria-label="step back" onClick={() => onStep(step - 1)} disabled={step === 0} title="step back (← or PageUp)">
+				◀<span className="label-text"> back</span>
 			</button>
-			<button data-testid="play-pause" className="primary" onClick={() => onPlaying(!playing)} disabled={!playing && step >= total} title="play / pause (space)">
-				{playing ? '⏸ pause' : '▶ play'}
+			<button data-testid="play-pause" aria-label={playing ? 'pause' : 'play'} className="primary" onClick={() => onPlaying(!playing)} disabled={!playing && step >= total} title="play / pause (space)">
+				{playing ? '⏸' : '▶'}
+				<span className="label-text">{playing ? ' pause' : ' play'}</span>
 			</button>
-			<button data-testid="step-forward" onClick={() => onStep(step + 1)} disabled={step >= total} title="step forward (→ or PageDown)">
-				forward ▶
+			<button data-testid="step-forward" aria-label="step forward" onClick={() => onStep(step + 1)} disabled={step >= total} title="step forward (→ or PageDown)">
+				<span className="label-text">forward </span>▶
 			</button>
 			{!hideJumps && (
 				<>

@@ -9,8 +9,15 @@
  * two columns (the old and the new current one), and each column is a
  * memoized component over the timeline's cached column, so only those two
  * are redrawn and laid out.
+ *
+ * For a screen reader it is an ARIA grid read one step at a time: each
+ * time column is a row ("reference 5, page 3, fault"; then "frame 0: page
+ * 7, arrived"), the label column is the header row.  The keyboard moves
+ * between cells with the arrows (roving tabindex: one cell is in the tab
+ * order), Enter jumps to the step of the focused cell.  Cells are as wide
+ * as the widest page number of the trace (--digits).
  */
-import { memo } from 'react';
+import { memo, useMemo, type CSSProperties, type KeyboardEvent } from 'react';
 import type { GridColumn, Timeline } from '../../model/timeline';
 import { gridWindow } from '../../viz/grid';
 
@@ -36,47 +43,104 @@ interface ColumnProps {
 	onPick?: (step: number) => void;
 }
 
+function cellWords(k: number, r: number, page: number | null | undefined, arrived: boolean, future: boolean): string {
+	if (future) return `step ${k}, frame ${r}: not yet shown`;
+	return `step ${k}, frame ${r}: ${page === null || page === undefined ? 'empty' : `page ${page}${arrived ? ', arrived now' : ''}`}`;
+}
+
 const Column = memo(function Column({ k, page, rows, column, result, moment, onPick }: ColumnProps) {
 	const cells = [];
 	for (let r = 0; r < rows; r++) {
 		const arrived = column?.entered.has(r) ?? false;
 		cells.push(
-			<div key={r} className={`cell${arrived ? ' arrived' : ''}`} data-testid={`grid-cell-${k}-${r}`}>
+			<div
+				key={r}
+				role="gridcell"
+				tabIndex={-1}
+				aria-label={cellWords(k, r, column?.rows[r], arrived, column === null)}
+				data-row={r + 1}
+				className={`cell${arrived ? ' arrived' : ''}`}
+				data-testid={`grid-cell-${k}-${r}`}
+			>
 				{column?.rows[r] ?? ''}
 			</div>,
 		);
 	}
+	const outcome = result === 'F' ? 'fault' : result === 'H' ? 'hit' : 'not yet shown';
 	return (
-		<div className={`grid-column ${moment}`}>
-			<div className="cell ref" onClick={() => onPick?.(k)} title={`reference ${k}`}>
+		<div className={`grid-column ${moment}`} role="row" data-step={k} aria-current={moment === 'current' ? 'step' : undefined}>
+			<div
+				className="cell ref"
+				role="rowheader"
+				tabIndex={moment === 'current' ? 0 : -1}
+				data-row={0}
+				aria-label={`reference ${k}: page ${page}, ${outcome}`}
+				onClick={() => onPick?.(k)}
+				title={`reference ${k}`}
+			>
 				{page}
 			</div>
 			{cells}
-			<div className={`cell result ${result}`} data-testid={`grid-result-${k}`}>
+			<div className={`cell result ${result}`} role="gridcell" tabIndex={-1} data-row={rows + 1} aria-label={`step ${k}: ${outcome}`} data-testid={`grid-result-${k}`}>
 				{result}
 			</div>
 		</div>
 	);
 });
 
+/* Arrow keys move the focus between cells; Enter shows the focused cell's step. */
+function moveFocus(event: KeyboardEvent<HTMLDivElement>, onPick?: (step: number) => void): void {
+	const cell = event.target instanceof HTMLElement ? event.target.closest<HTMLElement>('[data-row]') : null;
+	const column = cell?.closest<HTMLElement>('[data-step]');
+	if (!cell || !column) return;
+	const row = Number(cell.dataset.row);
+	const step = Number(column.dataset.step);
+	if (event.key === 'Enter') {
+		onPick?.(step);
+		event.preventDefault();
+		return;
+	}
+	const delta: Record<string, [number, number]> = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+	const move = delta[event.key];
+	if (!move) return;
+	const grid = event.currentTarget;
+	const target = grid.querySelector<HTMLElement>(`[data-step="${step + move[0]}"] [data-row="${row + move[1]}"]`);
+	if (target) {
+		cell.tabIndex = -1;
+		target.tabIndex = 0;
+		target.focus();
+	}
+	event.preventDefault();
+}
+
 function RowLabels({ rows }: { rows: number }) {
 	const labels = [];
 	for (let r = 0; r < rows; r++)
 		labels.push(
-			<div key={r} className="cell label">
+			<div key={r} className="cell label" role="columnheader" aria-label={`frame ${r}`}>
 				f{r}
 			</div>,
 		);
 	return (
-		<div className="grid-column labels">
-			<div className="cell label">ref</div>
+		<div className="grid-column labels" role="row">
+			<div className="cell label" role="columnheader" aria-label="reference">
+				ref
+			</div>
 			{labels}
-			<div className="cell label" />
+			<div className="cell label" role="columnheader" aria-label="hit or fault" />
 		</div>
 	);
 }
 
+/** Digits of the widest page number in the first `steps` references (for the cell width). */
+export function widestPage(pages: Float64Array): number {
+	let widest = 1;
+	for (let i = 0; i < pages.length; i++) widest = Math.max(widest, String(pages[i]).length);
+	return widest;
+}
+
 export function FrameGrid({ timeline, step, columns, onPick }: Props) {
+	const digits = useMemo(() => widestPage(timeline.pages), [timeline]);
 	const { first, last } = gridWindow(Math.max(step, 1), timeline.steps, columns);
 	const rows = Math.min(timeline.frames, MAX_GRID_ROWS);
 	const shown = [];
@@ -97,7 +161,17 @@ export function FrameGrid({ timeline, step, columns, onPick }: Props) {
 	}
 	return (
 		<div className="frame-grid-wrap">
-			<div className="frame-grid" data-testid="frame-grid" data-step={String(step)}>
+			<div
+				className="frame-grid"
+				data-testid="frame-grid"
+				data-step={String(step)}
+				role="grid"
+				aria-label={`frames over time, steps ${first} to ${last} of ${timeline.steps}, ${rows} frames`}
+				aria-rowcount={timeline.steps + 1}
+				aria-colcount={rows + 2}
+				style={{ '--digits': digits } as CSSProperties}
+				onKeyDown={(event) => moveFocus(event, onPick)}
+			>
 				<RowLabels rows={rows} />
 				{shown}
 			</div>

@@ -23,7 +23,9 @@ import { narrate } from '../../model/narration';
 import { NO_TRANSITIONS, transitionsOf, type Transitions } from '../../model/transitions';
 import { unwrapHand } from '../../viz/clock';
 import { Controls } from './Controls';
-import { FrameGrid } from './FrameGrid';
+import { FrameGrid, widestPage } from './FrameGrid';
+import { FitBox } from './FitBox';
+import { useElementWidth } from '../charts/useElementWidth';
 import { StructureView } from './StructureView';
 import { PredictPanel, score, type Prediction, type Scored } from './PredictPanel';
 import { stepLogCsv } from '../../model/stepLog';
@@ -191,6 +193,8 @@ function usePredictions(run: Run, step: number) {
 export function StepView({ run, step, onStep, lecture, hideAnswers, predict }: Props) {
 	const [playing, setPlaying] = useState(false);
 	const predictions = usePredictions(run, step);
+	const panels = useRef<HTMLDivElement>(null);
+	const panelsSize = useElementWidth(panels);
 	const [speed, setSpeed] = useState(1);
 	const shown = useShownStep(run, step);
 	const { timeline } = run;
@@ -250,6 +254,15 @@ export function StepView({ run, step, onStep, lecture, hideAnswers, predict }: P
 	const exportLog = () =>
 		saveText(`pagelab-${run.scenario.policy}-steps-1-${step}.csv`, stepLogCsv(run, step, predictions.scored), 'text/csv');
 	const answersHidden = hideAnswers || predict;
+	/*
+	 * As many grid columns as fit at the widest page number's width: in
+	 * lecture mode the grid has 58% of the panels' width (the structure the
+	 * rest), elsewhere the whole width (the structure wraps below it).
+	 */
+	const digits = useMemo(() => widestPage(timeline.pages), [timeline]);
+	const cellPx = panelsSize.em * (digits * 0.65 + 0.9 + 0.3);
+	const gridPx = panelsSize.width * (lecture ? 0.58 : 1) - 4 * panelsSize.em;
+	const columns = panelsSize.width ? Math.max(4, Math.min(lecture ? 24 : 30, Math.floor(gridPx / cellPx))) : 16;
 
 	return (
 		<div className="step-view" style={animation}>
@@ -307,15 +320,16 @@ export function StepView({ run, step, onStep, lecture, hideAnswers, predict }: P
 			<p className="narration" data-testid="narration" aria-live="polite">
 				{step > 0 && <span className="step-tag">{step}.</span>} {narration}
 			</p>
-			<div className="step-panels">
+			<div className="step-panels" ref={panels}>
 				<section className="panel grid-panel">
 					<h2>Frames over time</h2>
-					<FrameGrid timeline={timeline} step={step} columns={lecture ? 16 : 24} onPick={(k) => onStep(k)} />
+					<FrameGrid timeline={timeline} step={step} columns={columns} onPick={(k) => onStep(k)} />
 				</section>
 				<section className="panel structure-panel">
 					<h2>
 						{run.policy.title} <span className="policy-name">({run.policy.name})</span>
 					</h2>
+					<FitBox fit={lecture}>
 					{shown ? (
 						<StructureView
 							policy={run.policy}
@@ -330,6 +344,7 @@ export function StepView({ run, step, onStep, lecture, hideAnswers, predict }: P
 					) : (
 						<p className="note">loading the structure…</p>
 					)}
+					</FitBox>
 				</section>
 			</div>
 		</div>
