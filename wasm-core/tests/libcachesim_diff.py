@@ -112,6 +112,7 @@ POLICIES = {
     "slru": (lcs.SLRU, {}, (), 0.0, 1),
     "sieve": (lcs.Sieve, {}, (), 0.0, 1),
     "s3fifo": (lcs.S3FIFO, {}, (), 0.0, 20),
+    "lirs": (lcs.LIRS, {}, (), 0.02, 1),
 }
 
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * test_modern.c - the adaptive and scan-resistant policies: ARC, 2Q, SLRU,
- * SIEVE, S3-FIFO.
+ * SIEVE, S3-FIFO, LIRS.
  *
  * Golden tests: small traces worked by hand from each paper's rules (the
  * expected structures are written out in the comments, step by step).
@@ -140,6 +140,40 @@ TEST(s3fifo_main_reinserts_a_hit_page_with_one_less_frequency)
 	 * they move and main overflows) reinserts 3 with freq 0 and evicts 4. */
 	CHECK_STR_EQ(final_describe("s3fifo", 4, "1 2 3 4 3 1 1 2 2 5", "small_percent=50"),
 		     "small: 5; main: 3 2 1; ghost:");
+}
+
+TEST(lirs_prunes_hir_entries_from_the_stack_bottom_and_promotes_a_ghost_to_lir)
+{
+	struct run r;
+
+	/* c = 3: Llirs = 2, Lhirs = 1 (the paper's example sizes).  1 2 become
+	 * LIR, 3 resident HIR.  Hit 1 (S's bottom): S = 1 3 2, 2 is LIR at
+	 * the bottom, nothing to prune. */
+	run_start(&r, "lirs", 3, "1 2 3 1 2 4 5 4", NULL, 0);
+	for (int i = 0; i < 4; i++)
+		run_step(&r);
+	CHECK_STR_EQ(run_describe(&r), "lir: 1(in_s=1,last_ref=4) 2(in_s=1,last_ref=2); "
+		     "hir: 3(in_s=1,last_ref=3); nonresident:");
+	/* Hit 2, S's bottom: S = 2 1 3, and pruning removes the HIR entry 3
+	 * from the bottom (3 stays resident, in Q). */
+	run_step(&r);
+	CHECK_STR_EQ(run_describe(&r), "lir: 2(in_s=1,last_ref=5) 1(in_s=1,last_ref=4); "
+		     "hir: 3(last_ref=3); nonresident:");
+	/* 4: Q's front 3 is evicted (not in S: forgotten); 4 enters as HIR.
+	 * 5: 4 is evicted but stays in S as a non-resident HIR page. */
+	run_step(&r);
+	run_step(&r);
+	CHECK_STR_EQ(run_describe(&r), "lir: 2(in_s=1,last_ref=5) 1(in_s=1,last_ref=4); "
+		     "hir: 5(in_s=1,last_ref=7); nonresident: 4(in_s=1,last_ref=6)");
+	/* 4 again: its IRR is low (it is in S), so Q's front 5 is evicted
+	 * (to the ghosts), 4 becomes LIR, and S's bottom LIR page 1 becomes
+	 * HIR in Q, leaving S: S = 4 5 2. */
+	run_step(&r);
+	CHECK_STR_EQ(run_describe(&r), "lir: 4(in_s=1,last_ref=8) 2(in_s=1,last_ref=5); "
+		     "hir: 1(last_ref=4); nonresident: 5(in_s=1,last_ref=7)");
+	CHECK_EQ(pl_sim_stats(r.sim)->misses, 6);
+	CHECK_EQ(run_counter(&r, "pruned"), 1);
+	run_free(&r);
 }
 
 /* ------------------------------------------------- naive references */
