@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * test_modern.c - the adaptive and scan-resistant policies: ARC, 2Q, SLRU,
- * SIEVE, S3-FIFO, LIRS.
+ * SIEVE, S3-FIFO, LIRS, CAR.
  *
  * Golden tests: small traces worked by hand from each paper's rules (the
  * expected structures are written out in the comments, step by step).
  *
- * Differential tests: ARC and 2Q against straightforward transcriptions of
+ * Differential tests: ARC, 2Q and CAR (absent from libCacheSim) against straightforward transcriptions of
  * their papers' pseudocode kept here -- lists as arrays searched linearly,
  * O(c) per reference, sharing nothing with the policies but the trace -- on
  * thousands of random traces, comparing every hit and miss and the final
@@ -176,6 +176,30 @@ TEST(lirs_prunes_hir_entries_from_the_stack_bottom_and_promotes_a_ghost_to_lir)
 	run_free(&r);
 }
 
+TEST(car_gives_a_referenced_page_a_place_on_t2_and_adapts_p_like_arc)
+{
+	struct run r;
+
+	/* c = 2.  1 2 enter t1; 1 is hit (bit set).  3: REPLACE looks at t1
+	 * (|T1| = 2 >= max(1, p = 0)): 1 is referenced, so it moves to t2's
+	 * tail with its bit cleared; 2 is not: evicted to b1. */
+	run_start(&r, "car", 2, "1 2 1 3 4 3 5", NULL, 0);
+	for (int i = 0; i < 4; i++)
+		run_step(&r);
+	CHECK_STR_EQ(run_describe(&r), "t1: 3; t2: 1; b1: 2; b2:; p=0");
+	/* 4: 3 is evicted to b1; now |T1| + |B1| = c, so b1 forgets 2. */
+	run_step(&r);
+	CHECK_STR_EQ(run_describe(&r), "t1: 4; t2: 1; b1: 3; b2:; p=0");
+	/* 3 is in b1: 4 goes to b1, p := 0 + max(1, 0/2) = 1, 3 to t2. */
+	run_step(&r);
+	CHECK_STR_EQ(run_describe(&r), "t1:; t2: 1 3; b1: 4; b2:; p=1");
+	/* 5: |T1| = 0 < max(1, p): t2's hand evicts 1 to b2. */
+	run_step(&r);
+	CHECK_STR_EQ(run_describe(&r), "t1: 5; t2: 3; b1: 4; b2: 1; p=1");
+	CHECK_EQ(pl_sim_stats(r.sim)->misses, 6);
+	run_free(&r);
+}
+
 /* ------------------------------------------------- naive references */
 
 #define TRACES 3000
@@ -335,6 +359,87 @@ static bool naive_twoq_ref(struct naive_twoq *q, uint32_t x)
 	return false;
 }
 
+/* CAR as in Bansal and Modha's Fig. 2.  t1 and t2 hold clocks from the
+ * hand (index 0, the head) to the tail; b1 and b2 most recent first. */
+struct naive_car {
+	uint32_t c;
+	double p;
+	struct alist t1, t2, b1, b2;
+	bool ref[64 * MAX_C];
+};
+
+static void add_tail(struct alist *l, uint32_t page)
+{
+	l->page[l->n++] = page;
+}
+
+static uint32_t take_head(struct alist *l)
+{
+	uint32_t page = l->page[0];
+
+	drop_at(l, 0);
+	return page;
+}
+
+static void naive_car_replace(struct naive_car *a)
+{
+	for (;;) {
+		if (a->t1.n >= (a->p > 1 ? a->p : 1)) {
+			uint32_t head = take_head(&a->t1);
+
+			if (!a->ref[head]) {
+				add_mru(&a->b1, head);
+				return;
+			}
+			a->ref[head] = false;
+			add_tail(&a->t2, head);
+		} else {
+			uint32_t head = take_head(&a->t2);
+
+			if (!a->ref[head]) {
+				add_mru(&a->b2, head);
+				return;
+			}
+			a->ref[head] = false;
+			add_tail(&a->t2, head);
+		}
+	}
+}
+
+static bool naive_car_ref(struct naive_car *a, uint32_t x)
+{
+	bool in_b1 = find(&a->b1, x) >= 0, in_b2 = find(&a->b2, x) >= 0;
+
+	if (find(&a->t1, x) >= 0 || find(&a->t2, x) >= 0) {
+		a->ref[x] = true;
+		return true;
+	}
+	if (a->t1.n + a->t2.n == a->c) {
+		naive_car_replace(a);
+		if (!in_b1 && !in_b2 && a->t1.n + a->b1.n == a->c)
+			take_lru(&a->b1);
+		else if (a->t1.n + a->t2.n + a->b1.n + a->b2.n == 2 * a->c && !in_b1 && !in_b2)
+			take_lru(&a->b2);
+	}
+	if (!in_b1 && !in_b2) {
+		add_tail(&a->t1, x);
+	} else if (in_b1) {
+		double d = a->b2.n > a->b1.n ? (double)a->b2.n / a->b1.n : 1;
+
+		a->p = a->p + d < a->c ? a->p + d : a->c;
+		drop_at(&a->b1, find(&a->b1, x));
+		add_tail(&a->t2, x);
+	} else {
+		double d = a->b1.n > a->b2.n ? (double)a->b1.n / a->b2.n : 1;
+
+		a->p = a->p - d > 0 ? a->p - d : 0;
+		drop_at(&a->b2, find(&a->b2, x));
+		add_tail(&a->t2, x);
+	}
+	a->ref[x] = false;
+	return false;
+}
+
 static void random_trace(uint64_t *rng, struct pl_trace *t, uint32_t c)
 {
 	uint32_t n = 20 + (uint32_t)(splitmix64_next(rng) % (MAX_REFS - 20));
@@ -377,8 +482,11 @@ static void compare_with_reference(const char *policy, size_t model_size,
 	const struct pl_policy_ops *ops = pl_policy_find(policy);
 	uint64_t rng = 14;
 	unsigned reported = 0;
-	static char model[sizeof(struct naive_arc) > sizeof(struct naive_twoq) ?
-			  sizeof(struct naive_arc) : sizeof(struct naive_twoq)];
+	static union {
+		struct naive_arc arc;
+		struct naive_twoq twoq;
+		struct naive_car car;
+	} model;
 
 	CHECK(model_size <= sizeof(model));
 	for (int k = 0; k < TRACES && reported < 3; k++) {
@@ -390,14 +498,14 @@ static void compare_with_reference(const char *policy, size_t model_size,
 		char want[2048] = "";
 
 		random_trace(&rng, &t, c);
-		memset(model, 0, sizeof(model));
-		init(model, c);
+		memset(&model, 0, sizeof(model));
+		init(&model, c);
 		sim = pl_sim_create(ops, c, NULL, &t, 0, 0, &err);
 		if (!sim)
 			test_abort("%s: %s", policy, err.msg);
 		for (uint32_t i = 0; i < t.n; i++) {
 			uint64_t hits = pl_sim_stats(sim)->hits;
-			bool model_hit = ref(model, t.page[i]);
+			bool model_hit = ref(&model, t.page[i]);
 
 			if (!pl_sim_step(sim))
 				test_abort("%s: %s", policy, pl_sim_error(sim));
@@ -411,7 +519,7 @@ static void compare_with_reference(const char *policy, size_t model_size,
 				break;
 			}
 		}
-		describe(model, &t, want, sizeof(want));
+		describe(&model, &t, want, sizeof(want));
 		pl_snapshot_init(&snap, ops);
 		if (pl_sim_snapshot(sim, &snap))
 			test_abort("snapshot failed");
@@ -472,6 +580,49 @@ static void twoq_describe(const void *model, const struct pl_trace *t, char *out
 	describe_list(out, size, "a1in", &q->a1in, t, false);
 	describe_list(out, size, "am", &q->am, t, false);
 	describe_list(out, size, "a1out", &q->a1out, t, true);
+}
+
+static void car_init(void *model, uint32_t c)
+{
+	((struct naive_car *)model)->c = c;
+}
+
+static bool car_ref(void *model, uint32_t page)
+{
+	return naive_car_ref(model, page);
+}
+
+static void describe_clock(char *out, size_t size, const char *name, const struct alist *l,
+			   const bool *ref, const struct pl_trace *t)
+{
+	size_t len = strlen(out);
+
+	snprintf(out + len, size - len, "%s:", name);
+	for (uint32_t i = 0; i < l->n; i++) {
+		len = strlen(out);
+		snprintf(out + len, size - len, " %llu%s", (unsigned long long)t->number[l->page[i]],
+			 ref[l->page[i]] ? "(referenced=1)" : "");
+	}
+	len = strlen(out);
+	snprintf(out + len, size - len, "; ");
+}
+
+static void car_describe(const void *model, const struct pl_trace *t, char *out, size_t size)
+{
+	const struct naive_car *a = model;
+	size_t len;
+
+	describe_clock(out, size, "t1", &a->t1, a->ref, t);
+	describe_clock(out, size, "t2", &a->t2, a->ref, t);
+	describe_list(out, size, "b1", &a->b1, t, false);
+	describe_list(out, size, "b2", &a->b2, t, false);
+	len = strlen(out);
+	snprintf(out + len, size - len, "p=%d", (int)a->p);
+}
+
+TEST(car_follows_the_papers_pseudocode_on_3000_random_traces)
+{
+	compare_with_reference("car", sizeof(struct naive_car), car_init, car_ref, car_describe);
 }
 
 TEST(arc_follows_the_papers_pseudocode_on_3000_random_traces)
