@@ -57,6 +57,12 @@ struct pl_ref {
 	uint32_t pid;		/* 0 if the trace has none */
 };
 
+/* A page's residency as the driver keeps it (struct pl_ctx.page_state). */
+enum pl_page_state {
+	PL_PAGE_RESIDENT = 1 << 0,
+	PL_PAGE_DIRTY = 1 << 1,		/* written since it entered: a writeback on eviction */
+};
+
 /* The driver-side handle a policy keeps; see sim.c. */
 struct pl_ctx {
 	uint32_t frames;	/* page frames available */
@@ -72,6 +78,18 @@ struct pl_ctx {
 	/* Set by the driver, read by the inline emit calls below: */
 	bool recording;		/* events are being kept */
 	bool watch_moves;	/* recording, or the policy has ghost lists */
+	/*
+	 * Residency, owned by the driver and updated only by the inline emit
+	 * calls below (a policy reads it through pl_resident(), nothing more):
+	 * they are on every fault, so their common case is a few instructions
+	 * here rather than a call.
+	 */
+	uint8_t *page_state;	/* [npages] enum pl_page_state */
+	uint32_t nresident;	/* pages resident */
+	uint32_t entering;	/* the page insert() is bringing in, else PL_NONE */
+	uint32_t leaving;	/* the victim evict() is removing, else PL_NONE */
+	uint32_t resident_lists;	/* bit i: list i is declared and not a ghost list */
+	uint64_t writebacks;	/* dirty pages evicted */
 };
 
 enum pl_policy_flags {
@@ -128,9 +146,64 @@ struct pl_policy_ops {
 
 /* ------------------------------------------------- calls into the driver */
 
-void pl_emit_insert(struct pl_ctx *ctx, uint32_t page, unsigned list, uint32_t pos);
+/*
+ * INSERT and EVICT of resident pages run on every fault.  Their common case
+ * - the page insert() is bringing in enters a declared resident list, or
+ * the victim evict() is removing leaves one and was resident - is inline:
+ * a few compares and the residency update.  Everything else (ghost lists,
+ * a broken rule, recording) goes to the driver's pl_insert_other() /
+ * pl_evict_other() / pl_record_*(), which check every rule and report a
+ * broken one (sim.c).  Policies call pl_emit_*(), never those directly.
+ */
+void pl_insert_other(struct pl_ctx *ctx, uint32_t page, unsigned list, uint32_t pos);
+void pl_evict_other(struct pl_ctx *ctx, uint32_t page, unsigned list);
+void pl_record_insert(struct pl_ctx *ctx, uint32_t page, unsigned list, uint32_t pos);
+void pl_record_evict(struct pl_ctx *ctx, uint32_t page, unsigned list, bool dirty);
+
+/* Is list a declared list of resident pages?  (Folds away for a constant list.) */
+static inline bool pl_resident_list(const struct pl_ctx *ctx, unsigned list)
+{
+	return list < PL_MAX_LISTS && (ctx->resident_lists >> list & 1);
+}
+
+static inline void pl_emit_insert(struct pl_ctx *ctx, uint32_t page, unsigned list, uint32_t pos)
+{
+	/* entering is PL_NONE outside insert(), hence the test of page. */
+	if (__builtin_expect(page != ctx->entering || page == PL_NONE ||
+			     !pl_resident_list(ctx, list), 0)) {
+		pl_insert_other(ctx, page, list, pos);
+		return;
+	}
+	ctx->page_state[page] = PL_PAGE_RESIDENT;
+	ctx->nresident++;
+	ctx->entering = PL_NONE;	/* one page per insert(), once */
+	if (__builtin_expect(ctx->recording, 0))
+		pl_record_insert(ctx, page, list, pos);
+}
+
 void pl_emit_remove(struct pl_ctx *ctx, uint32_t page, unsigned list);
-void pl_emit_evict(struct pl_ctx *ctx, uint32_t page, unsigned list);
+
+static inline void pl_emit_evict(struct pl_ctx *ctx, uint32_t page, unsigned list)
+{
+	uint8_t state;
+
+	if (__builtin_expect(page != ctx->leaving || page == PL_NONE ||
+			     !pl_resident_list(ctx, list), 0)) {
+		pl_evict_other(ctx, page, list);
+		return;
+	}
+	state = ctx->page_state[page];
+	if (__builtin_expect(!(state & PL_PAGE_RESIDENT), 0)) {
+		pl_evict_other(ctx, page, list);
+		return;
+	}
+	ctx->page_state[page] = 0;
+	ctx->nresident--;
+	ctx->leaving = PL_NONE;		/* only the victim, only once */
+	ctx->writebacks += (state & PL_PAGE_DIRTY) != 0;
+	if (__builtin_expect(ctx->recording, 0))
+		pl_record_evict(ctx, page, list, state & PL_PAGE_DIRTY);
+}
 
 /*
  * MOVE, SET and HAND change nothing the driver tracks unless a move
@@ -165,7 +238,10 @@ static inline void pl_emit_hand(struct pl_ctx *ctx, unsigned hand, uint32_t from
 }
 
 /* Is the page resident?  (Driver state: policies may ask, never change it.) */
-bool pl_resident(const struct pl_ctx *ctx, uint32_t page);
+static inline bool pl_resident(const struct pl_ctx *ctx, uint32_t page)
+{
+	return ctx->page_state[page] & PL_PAGE_RESIDENT;
+}
 
 /* Snapshot building: entries must be pushed grouped by list, lists ascending. */
 int pl_snapshot_push(struct pl_snapshot *s, unsigned list, uint32_t page, const int32_t *values);

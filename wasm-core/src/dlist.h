@@ -87,4 +87,24 @@ static inline void pl_dlist_remove(struct pl_links *links, struct pl_dlist *list
 	list->len--;
 }
 
+/*
+ * Moves `page`, which must be in `list` but not at its head, to the head:
+ * remove + push_head in one, with the branches the precondition rules out
+ * left out (LRU's hit).
+ */
+static inline void pl_dlist_move_to_head(struct pl_links *links, struct pl_dlist *list,
+					 uint32_t page)
+{
+	struct pl_link at = links->link[page];
+
+	links->link[at.prev].next = at.next;
+	if (at.next != PL_NONE)
+		links->link[at.next].prev = at.prev;
+	else
+		list->tail = at.prev;
+	links->link[page] = (struct pl_link){ .next = list->head, .prev = PL_NONE };
+	links->link[list->head].prev = page;
+	list->head = page;
+}
+
 #endif /* PAGELAB_DLIST_H */

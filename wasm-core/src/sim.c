@@ -19,8 +19,8 @@
  * Invariants, checked on every step whether recording or not (a violation
  * stops the simulation with a message from pl_sim_error(), never silent
  * corruption):
- *   - a page enters memory only during insert(p), and only p, and only
- *     while fewer than `frames` pages are resident: resident <= frames;
+ *   - a page enters memory only during insert(p), and only p, once, and
+ *     resident <= frames when insert() returns;
  *   - a page leaves memory only during evict(v), and only v; victim() must
  *     name a resident page and evict(v) must leave it non-resident;
  *   - pl_emit_remove() and moves into a ghost list never touch a resident
@@ -36,11 +36,14 @@
  * replays at most K steps of events onto it; no policy code runs during a
  * seek.
  *
- * Cost when not recording: pl_emit_insert/evict/remove() are a call, a
- * few predictable branches and a byte update for residency; pl_emit_move/
- * set/hand() are one inline test (policy.h) unless a move can cross a
- * ghost list; next_use is computed (one backward pass, 4 bytes per
- * reference) only for policies flagged PL_POLICY_FUTURE.
+ * Cost when not recording: the common case of pl_emit_insert/evict() is
+ * inline (policy.h): a few compares and the residency byte; pl_emit_move/
+ * set/hand() are one inline test unless a move can cross a ghost list;
+ * pl_emit_remove() (ghosts only) is a call.  The step itself is a handful
+ * of loads, one indirect call to the policy per hit and three per fault;
+ * statistics other than misses, evictions and resident_sum are derived
+ * when a run returns.  next_use is computed (one backward pass, 4 bytes
+ * per reference) only for policies flagged PL_POLICY_FUTURE.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -48,11 +51,6 @@
 
 #include "eventlog.h"
 #include "policy.h"
-
-enum page_state_bits {
-	PAGE_RESIDENT = 1 << 0,
-	PAGE_DIRTY = 1 << 1,
-};
 
 struct pl_sim {
 	const struct pl_policy_ops *ops;
@@ -63,17 +61,19 @@ struct pl_sim {
 	uint32_t npages, nlists;	/* copies of trace->npages, ops->nlists */
 	unsigned ghost_lists;		/* copy of ops->ghost_lists */
 
-	uint8_t *page_state;	/* [npages] enum page_state_bits */
-	uint32_t nresident;
 	uint32_t *next_use;	/* [n], PL_POLICY_FUTURE only */
+	/*
+	 * Residency (page_state, nresident) and what the policy may do right
+	 * now (entering, leaving) live in ctx, where the inline emit calls
+	 * of policy.h update them.  stats is brought up to date at the end
+	 * of every pl_sim_step()/pl_sim_run() (sync_stats()): per reference
+	 * only misses and evictions are counted; references and hits follow
+	 * from pos, writebacks is ctx.writebacks.
+	 */
 	struct pl_stats stats;
 	uint32_t pos;		/* steps done */
 	uint32_t next_tick;	/* step before which tick() runs next, or PL_NONE */
-
-	/* what the policy may do right now, checked by the emit calls */
-	uint32_t may_enter;	/* the page insert() is bringing in, or PL_NONE */
-	uint32_t may_leave;	/* the victim evict() is removing, or PL_NONE */
-	bool victim_left;	/* evict() has emitted the victim's eviction */
+	uint32_t last_victim;	/* the victim of the latest eviction, for messages */
 
 	bool failed;
 	struct pl_error error;
@@ -148,9 +148,9 @@ static void begin_recorded_step(struct pl_sim *sim)
 /* ------------------------------------------------- calls from the policy */
 
 /*
- * The emit calls run on every reference, so each has one fast path: one
- * combined range check, the residency update, one test of `recording`.
- * Everything that reports a broken rule is out of line (cold).
+ * The common case of INSERT and EVICT is inline in policy.h; what reaches
+ * this file is the rest: ghost lists, recording, and every broken rule,
+ * which is reported out of line (cold).
  */
 #define likely(x) __builtin_expect(!!(x), 1)
 /* The step's parts are inlined into pl_sim_run(): fewer instructions per
@@ -163,6 +163,11 @@ static bool is_ghost(const struct pl_sim *sim, unsigned list)
 	return sim->ghost_lists >> list & 1;
 }
 
+static bool is_resident(const struct pl_sim *sim, uint32_t page)
+{
+	return pl_resident(&sim->ctx, page);
+}
+
 static void __attribute__((cold, noinline)) bad_index(struct pl_sim *sim, unsigned list,
 						      unsigned list2, uint32_t page)
 {
@@ -173,64 +178,26 @@ static void __attribute__((cold, noinline)) bad_index(struct pl_sim *sim, unsign
 		fail(sim, "page id %u is out of range (%u pages)", page, sim->npages);
 }
 
-bool pl_resident(const struct pl_ctx *ctx, uint32_t page)
-{
-	return ctx->sim->page_state[page] & PAGE_RESIDENT;
-}
-
-static void __attribute__((cold, noinline)) bad_enter(struct pl_sim *sim, uint32_t page)
-{
-	if (page != sim->may_enter)
-		fail(sim, "page %llu entered memory outside insert() of that page",
-		     number_of(sim, page));
-	else if (sim->page_state[page] & PAGE_RESIDENT)
-		fail(sim, "page %llu inserted but already resident", number_of(sim, page));
-	else
-		fail(sim, "page %llu inserted into full memory (%u frames): reclaim evicted too little",
-		     number_of(sim, page), sim->ctx.frames);
-}
-
+/*
+ * A page enters memory: only the page insert() is bringing in, once (the
+ * fast path of pl_emit_insert() does the same).  Whether there was room is
+ * checked by the driver when insert() returns.
+ */
 static void enter(struct pl_sim *sim, uint32_t page)
 {
-	if (unlikely(page != sim->may_enter || (sim->page_state[page] & PAGE_RESIDENT) ||
-		     sim->nresident >= sim->ctx.frames)) {
-		bad_enter(sim, page);
+	struct pl_ctx *ctx = &sim->ctx;
+
+	if (unlikely(page != ctx->entering || page == PL_NONE)) {
+		fail(sim, "page %llu entered memory outside insert() of that page",
+		     number_of(sim, page));
 		return;
 	}
-	sim->page_state[page] |= PAGE_RESIDENT;
-	sim->nresident++;
+	ctx->page_state[page] = PL_PAGE_RESIDENT;
+	ctx->nresident++;
+	ctx->entering = PL_NONE;
 }
 
-static void __attribute__((cold, noinline)) bad_leave(struct pl_sim *sim, uint32_t page)
-{
-	if (page != sim->may_leave)
-		fail(sim, "page %llu evicted, but the victim being evicted is %s", number_of(sim, page),
-		     sim->may_leave == PL_NONE ? "none" : "another page");
-	else if (!(sim->page_state[page] & PAGE_RESIDENT))
-		fail(sim, "victim() chose page %llu, which is not resident", number_of(sim, page));
-	else
-		fail(sim, "page %llu evicted twice", number_of(sim, page));
-}
-
-/* Returns whether the page was dirty (and so is written back). */
-static bool leave(struct pl_sim *sim, uint32_t page)
-{
-	uint8_t state = sim->page_state[page];
-	bool dirty = state & PAGE_DIRTY;
-
-	if (unlikely(page != sim->may_leave || !(state & PAGE_RESIDENT) || sim->victim_left)) {
-		bad_leave(sim, page);
-		return false;
-	}
-	sim->victim_left = true;
-	sim->page_state[page] = 0;
-	sim->nresident--;
-	sim->stats.evictions++;
-	sim->stats.writebacks += dirty;
-	return dirty;
-}
-
-void pl_emit_insert(struct pl_ctx *ctx, uint32_t page, unsigned list, uint32_t pos)
+void pl_insert_other(struct pl_ctx *ctx, uint32_t page, unsigned list, uint32_t pos)
 {
 	struct pl_sim *sim = ctx->sim;
 
@@ -238,10 +205,37 @@ void pl_emit_insert(struct pl_ctx *ctx, uint32_t page, unsigned list, uint32_t p
 		bad_index(sim, list, list, page);
 		return;
 	}
-	if (likely(!is_ghost(sim, list)))
+	if (!is_ghost(sim, list))
 		enter(sim, page);
-	if (unlikely(sim->recording))
-		record(sim, PL_EV_INSERT, list, page, 0, (int32_t)pos);
+	if (sim->recording)
+		pl_record_insert(ctx, page, list, pos);
+}
+
+void pl_record_insert(struct pl_ctx *ctx, uint32_t page, unsigned list, uint32_t pos)
+{
+	record(ctx->sim, PL_EV_INSERT, list, page, 0, (int32_t)pos);
+}
+
+/* Everything pl_emit_evict() does not take inline is a broken rule. */
+void __attribute__((cold)) pl_evict_other(struct pl_ctx *ctx, uint32_t page, unsigned list)
+{
+	struct pl_sim *sim = ctx->sim;
+
+	if (list >= sim->nlists || page >= sim->npages)
+		bad_index(sim, list, list, page);
+	else if (is_ghost(sim, list))
+		fail(sim, "page %llu evicted from ghost list %s", number_of(sim, page),
+		     sim->ops->lists[list]);
+	else if (page != ctx->leaving)
+		fail(sim, "page %llu evicted, but the victim being evicted is %s",
+		     number_of(sim, page), ctx->leaving == PL_NONE ? "none" : "another page");
+	else
+		fail(sim, "victim() chose page %llu, which is not resident", number_of(sim, page));
+}
+
+void pl_record_evict(struct pl_ctx *ctx, uint32_t page, unsigned list, bool dirty)
+{
+	record(ctx->sim, PL_EV_EVICT, list, page, dirty, 0);
 }
 
 static void __attribute__((cold, noinline)) bad_move(struct pl_sim *sim, uint32_t page,
@@ -284,25 +278,6 @@ void pl_emit_remove(struct pl_ctx *ctx, uint32_t page, unsigned list)
 		record(sim, PL_EV_REMOVE, list, page, 0, 0);
 }
 
-void pl_emit_evict(struct pl_ctx *ctx, uint32_t page, unsigned list)
-{
-	struct pl_sim *sim = ctx->sim;
-	bool dirty;
-
-	if (unlikely(list >= sim->nlists || page >= sim->npages)) {
-		bad_index(sim, list, list, page);
-		return;
-	}
-	if (unlikely(is_ghost(sim, list))) {
-		fail(sim, "page %llu evicted from ghost list %s", number_of(sim, page),
-		     sim->ops->lists[list]);
-		return;
-	}
-	dirty = leave(sim, page);
-	if (unlikely(sim->recording))
-		record(sim, PL_EV_EVICT, list, page, dirty, 0);
-}
-
 void pl_record_set(struct pl_ctx *ctx, uint32_t page, unsigned field, int32_t from, int32_t to)
 {
 	struct pl_sim *sim = ctx->sim;
@@ -330,16 +305,33 @@ void pl_record_hand(struct pl_ctx *ctx, unsigned hand, uint32_t from, uint32_t t
 
 /* ---------------------------------------------------------------- steps */
 
-static bool is_resident(const struct pl_sim *sim, uint32_t page)
-{
-	return sim->page_state[page] & PAGE_RESIDENT;
-}
+/*
+ * What the hot loop reads on every step - the policy's calls and the
+ * trace's columns - copied into a local of pl_sim_run(): the policy's calls
+ * could change anything reachable from sim as far as the compiler knows, so
+ * read through sim they would be reloaded, pointer after pointer, on every
+ * step.
+ */
+struct driver {
+	void *state;
+	void (*hit)(void *state, const struct pl_ref *ref);
+	void (*insert)(void *state, const struct pl_ref *ref);
+	uint32_t (*victim)(const void *state);
+	void (*evict)(void *state, uint32_t victim);
+	uint32_t (*reclaim_goal)(const void *state, uint32_t resident);
+	const uint32_t *page, *next_use, *pid;
+	const uint8_t *flags;
+};
 
-static uint32_t reclaim_goal(const struct pl_sim *sim)
+static struct driver driver_of(const struct pl_sim *sim)
 {
-	if (sim->ops->reclaim_goal)
-		return sim->ops->reclaim_goal(sim->state, sim->nresident);
-	return sim->nresident >= sim->ctx.frames;
+	return (struct driver){
+		.state = sim->state, .hit = sim->ops->hit, .insert = sim->ops->insert,
+		.victim = sim->ops->victim, .evict = sim->ops->evict,
+		.reclaim_goal = sim->ops->reclaim_goal,
+		.page = sim->trace->page, .next_use = sim->next_use, .pid = sim->trace->pid,
+		.flags = sim->trace->flags,
+	};
 }
 
 /*
@@ -351,26 +343,30 @@ static uint32_t reclaim_goal(const struct pl_sim *sim)
 
 /*
  * Asks for a victim and evicts it.  Whether the victim was resident is
- * learnt from leave() (or, if evict() never emitted, from its unchanged
- * state afterwards) rather than read up front: that read would be a cache
- * miss the CPU must wait for on every fault of a large simulation.
+ * learnt from pl_emit_evict() (it clears ctx.leaving) rather than read up
+ * front: that read would be a cache miss the CPU must wait for on every
+ * fault of a large simulation.
  */
-static step_inline void evict_one(struct pl_sim *sim, const bool recording)
+static step_inline void evict_one(struct pl_sim *sim, const struct driver *d,
+				  const bool recording)
 {
-	uint32_t victim = sim->ops->victim(sim->state);
+	uint32_t victim = d->victim(d->state);
 
-	if (victim >= sim->npages) {
+	if (unlikely(victim >= sim->npages)) {
 		fail(sim, "victim() chose %s%llu, which is not resident",
 		     victim == PL_NONE ? "no page " : "page id ", number_of(sim, victim));
 		return;
 	}
 	if (recording)
 		record(sim, PL_EV_VICTIM, 0, victim, 0, 0);
-	sim->may_leave = victim;
-	sim->victim_left = false;
-	sim->ops->evict(sim->state, victim);
-	sim->may_leave = PL_NONE;
-	if (likely(sim->victim_left) || sim->failed)
+	sim->ctx.leaving = victim;
+	d->evict(d->state, victim);
+	if (likely(sim->ctx.leaving == PL_NONE)) {
+		sim->stats.evictions++;
+		return;
+	}
+	sim->ctx.leaving = PL_NONE;
+	if (sim->failed)
 		return;
 	if (is_resident(sim, victim))
 		fail(sim, "evict() left the victim, page %llu, resident", number_of(sim, victim));
@@ -378,55 +374,56 @@ static step_inline void evict_one(struct pl_sim *sim, const bool recording)
 		fail(sim, "victim() chose page %llu, which is not resident", number_of(sim, victim));
 }
 
-static step_inline void miss(struct pl_sim *sim, const struct pl_ref *ref, const bool recording)
+/* insert() did not consume ctx.entering, or memory is over-full. */
+static void __attribute__((cold, noinline)) bad_insert(struct pl_sim *sim, uint32_t page)
 {
-	uint32_t goal;
-
-	sim->ctx.faulting = ref->page;
-	goal = reclaim_goal(sim);
-	sim->stats.misses++;
-	if (recording)
-		record(sim, PL_EV_MISS, 0, ref->page, 0, 0);
-	for (uint32_t i = 0; i < goal && !sim->failed; i++)
-		evict_one(sim, recording);
-	if (unlikely(sim->failed))
-		return;
-	sim->may_enter = ref->page;
-	sim->ops->insert(sim->state, ref);
-	sim->may_enter = PL_NONE;
-	if (unlikely(!is_resident(sim, ref->page)))
-		fail(sim, "insert() did not bring page %llu in", number_of(sim, ref->page));
-}
-
-static step_inline void hit(struct pl_sim *sim, const struct pl_ref *ref, const bool recording)
-{
-	sim->stats.hits++;
-	if (recording)
-		record(sim, PL_EV_HIT, 0, ref->page, 0, 0);
-	sim->ops->hit(sim->state, ref);
+	if (sim->ctx.entering != PL_NONE) {
+		sim->ctx.entering = PL_NONE;
+		fail(sim, "insert() did not bring page %llu in", number_of(sim, page));
+	} else {
+		fail(sim, "page %llu inserted into full memory (%u frames): reclaim evicted too little",
+		     number_of(sim, page), sim->ctx.frames);
+	}
 }
 
 /*
- * The trace's columns, copied into a local of pl_sim_run(): the policy's
- * calls could change anything reachable from sim as far as the compiler
- * knows, so read through sim they would be reloaded, pointer after
- * pointer, on every step.
+ * A fault.  Not inlined into the loop: what it keeps live would crowd the
+ * registers of the far more frequent hit path; a call per fault is cheap
+ * beside the fault's own work.
  */
-struct columns {
-	const uint32_t *page, *next_use, *pid;
-	const uint8_t *flags;
-};
-
-static struct columns columns_of(const struct pl_sim *sim)
+static __attribute__((noinline)) void miss(struct pl_sim *sim, const struct driver *d,
+					   const struct pl_ref *ref, const bool recording)
 {
-	return (struct columns){
-		.page = sim->trace->page, .next_use = sim->next_use, .pid = sim->trace->pid,
-		.flags = sim->trace->flags,
-	};
+	struct pl_ctx *ctx = &sim->ctx;
+	uint32_t goal;
+
+	ctx->faulting = ref->page;
+	goal = d->reclaim_goal ? d->reclaim_goal(d->state, ctx->nresident) :
+				 ctx->nresident >= ctx->frames;
+
+	if (recording)
+		record(sim, PL_EV_MISS, 0, ref->page, 0, 0);
+	for (; goal > 0 && !sim->failed; goal--)
+		evict_one(sim, d, recording);
+	if (unlikely(sim->failed))
+		return;
+	ctx->entering = ref->page;
+	d->insert(d->state, ref);
+	if (unlikely(ctx->entering != PL_NONE || ctx->nresident > ctx->frames))
+		bad_insert(sim, ref->page);
+	sim->stats.misses++;
 }
 
-static step_inline void run_tick(struct pl_sim *sim, const struct pl_ref *ref,
-				 const bool recording)
+static step_inline void hit(struct pl_sim *sim, const struct driver *d,
+			    const struct pl_ref *ref, const bool recording)
+{
+	if (recording)
+		record(sim, PL_EV_HIT, 0, ref->page, 0, 0);
+	d->hit(d->state, ref);
+}
+
+static step_inline void run_tick(struct pl_sim *sim, const struct driver *d,
+				 const struct pl_ref *ref, const bool recording)
 {
 	uint32_t step = ref->step;
 
@@ -437,76 +434,132 @@ static step_inline void run_tick(struct pl_sim *sim, const struct pl_ref *ref,
 	if (!sim->ops->expire_goal)
 		return;
 	for (uint32_t i = sim->ops->expire_goal(sim->state, ref); i > 0 && !sim->failed; i--)
-		evict_one(sim, recording);
+		evict_one(sim, d, recording);
 }
 
-/* Processes reference `step`, which must be sim->pos. */
-static step_inline void process(struct pl_sim *sim, const struct columns *col, uint32_t step,
-				const bool recording)
+/*
+ * Processes reference `step`; the caller has set sim->pos = step (so that
+ * a failure names it) and checks sim->failed afterwards.  `ref` is the
+ * caller's and lives across steps: page, step and flags are set here, and
+ * next_use and pid when `columns` says the trace has them (a constant in
+ * each caller, so a trace without them tests nothing per step).
+ */
+static step_inline void process(struct pl_sim *sim, const struct driver *d, struct pl_ref *ref,
+				uint32_t step, const bool recording, const bool columns)
 {
-	struct pl_ref ref = {
-		.page = col->page[step],
-		.step = step,
-		.next_use = col->next_use ? col->next_use[step] : PL_NONE,
-		.flags = col->flags[step],
-		.pid = col->pid ? col->pid[step] : 0,
-	};
+	uint32_t page = d->page[step];
+	uint8_t flags = d->flags[step];
 
+	ref->page = page;
+	ref->step = step;
+	ref->flags = flags;
+	if (columns && d->next_use)
+		ref->next_use = d->next_use[step];
+	if (columns && d->pid)
+		ref->pid = d->pid[step];
 	if (unlikely(step == sim->next_tick))
-		run_tick(sim, &ref, recording);
-	if (is_resident(sim, ref.page))
-		hit(sim, &ref, recording);
+		run_tick(sim, d, ref, recording);
+	if (is_resident(sim, page))
+		hit(sim, d, ref, recording);
 	else
-		miss(sim, &ref, recording);
-	if (unlikely(sim->failed))
-		return;
-	if (ref.flags & PL_REF_WRITE)
-		sim->page_state[ref.page] |= PAGE_DIRTY;
-	sim->stats.references++;
-	sim->stats.resident_sum += sim->nresident;
-	sim->pos = step + 1;
-	if (recording)
-		begin_recorded_step(sim);
+		miss(sim, d, ref, recording);
+	if (flags & PL_REF_WRITE)
+		sim->ctx.page_state[page] |= PL_PAGE_DIRTY;
+	sim->stats.resident_sum += sim->ctx.nresident;
 }
 
-bool pl_sim_step(struct pl_sim *sim)
-{
-	struct columns col = columns_of(sim);
+static const struct pl_ref first_ref = { .next_use = PL_NONE, .pid = 0 };
 
-	if (sim->failed || sim->pos >= sim->trace->n)
-		return false;
-	if (sim->recording)
-		process(sim, &col, sim->pos, true);
-	else
-		process(sim, &col, sim->pos, false);
-	return !sim->failed;
+/* The counts not kept per reference follow from those that are. */
+static void sync_stats(struct pl_sim *sim)
+{
+	sim->stats.references = sim->pos;
+	sim->stats.hits = sim->pos - sim->stats.misses;
+	sim->stats.writebacks = sim->ctx.writebacks;
+}
+
+/* Steps from sim->pos to stop, recording: every step is a little different. */
+static void run_recorded(struct pl_sim *sim, uint32_t stop)
+{
+	struct driver d = driver_of(sim);
+	struct pl_ref ref = first_ref;
+	uint32_t step;
+
+	for (step = sim->pos; step < stop; step++) {
+		sim->pos = step;
+		process(sim, &d, &ref, step, true, true);
+		if (unlikely(sim->failed))
+			break;
+		sim->pos = step + 1;
+		begin_recorded_step(sim);
+		if (unlikely(sim->failed)) {
+			step++;
+			break;
+		}
+	}
+	sim->pos = step;
 }
 
 /*
  * The residency byte of the page PREFETCH_AHEAD references ahead is
  * requested before each step: with a large trace most of those bytes are
  * cache misses, and a step runs too many instructions for the CPU to reach
- * the next step's load on its own.
+ * the next step's load on its own.  The last PREFETCH_AHEAD steps of a run
+ * go without, so that the loop needs no test for the end of the trace.
  */
 #define PREFETCH_AHEAD 8
 
+/* Steps from sim->pos to stop, not recording: the hot loop of the core. */
+static step_inline void run_fast(struct pl_sim *sim, uint32_t stop, const bool columns)
+{
+	struct driver d = driver_of(sim);
+	struct pl_ref ref = first_ref;
+	uint32_t step = sim->pos;
+	uint32_t prefetch_stop = stop - step > PREFETCH_AHEAD ? stop - PREFETCH_AHEAD : step;
+
+	for (; step < prefetch_stop; step++) {
+		__builtin_prefetch(&sim->ctx.page_state[d.page[step + PREFETCH_AHEAD]]);
+		sim->pos = step;
+		process(sim, &d, &ref, step, false, columns);
+		if (unlikely(sim->failed))
+			goto out;
+	}
+	for (; step < stop; step++) {
+		sim->pos = step;
+		process(sim, &d, &ref, step, false, columns);
+		if (unlikely(sim->failed))
+			goto out;
+	}
+out:
+	sim->pos = step;
+}
+
+static void run(struct pl_sim *sim, uint32_t stop)
+{
+	if (sim->failed)
+		return;
+	if (sim->recording)
+		run_recorded(sim, stop);
+	else if (sim->next_use || sim->trace->pid)
+		run_fast(sim, stop, true);
+	else
+		run_fast(sim, stop, false);
+	sync_stats(sim);
+}
+
+bool pl_sim_step(struct pl_sim *sim)
+{
+	if (sim->failed || sim->pos >= sim->trace->n)
+		return false;
+	run(sim, sim->pos + 1);
+	return !sim->failed;
+}
+
 uint32_t pl_sim_run(struct pl_sim *sim, uint32_t steps)
 {
-	struct columns col = columns_of(sim);
 	uint32_t start = sim->pos;
-	uint32_t stop = steps < sim->trace->n - start ? start + steps : sim->trace->n;
-	uint32_t step;
 
-	if (sim->recording) {
-		for (step = start; step < stop && !sim->failed; step = sim->pos)
-			process(sim, &col, step, true);
-		return sim->pos - start;
-	}
-	for (step = start; step < stop && !sim->failed; step = sim->pos) {
-		if (step + PREFETCH_AHEAD < stop)
-			__builtin_prefetch(&sim->page_state[col.page[step + PREFETCH_AHEAD]]);
-		process(sim, &col, step, false);
-	}
+	run(sim, steps < sim->trace->n - start ? start + steps : sim->trace->n);
 	return sim->pos - start;
 }
 
@@ -529,7 +582,7 @@ void pl_sim_counters(const struct pl_sim *sim, uint64_t *out)
 
 uint32_t pl_sim_resident(const struct pl_sim *sim)
 {
-	return sim->nresident;
+	return sim->ctx.nresident;
 }
 
 int pl_sim_snapshot(const struct pl_sim *sim, struct pl_snapshot *out)
@@ -614,6 +667,14 @@ static int start_recording(struct pl_sim *sim, uint32_t checkpoint_every)
 	return sim->failed ? -1 : 0;
 }
 
+/* Bit i set: list i is declared and holds resident pages (not a ghost list). */
+static uint32_t resident_lists(const struct pl_policy_ops *ops)
+{
+	unsigned n = ops->nlists < PL_MAX_LISTS ? ops->nlists : PL_MAX_LISTS;
+
+	return ((1u << n) - 1) & ~ops->ghost_lists;
+}
+
 static struct pl_sim *create_failed(struct pl_sim *sim, struct pl_error *err, const char *what)
 {
 	if (what)
@@ -640,20 +701,21 @@ struct pl_sim *pl_sim_create(const struct pl_policy_ops *ops, uint32_t frames,
 	sim->npages = trace->npages;
 	sim->nlists = ops->nlists;
 	sim->ghost_lists = ops->ghost_lists;
-	sim->may_enter = sim->may_leave = PL_NONE;
 	if (params)
 		memcpy(sim->params, params, sizeof(sim->params));
 	else
 		pl_params_default(ops, sim->params);
 	if (check_params(ops, sim->params, err))
 		return create_failed(sim, err, NULL);
-	sim->page_state = calloc((size_t)trace->npages + 1, 1);
-	if (!sim->page_state || ((ops->flags & PL_POLICY_FUTURE) && compute_next_use(sim)))
-		return create_failed(sim, err, "out of memory");
 	sim->ctx = (struct pl_ctx){
 		.frames = frames, .npages = trace->npages, .params = sim->params, .sim = sim,
 		.watch_moves = ops->ghost_lists != 0,
+		.page_state = calloc((size_t)trace->npages + 1, 1),
+		.entering = PL_NONE, .leaving = PL_NONE,
+		.resident_lists = resident_lists(ops),
 	};
+	if (!sim->ctx.page_state || ((ops->flags & PL_POLICY_FUTURE) && compute_next_use(sim)))
+		return create_failed(sim, err, "out of memory");
 	sim->state = ops->create(&sim->ctx, err);
 	if (!sim->state)
 		return create_failed(sim, err, NULL);
@@ -673,6 +735,6 @@ void pl_sim_destroy(struct pl_sim *sim)
 		sim->ops->destroy(sim->state);
 	eventlog_free(&sim->log);
 	free(sim->next_use);
-	free(sim->page_state);
+	free(sim->ctx.page_state);
 	free(sim);
 }

@@ -56,8 +56,7 @@ static void lru_hit(void *state, const struct pl_ref *ref)
 
 	if (l->recency.head == ref->page)
 		return;
-	pl_dlist_remove(&l->links, &l->recency, ref->page);
-	pl_dlist_push_head(&l->links, &l->recency, ref->page);
+	pl_dlist_move_to_head(&l->links, &l->recency, ref->page);
 	pl_emit_move(l->ctx, ref->page, LIST_RECENCY, LIST_RECENCY, 0);
 }
 
