@@ -281,6 +281,13 @@ void pl_sim_step_events(const struct pl_sim *sim, uint32_t step, uint32_t *begin
 			uint32_t *end);
 
 /*
+ * Memory the recording holds (PL_SIM_RECORD; 0 without): the event log and
+ * the step index as allocated, and every checkpoint's arrays.  The
+ * benchmark prints it per reference.
+ */
+size_t pl_sim_recording_bytes(const struct pl_sim *sim);
+
+/*
  * The structure at step k (0 <= k <= steps done), rebuilt from the nearest
  * checkpoint at or before k plus the events between, without re-running the
  * policy: O(S + E * L) time, where S is the checkpoint's size, E the events
