@@ -1,6 +1,8 @@
 # wasm-core/wasm.mk - the core as a WebAssembly ES module for the web page.
 #
-#   make -C wasm-core -f wasm.mk     ../web/src/wasm/generated/pagelab.{mjs,wasm}
+#   make -C wasm-core -f wasm.mk          ../web/src/wasm/generated/pagelab.{mjs,wasm}
+#   make -C wasm-core -f wasm.mk bench    build/wasm/bench.js: bench/bench.c on the
+#                                         same objects, for Node (bench/wasm-vs-native.mjs)
 #
 # The same sources as the native library (Makefile: every src/*.c -- the
 # CLI is in src/cli/ -- every src/policies/*.c, registry.c from
@@ -8,6 +10,12 @@
 # emscripten (scripts/setup.sh wasm).  The module is an ES module factory for browsers
 # and workers; Node (the tests) passes the .wasm bytes in as wasmBinary.
 # Emscripten's optimiser runs under Node and needs Debian's node modules.
+#
+# Release flags: -O3 (the core's step loop is what the page runs per
+# reference), -msimd128 (SIMD is in every browser the page supports and
+# in Node; the compiler uses it where loops allow), NDEBUG and no runtime
+# ASSERTIONS.  The core's own checks (policy.h, sim.c) are not assertions:
+# they stay, as natively.
 
 EMCC ?= emcc
 export NODE_PATH := /usr/share/nodejs
@@ -16,8 +24,9 @@ OUT := ../web/src/wasm/generated
 
 CPPFLAGS := -Iinclude -Isrc -D_POSIX_C_SOURCE=200809L
 WARNINGS := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
-CFLAGS := -std=c11 -O2 $(WARNINGS)
-LDFLAGS := -O2 -sMODULARIZE -sEXPORT_ES6 -sENVIRONMENT=web,worker \
+OPT := -O3 -msimd128
+CFLAGS := -std=c11 $(OPT) -DNDEBUG $(WARNINGS)
+LDFLAGS := $(OPT) -sASSERTIONS=0 -sMODULARIZE -sEXPORT_ES6 -sENVIRONMENT=web,worker \
 	-sALLOW_MEMORY_GROWTH -sMAXIMUM_MEMORY=2GB \
 	-sEXPORTED_FUNCTIONS=_malloc,_free \
 	-sEXPORTED_RUNTIME_METHODS=UTF8ToString,stringToUTF8,lengthBytesUTF8
@@ -29,8 +38,9 @@ OBJS := $(SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/registry.o
 # abi.c's functions have no C callers, so no header declares them.
 $(BUILD)/obj/src/wasm/abi.o: CFLAGS += -Wno-missing-prototypes
 
-.PHONY: all FORCE
+.PHONY: all bench FORCE
 all: $(OUT)/pagelab.mjs
+bench: $(BUILD)/bench.js
 
 # Regenerated on every make; the file only changes when the set of policies does.
 $(BUILD)/registry.c: FORCE
@@ -48,6 +58,15 @@ $(BUILD)/obj/registry.o: $(BUILD)/registry.c
 $(OUT)/pagelab.mjs: $(OBJS)
 	@mkdir -p $(@D)
 	$(EMCC) $(LDFLAGS) $^ -o $@
+
+# The benchmark: the library's objects exactly as the page gets them (not
+# the ABI), linked with bench.c into a Node program.  SINGLE_FILE embeds
+# the .wasm: this emscripten would otherwise fetch() it, which Node cannot
+# do with a file path.
+BENCH_OBJS := $(filter-out $(BUILD)/obj/src/wasm/abi.o,$(OBJS)) $(BUILD)/obj/bench/bench.o
+$(BUILD)/bench.js: $(BENCH_OBJS)
+	$(EMCC) $(OPT) -sASSERTIONS=0 -sENVIRONMENT=node -sSINGLE_FILE -sALLOW_MEMORY_GROWTH \
+		-sMAXIMUM_MEMORY=4GB $^ -o $@
 
 .SECONDARY:
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
