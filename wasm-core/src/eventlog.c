@@ -26,6 +26,20 @@ void eventlog_free(struct eventlog *log)
 	free(log->events);
 }
 
+size_t eventlog_bytes(const struct eventlog *log, uint32_t n)
+{
+	size_t bytes = (size_t)log->events_cap * sizeof(*log->events) +
+		       ((size_t)n + 1) * sizeof(*log->step_begin);
+
+	for (uint32_t i = 0; i < log->ncheckpoints; i++) {
+		const struct pl_snapshot *cp = &log->checkpoints[i];
+
+		bytes += sizeof(*cp) + (size_t)cp->cap * (sizeof(*cp->page) +
+			 (cp->nfields ? cp->nfields : 1) * sizeof(*cp->value));
+	}
+	return bytes;
+}
+
 int eventlog_grow(struct eventlog *log)
 {
 	uint32_t cap = log->events_cap ? log->events_cap * 2 : 4096;

@@ -37,6 +37,10 @@ struct eventlog {
 int eventlog_init(struct eventlog *log, uint32_t n, uint32_t checkpoint_every);
 void eventlog_free(struct eventlog *log);
 
+/* Memory held for a trace of n steps: the event array and step index as
+ * allocated, and every checkpoint's arrays. */
+size_t eventlog_bytes(const struct eventlog *log, uint32_t n);
+
 /* Doubles the event array; -1 when out of memory or at its limit. */
 int eventlog_grow(struct eventlog *log);
 

@@ -612,19 +612,7 @@ void pl_sim_step_events(const struct pl_sim *sim, uint32_t step, uint32_t *begin
 
 size_t pl_sim_recording_bytes(const struct pl_sim *sim)
 {
-	size_t bytes;
-
-	if (!sim->recording)
-		return 0;
-	bytes = (size_t)sim->events_cap * sizeof(*sim->events) +
-		((size_t)sim->trace->n + 1) * sizeof(*sim->step_begin);
-	for (uint32_t i = 0; i < sim->ncheckpoints; i++) {
-		const struct pl_snapshot *cp = &sim->checkpoints[i];
-
-		bytes += sizeof(*cp) + (size_t)cp->cap * (sizeof(*cp->page) +
-			 (cp->nfields ? cp->nfields : 1) * sizeof(*cp->value));
-	}
-	return bytes;
+	return sim->recording ? eventlog_bytes(&sim->log, sim->trace->n) : 0;
 }
 
 int pl_sim_seek(const struct pl_sim *sim, uint32_t k, struct pl_snapshot *out)
