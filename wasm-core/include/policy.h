@@ -77,7 +77,6 @@ struct pl_ctx {
 				 * the ghost list the faulting page is in */
 	/* Set by the driver, read by the inline emit calls below: */
 	bool recording;		/* events are being kept */
-	bool watch_moves;	/* recording, or the policy has ghost lists */
 	/*
 	 * Residency, owned by the driver and updated only by the inline emit
 	 * calls below (a policy reads it through pl_resident(), nothing more):
@@ -89,6 +88,7 @@ struct pl_ctx {
 	uint32_t entering;	/* the page insert() is bringing in, else PL_NONE */
 	uint32_t leaving;	/* the victim evict() is removing, else PL_NONE */
 	uint32_t resident_lists;	/* bit i: list i is declared and not a ghost list */
+	uint32_t ghost_lists;		/* bit i: list i is declared and a ghost list */
 	uint64_t writebacks;	/* dirty pages evicted */
 };
 
@@ -150,13 +150,15 @@ struct pl_policy_ops {
  * INSERT and EVICT of resident pages run on every fault.  Their common case
  * - the page insert() is bringing in enters a declared resident list, or
  * the victim evict() is removing leaves one and was resident - is inline:
- * a few compares and the residency update.  Everything else (ghost lists,
- * a broken rule, recording) goes to the driver's pl_insert_other() /
- * pl_evict_other() / pl_record_*(), which check every rule and report a
- * broken one (sim.c).  Policies call pl_emit_*(), never those directly.
+ * a few compares and the residency update; so is a ghost list's INSERT or
+ * REMOVE when nothing records (history only: nothing the driver tracks).
+ * Everything else (a broken rule, recording) goes to the driver's
+ * pl_*_other() / pl_record_*(), which check every rule and report a broken
+ * one (sim.c).  Policies call pl_emit_*(), never those directly.
  */
 void pl_insert_other(struct pl_ctx *ctx, uint32_t page, unsigned list, uint32_t pos);
 void pl_evict_other(struct pl_ctx *ctx, uint32_t page, unsigned list);
+void pl_remove_other(struct pl_ctx *ctx, uint32_t page, unsigned list);
 void pl_record_insert(struct pl_ctx *ctx, uint32_t page, unsigned list, uint32_t pos);
 void pl_record_evict(struct pl_ctx *ctx, uint32_t page, unsigned list, bool dirty);
 
@@ -166,12 +168,20 @@ static inline bool pl_resident_list(const struct pl_ctx *ctx, unsigned list)
 	return list < PL_MAX_LISTS && (ctx->resident_lists >> list & 1);
 }
 
+/* A ghost list's INSERT or REMOVE that the driver need not see. */
+static inline bool pl_untracked_ghost(const struct pl_ctx *ctx, uint32_t page, unsigned list)
+{
+	return list < PL_MAX_LISTS && (ctx->ghost_lists >> list & 1) && page < ctx->npages &&
+	       !ctx->recording;
+}
+
 static inline void pl_emit_insert(struct pl_ctx *ctx, uint32_t page, unsigned list, uint32_t pos)
 {
 	/* entering is PL_NONE outside insert(), hence the test of page. */
 	if (__builtin_expect(page != ctx->entering || page == PL_NONE ||
 			     !pl_resident_list(ctx, list), 0)) {
-		pl_insert_other(ctx, page, list, pos);
+		if (!pl_untracked_ghost(ctx, page, list))
+			pl_insert_other(ctx, page, list, pos);
 		return;
 	}
 	ctx->page_state[page] = PL_PAGE_RESIDENT;
@@ -181,7 +191,11 @@ static inline void pl_emit_insert(struct pl_ctx *ctx, uint32_t page, unsigned li
 		pl_record_insert(ctx, page, list, pos);
 }
 
-void pl_emit_remove(struct pl_ctx *ctx, uint32_t page, unsigned list);
+static inline void pl_emit_remove(struct pl_ctx *ctx, uint32_t page, unsigned list)
+{
+	if (!pl_untracked_ghost(ctx, page, list))
+		pl_remove_other(ctx, page, list);
+}
 
 static inline void pl_emit_evict(struct pl_ctx *ctx, uint32_t page, unsigned list)
 {
@@ -207,9 +221,9 @@ static inline void pl_emit_evict(struct pl_ctx *ctx, uint32_t page, unsigned lis
 
 /*
  * MOVE, SET and HAND change nothing the driver tracks unless a move
- * crosses between a ghost list and a resident one, so when nothing records
- * they cost one test inline (a CLOCK sweep or an RRIP aging round emits one
- * per frame passed).  The index checks on them therefore run only while
+ * crosses between a ghost list and a resident one (or names a list that
+ * does not exist), so when nothing records they cost a test or two inline
+ * (a CLOCK sweep or an RRIP aging round emits one per frame passed).  The index checks on them therefore run only while
  * recording, as in the invariant tests.  Policies call pl_emit_*(), never
  * pl_record_*() directly.
  */
@@ -220,7 +234,8 @@ void pl_record_hand(struct pl_ctx *ctx, unsigned hand, uint32_t from, uint32_t t
 static inline void pl_emit_move(struct pl_ctx *ctx, uint32_t page, unsigned from, unsigned to,
 				uint32_t pos)
 {
-	if (ctx->watch_moves)
+	if (ctx->recording ||
+	    (ctx->ghost_lists && pl_resident_list(ctx, from) != pl_resident_list(ctx, to)))
 		pl_record_move(ctx, page, from, to, pos);
 }
 

@@ -263,7 +263,7 @@ void pl_record_move(struct pl_ctx *ctx, uint32_t page, unsigned from, unsigned t
 		record(sim, PL_EV_MOVE, to, page, (int32_t)from, (int32_t)pos);
 }
 
-void pl_emit_remove(struct pl_ctx *ctx, uint32_t page, unsigned list)
+void pl_remove_other(struct pl_ctx *ctx, uint32_t page, unsigned list)
 {
 	struct pl_sim *sim = ctx->sim;
 
@@ -667,17 +667,16 @@ static int start_recording(struct pl_sim *sim, uint32_t checkpoint_every)
 		return -1;
 	sim->recording = true;
 	sim->ctx.recording = true;
-	sim->ctx.watch_moves = true;
 	begin_recorded_step(sim);
 	return sim->failed ? -1 : 0;
 }
 
-/* Bit i set: list i is declared and holds resident pages (not a ghost list). */
-static uint32_t resident_lists(const struct pl_policy_ops *ops)
+/* Bit i set: list i is declared. */
+static uint32_t declared_lists(const struct pl_policy_ops *ops)
 {
 	unsigned n = ops->nlists < PL_MAX_LISTS ? ops->nlists : PL_MAX_LISTS;
 
-	return ((1u << n) - 1) & ~ops->ghost_lists;
+	return (1u << n) - 1;
 }
 
 static struct pl_sim *create_failed(struct pl_sim *sim, struct pl_error *err, const char *what)
@@ -714,10 +713,10 @@ struct pl_sim *pl_sim_create(const struct pl_policy_ops *ops, uint32_t frames,
 		return create_failed(sim, err, NULL);
 	sim->ctx = (struct pl_ctx){
 		.frames = frames, .npages = trace->npages, .params = sim->params, .sim = sim,
-		.watch_moves = ops->ghost_lists != 0,
 		.page_state = calloc((size_t)trace->npages + 1, 1),
 		.entering = PL_NONE, .leaving = PL_NONE,
-		.resident_lists = resident_lists(ops),
+		.resident_lists = declared_lists(ops) & ~ops->ghost_lists,
+		.ghost_lists = declared_lists(ops) & ops->ghost_lists,
 	};
 	if (!sim->ctx.page_state || ((ops->flags & PL_POLICY_FUTURE) && compute_next_use(sim)))
 		return create_failed(sim, err, "out of memory");
