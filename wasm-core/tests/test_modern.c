@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * test_modern.c - the adaptive and scan-resistant policies: ARC, 2Q, SLRU,
- * SIEVE, S3-FIFO, LIRS, CAR.
+ * SIEVE, S3-FIFO, LIRS, CAR, W-TinyLFU.
  *
  * Golden tests: small traces worked by hand from each paper's rules (the
  * expected structures are written out in the comments, step by step).
@@ -197,6 +197,36 @@ TEST(car_gives_a_referenced_page_a_place_on_t2_and_adapts_p_like_arc)
 	run_step(&r);
 	CHECK_STR_EQ(run_describe(&r), "t1: 5; t2: 3; b1: 4; b2: 1; p=1");
 	CHECK_EQ(pl_sim_stats(r.sim)->misses, 6);
+	run_free(&r);
+}
+
+TEST(wtinylfu_admits_a_window_page_to_main_only_if_it_is_more_frequent)
+{
+	struct run r;
+
+	/* c = 4, window_percent=25: W = 1, main 3 (probation 1, protected 2).
+	 * As in libCacheSim the window holds all of memory until the first
+	 * eviction.  1 is hit in the window (window hits are not counted). */
+	run_start(&r, "wtinylfu", 4, "1 2 3 4 1 5 1 6", "window_percent=25", 0);
+	for (int i = 0; i < 5; i++)
+		run_step(&r);
+	CHECK_STR_EQ(run_describe(&r), "window: 1 4 3 2; probation:; protected:");
+	/* 5: main fills from the window's LRU end (2 to probation, 3 and 4 to
+	 * protected, each counted once more: 2 each); the candidate 1
+	 * (count 1) does not beat main's victim 2 (count 2): 1 is evicted. */
+	run_step(&r);
+	CHECK_STR_EQ(run_describe(&r), "window: 5; probation: 2; protected: 4 3");
+	/* 1 again (count 3 now): the candidate 5 (1, then 2) loses to 2. */
+	run_step(&r);
+	CHECK_STR_EQ(run_describe(&r), "window: 1; probation: 2; protected: 4 3");
+	CHECK_EQ(run_counter(&r, "rejected"), 2);
+	/* 6: the candidate 1 (3) beats 2 (2): 2 is evicted and 1 enters
+	 * probation; libCacheSim's loop then finds the window empty and evicts
+	 * main's victim, 1 itself: two evictions for one fault. */
+	run_step(&r);
+	CHECK_STR_EQ(run_describe(&r), "window: 6; probation:; protected: 4 3");
+	CHECK_EQ(run_counter(&r, "admitted"), 1);
+	CHECK_EQ(pl_sim_stats(r.sim)->evictions, 4);
 	run_free(&r);
 }
 
