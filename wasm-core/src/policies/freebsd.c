@@ -102,13 +102,18 @@ enum { P_FREE_MIN, P_FREE_TARGET, P_INACTIVE_TARGET, P_FLUSH_DELAY, P_MAX_LAUNDE
 /* Enough passes for any act_count to decline to 0 with no reference between. */
 #define MAX_PASSES (ACT_MAX / ACT_DECLINE + 2)
 
+/* A page's fields and queue side by side: a scan touches one cache line. */
+struct page_state {
+	uint8_t field[NR_FIELDS];
+	uint8_t where;		/* the queue of a resident page */
+};
+
 struct freebsd {
 	struct pl_ctx *ctx;
 	bool slim;
 	struct pl_links links;
 	struct pl_dlist queue[NR_QUEUES];
-	uint8_t *where;			/* [npages] the queue of a resident page */
-	uint8_t *field[NR_FIELDS];	/* [npages] each */
+	struct page_state *page;	/* [npages] */
 	uint32_t *flush_done;		/* [npages] step its write completes */
 	uint32_t *laundry;		/* pages in flight, oldest first (a ring) */
 	uint32_t laundry_head, laundry_len, laundry_cap;
@@ -126,9 +131,7 @@ static void freebsd_destroy(void *state)
 	if (!f)
 		return;
 	pl_links_free(&f->links);
-	free(f->where);
-	for (unsigned i = 0; i < NR_FIELDS; i++)
-		free(f->field[i]);
+	free(f->page);
 	free(f->flush_done);
 	free(f->laundry);
 	free(f);
@@ -148,13 +151,11 @@ static void *create(struct pl_ctx *ctx, struct pl_error *err, bool slim)
 	bool ok = f && !pl_links_init(&f->links, ctx->npages);
 
 	if (ok) {
-		f->where = calloc(n, 1);
-		for (unsigned i = 0; i < NR_FIELDS; i++)
-			ok = ok && (f->field[i] = calloc(n, 1));
+		f->page = calloc(n, sizeof(*f->page));
 		f->flush_done = calloc(n, sizeof(*f->flush_done));
 		f->laundry_cap = frames_usable(ctx);
 		f->laundry = calloc(f->laundry_cap, sizeof(*f->laundry));
-		ok = ok && f->where && f->flush_done && f->laundry;
+		ok = f->page && f->flush_done && f->laundry;
 	}
 	if (!ok) {
 		freebsd_destroy(f);
@@ -190,7 +191,7 @@ static void *slim_create(struct pl_ctx *ctx, struct pl_error *err)
 
 static void set(struct freebsd *f, uint32_t page, unsigned field, uint8_t value)
 {
-	uint8_t *cell = &f->field[field][page];
+	uint8_t *cell = &f->page[page].field[field];
 
 	if (*cell == value)
 		return;
@@ -201,20 +202,20 @@ static void set(struct freebsd *f, uint32_t page, unsigned field, uint8_t value)
 
 static uint8_t get(const struct freebsd *f, uint32_t page, unsigned field)
 {
-	return f->field[field][page];
+	return f->page[page].field[field];
 }
 
 /* Moves a resident page to the head or tail of queue `to`. */
 static void requeue(struct freebsd *f, uint32_t page, unsigned to, bool at_head)
 {
-	unsigned from = f->where[page];
+	unsigned from = f->page[page].where;
 
 	pl_dlist_remove(&f->links, &f->queue[from], page);
 	if (at_head)
 		pl_dlist_push_head(&f->links, &f->queue[to], page);
 	else
 		pl_dlist_push_tail(&f->links, &f->queue[to], page);
-	f->where[page] = (uint8_t)to;
+	f->page[page].where = (uint8_t)to;
 	pl_emit_move(f->ctx, page, from, to, at_head ? 0 : f->queue[to].len - 1);
 	f->changed = true;
 }
@@ -400,7 +401,7 @@ static void freebsd_hit(void *state, const struct pl_ref *ref)
 {
 	struct freebsd *f = state;
 
-	if (f->where[ref->page] == Q_CACHE) {
+	if (f->page[ref->page].where == Q_CACHE) {
 		f->counter[C_RECLAIMS]++;
 		activate(f, ref->page, false);
 	}
@@ -413,10 +414,8 @@ static void freebsd_insert(void *state, const struct pl_ref *ref)
 	uint32_t page = ref->page;
 
 	f->now = ref->step;
-	for (unsigned i = 0; i < NR_FIELDS; i++)
-		f->field[i][page] = 0;
+	f->page[page] = (struct page_state){ .where = Q_ACTIVE };
 	pl_dlist_push_tail(&f->links, &f->queue[Q_ACTIVE], page);
-	f->where[page] = Q_ACTIVE;
 	f->resident++;
 	pl_emit_insert(f->ctx, page, Q_ACTIVE, f->queue[Q_ACTIVE].len - 1);
 	set(f, page, F_ACT_COUNT, ACT_INIT);
@@ -453,7 +452,7 @@ static uint32_t freebsd_victim(const void *state)
 static void freebsd_evict(void *state, uint32_t victim)
 {
 	struct freebsd *f = state;
-	unsigned from = f->where[victim];
+	unsigned from = f->page[victim].where;
 
 	if (get(f, victim, F_FLUSHING)) {	/* the fault waits for the write */
 		while (oldest_flush(f) != victim)
@@ -476,7 +475,7 @@ static void freebsd_snapshot(const void *state, struct pl_snapshot *out)
 			int32_t values[NR_FIELDS];
 
 			for (unsigned i = 0; i < NR_FIELDS; i++)
-				values[i] = f->field[i][p];
+				values[i] = f->page[p].field[i];
 			pl_snapshot_push(out, q, p, values);
 		}
 }
