@@ -125,14 +125,14 @@ test.describe('lecture mode', () => {
 		await lab.setScenario({ policy: 'linux', frames: 4, refs: '1 2 1' });
 		await lab.goToStep(3);
 		await lab.byTestId('lecture-mode').check();
-		await expect.poll(() => smallestFont('[data-testid="page"] .bit')).toBeGreaterThanOrEqual(16);
+		await expect.poll(() => smallestFont('[data-testid="page"] .pl-step-bit')).toBeGreaterThanOrEqual(16);
 		for (const meaning of [/R referenced/, /act active/, /A accessed/])
 			await expect(lab.byTestId('flag-legend')).toContainText(meaning);
 		await lab.byTestId('lecture-mode').uncheck();
 		await lab.setScenario({ policy: 'srrip', frames: 4, refs: '1 2 2 1' });
 		await lab.goToStep(4);
 		await lab.byTestId('lecture-mode').check();
-		await expect.poll(() => smallestFont('.meter .cell')).toBeGreaterThanOrEqual(16);
+		await expect.poll(() => smallestFont('.pl-step-meter .pl-step-cell')).toBeGreaterThanOrEqual(16);
 	});
 });
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { compressToEncodedURIComponent } from 'lz-string';
 import { decodeState, encodeState, linkFor, readScenarioFile, scenarioFile, DEFAULT_STATE, LINK_LIMIT, type AppState } from '../src/model/url';
 import { PRESETS, validateScenario, withPolicy, effectiveParams } from '../src/model/scenario';
-import { generate } from '../src/model/generator';
+import { generate } from '../src/wasm/generator';
 import type { PolicyInfo } from '../src/wasm/protocol';
 
 const SRRIP: PolicyInfo = {

@@ -8,7 +8,7 @@
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { inProcessClient } from './support';
-import { loadRun, type Run } from '../src/model/run';
+import { STEP_VIEW_LIMIT, loadRun, type Run } from '../src/model/run';
 import { narrate } from '../src/model/narration';
 import { transitionsOf } from '../src/model/transitions';
 import type { Scenario } from '../src/model/scenario';
@@ -59,6 +59,15 @@ describe('the frame grid', () => {
 		expect(fifo.timeline.column(20).rows).toEqual([7, 0, 1]);
 		expect(lru.timeline.column(20).rows).toEqual([1, 0, 7]);
 		expect(fifo.timeline.column(4).entered).toEqual(new Set([0]));
+	});
+
+	it('of a trace longer than the step view records ends at the last recorded step, and says so past it', async () => {
+		/* The compare view crash: the shared step at 60,000 of a 60,000-reference trace, the step view recording 50,000. */
+		const long = Array.from({ length: STEP_VIEW_LIMIT + 10_000 }, (_, i) => (i * 7) % 97).join(' ');
+		const r = await run('lru', 16, long);
+		expect(r.timeline.steps).toBe(STEP_VIEW_LIMIT);
+		expect(r.timeline.column(STEP_VIEW_LIMIT).rows.filter((p) => p !== null)).toHaveLength(16);
+		expect(() => r.timeline.column(STEP_VIEW_LIMIT + 1)).toThrow(new RangeError(`frame grid: step ${STEP_VIEW_LIMIT + 1} is outside the recorded steps 0..${STEP_VIEW_LIMIT}`));
 	});
 
 	it('counts faults, hits and evictions up to each step, and finds the next fault and eviction', async () => {

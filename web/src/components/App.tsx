@@ -26,6 +26,9 @@ import { ScenarioForm } from './ScenarioForm';
 import { StepView } from './step/StepView';
 import { CompareView } from './compare/CompareView';
 import { ChartsView } from './charts/ChartsView';
+import { useSimulation } from './useSimulation';
+import { ViewErrorBoundary } from './ViewErrorBoundary';
+import './app.css';
 
 /* An uploaded trace this short is kept as its reference string, so the URL can carry it. */
 const URL_REFS_LIMIT = 2000;
@@ -39,6 +42,12 @@ const TABS: Array<{ view: View; label: string; more: string }> = [
 	{ view: 'compare', label: 'Compare', more: ' policies' },
 	{ view: 'charts', label: 'Charts', more: '' },
 ];
+
+/** A view's name in sentences ("compare policies view"). */
+function viewName(view: View): string {
+	const tab = TABS.find((t) => t.view === view)!;
+	return `${tab.label}${tab.more} view`.toLowerCase();
+}
 
 /** A small uploaded trace becomes the reference string it holds (writes keep their 'w'). */
 function portable(scenario: Scenario, run: Run): Scenario {
@@ -63,52 +72,32 @@ export function App() {
 	const [state, setState] = useState<AppState>(initial.state);
 	const [policies, setPolicies] = useState<PolicyInfo[]>([]);
 	const [run, setRun] = useState<Run | null>(null);
-	const [error, setError] = useState<string | null>(initial.errors.join('; ') || null);
-	const [progress, setProgress] = useState<number | null>(null);
+	const { run: load, progress, error, setError } = useSimulation<number>();
 	const [formOpen, setFormOpen] = useState(false);
 	const [linkProblem, setLinkProblem] = useState<string | null>(initial.errors.join('; ') || null);
 	const [tooLarge, setTooLarge] = useState<string | null>(null);
 	const [blank, setBlank] = useState(false);
-	const inFlight = useRef<AbortController | null>(null);
 
 	/** Resolves to the error shown, or null when the scenario was adopted (or superseded). */
 	const apply = useCallback(
-		async (scenario: Scenario, step = 0): Promise<string | null> => {
-			inFlight.current?.abort();
-			const controller = new AbortController();
-			inFlight.current = controller;
-			setProgress(0);
-			try {
-				const list = await client.listPolicies();
-				const next = await loadRun(client, scenario, list, {
-					signal: controller.signal,
-					onProgress: (done, total) => setProgress(done / Math.max(1, total)),
-				});
-				if (controller.signal.aborted) {
-					void next.session.dispose();
-					return null;
-				}
-				const adopted = portable(scenario, next);
-				setRun((old) => {
-					void old?.session.dispose();
-					return { ...next, scenario: adopted };
-				});
-				setState((s) => ({ ...s, scenario: adopted, step: Math.min(step, next.timeline.steps) }));
-				setError(null);
-				return null;
-			} catch (e) {
-				if (controller.signal.aborted) return null;
-				const message = describeError(e, scenario);
-				setError(message);
-				return message;
-			} finally {
-				if (inFlight.current === controller) {
-					inFlight.current = null;
-					setProgress(null);
-				}
-			}
-		},
-		[],
+		(scenario: Scenario, step = 0): Promise<string | null> =>
+			load(
+				async (signal, report) => {
+					report(0);
+					const list = await client.listPolicies();
+					return loadRun(client, scenario, list, { signal, onProgress: (done, total) => report(done / Math.max(1, total)) });
+				},
+				(next) => {
+					const adopted = portable(scenario, next);
+					setRun((old) => {
+						void old?.session.dispose();
+						return { ...next, scenario: adopted };
+					});
+					setState((s) => ({ ...s, scenario: adopted, step: Math.min(step, next.timeline.steps) }));
+				},
+				{ discard: (next) => void next.session.dispose(), describe: (e) => describeError(e, scenario) },
+			),
+		[load],
 	);
 
 	useEffect(() => {
@@ -150,7 +139,7 @@ export function App() {
 
 	/* Lecture mode scales every rem from the root element. */
 	useEffect(() => {
-		document.documentElement.classList.toggle('lecture', state.lecture);
+		document.documentElement.classList.toggle('pl-lecture', state.lecture);
 	}, [state.lecture]);
 
 	/* Blank screen: B or '.' (a clicker's black-screen key) anywhere but in a text field; any key brings it back. */
@@ -197,45 +186,53 @@ export function App() {
 		[],
 	);
 	const applyFromForm = useCallback((scenario: Scenario) => void apply(scenario), [apply]);
+	/* A view that fails is reported with the link to the state it failed in. */
+	const now = useRef({ state, run });
+	now.current = { state, run };
+	const reportLink = useCallback(() => {
+		const { state: at, run: shown } = now.current;
+		return `${window.location.origin}${window.location.pathname}${linkFor(at, shown?.result.trace.references ?? 0).fragment}`;
+	}, []);
+	const failureReset = useMemo(() => ({}), [state.view, state.step, run]);
 	const compared = useMemo(
 		() => run && { policy: run.scenario.policy, frames: run.scenario.frames, params: run.scenario.params, trace: toTraceSource(run.scenario.trace) },
 		[run],
 	);
 
 	return (
-		<div className={`app${state.lecture ? ' lecture' : ''}`}>
-			<header className="top">
+		<div className={`pl-app${state.lecture ? ' pl-lecture' : ''}`}>
+			<header className="pl-app-top">
 				<h1>
 					pagelab <small>page replacement, step by step</small>
 				</h1>
-				<nav className="tabs" role="tablist">
+				<nav className="pl-app-tabs" role="tablist">
 					{TABS.map((tab) => (
 						<button
 							key={tab.view}
 							role="tab"
 							aria-selected={state.view === tab.view}
-							className={state.view === tab.view ? 'active' : ''}
+							className={state.view === tab.view ? 'pl-app-active' : ''}
 							data-testid={`tab-${tab.view}`}
 							onClick={() => setState((s) => ({ ...s, view: tab.view }))}
 						>
 							{tab.label}
-							<span className="label-text">{tab.more}</span>
+							<span className="pl-app-label-text">{tab.more}</span>
 						</button>
 					))}
 				</nav>
-				<button className="form-toggle" data-testid="toggle-scenario" onClick={() => setFormOpen((o) => !o)}>
+				<button className="pl-app-form-toggle" data-testid="toggle-scenario" onClick={() => setFormOpen((o) => !o)}>
 					{formOpen ? 'hide scenario' : 'scenario…'}
 				</button>
-				<label className="lecture-toggle">
+				<label className="pl-app-lecture-toggle">
 					<input
 						type="checkbox"
 						data-testid="lecture-mode"
 						checked={state.lecture}
 						onChange={(e) => setState((s) => ({ ...s, lecture: e.target.checked }))}
 					/>
-					lecture<span className="label-text"> mode</span>
+					lecture<span className="pl-app-label-text"> mode</span>
 				</label>
-				<label className="lecture-toggle">
+				<label className="pl-app-lecture-toggle">
 					<input
 						type="checkbox"
 						data-testid="hide-answers"
@@ -244,7 +241,7 @@ export function App() {
 					/>
 					hide answers
 				</label>
-				<label className="lecture-toggle">
+				<label className="pl-app-lecture-toggle">
 					<input
 						type="checkbox"
 						data-testid="predict-mode"
@@ -253,25 +250,25 @@ export function App() {
 					/>
 					predict
 				</label>
-				<button className="form-toggle" data-testid="fullscreen" onClick={toggleFullscreen} aria-pressed={fullscreen}>
+				<button className="pl-app-form-toggle" data-testid="fullscreen" onClick={toggleFullscreen} aria-pressed={fullscreen}>
 					{fullscreen ? 'exit full screen' : 'full screen'}
 				</button>
 			</header>
-			{blank && <div className="blank-screen" data-testid="blank-screen" onClick={() => setBlank(false)} aria-label="screen blanked: press any key" />}
+			{blank && <div className="pl-app-blank-screen" data-testid="blank-screen" onClick={() => setBlank(false)} aria-label="screen blanked: press any key" />}
 			{linkProblem && (
-				<div className="banner link-problem" role="alert" data-testid="link-problem">
+				<div className="pl-banner pl-app-link-problem" role="alert" data-testid="link-problem">
 					<span>{linkProblem}</span>
 					<button onClick={() => setLinkProblem(null)}>dismiss</button>
 				</div>
 			)}
 			{progress !== null && (
-				<div className="progress" data-testid="progress" role="progressbar" aria-valuenow={Math.round(progress * 100)}>
-					<div className="bar" style={{ width: `${Math.round(progress * 100)}%` }} />
+				<div className="pl-app-progress" data-testid="progress" role="progressbar" aria-valuenow={Math.round(progress * 100)}>
+					<div className="pl-app-bar" style={{ width: `${Math.round(progress * 100)}%` }} />
 					<span>simulating… {Math.round(progress * 100)}%</span>
 				</div>
 			)}
-			<div className={`body${formOpen ? ' form-open' : ''}`}>
-				<aside className="side">
+			<div className={`pl-app-body${formOpen ? ' pl-app-form-open' : ''}`}>
+				<aside className="pl-app-side">
 					<ScenarioForm
 						policies={policies}
 						applied={state.scenario}
@@ -291,38 +288,50 @@ export function App() {
 						onError={setLinkProblem}
 					/>
 				</aside>
-				<main className="main">
-					{!run && <p className="note">{progress !== null ? 'simulating…' : 'no scenario yet'}</p>}
-					{run && state.view === 'step' && (
-						<StepView
-							run={run}
-							step={state.step}
-							onStep={setStep}
-							lecture={state.lecture}
-							hideAnswers={state.hideAnswers ?? false}
-							predict={state.predict ?? false}
-						/>
-					)}
-					{run && compared && state.view === 'compare' && (
-						<CompareView
-							scenario={compared}
-							client={client}
-							lecture={state.lecture}
-							selection={state.compare}
-							onSelectionChange={setCompareChoice}
-							step={state.step}
-							onStepChange={setStep}
-						/>
-					)}
-					{run && compared && state.view === 'charts' && (
-						<ChartsView
-							scenario={compared}
-							client={client}
-							lecture={state.lecture}
-							policies={state.charts}
-							onPoliciesChange={setChartsChoice}
-						/>
-					)}
+				<main className="pl-app-main">
+					{!run && <p className="pl-note">{progress !== null ? 'simulating…' : 'no scenario yet'}</p>}
+					<ViewErrorBoundary
+						view={viewName(state.view)}
+						reportLink={reportLink}
+						resetKey={failureReset}
+						actions={[
+							{ label: 'Back to step 0', testId: 'view-error-step0', onClick: () => setStep(0) },
+							...(state.view === 'step'
+								? []
+								: [{ label: 'Open the step-by-step view', testId: 'view-error-step-view', onClick: () => setState((s) => ({ ...s, view: 'step' as View })) }]),
+						]}
+					>
+						{run && state.view === 'step' && (
+							<StepView
+								run={run}
+								step={state.step}
+								onStep={setStep}
+								lecture={state.lecture}
+								hideAnswers={state.hideAnswers ?? false}
+								predict={state.predict ?? false}
+							/>
+						)}
+						{run && compared && state.view === 'compare' && (
+							<CompareView
+								scenario={compared}
+								client={client}
+								lecture={state.lecture}
+								selection={state.compare}
+								onSelectionChange={setCompareChoice}
+								step={state.step}
+								onStepChange={setStep}
+							/>
+						)}
+						{run && compared && state.view === 'charts' && (
+							<ChartsView
+								scenario={compared}
+								client={client}
+								lecture={state.lecture}
+								policies={state.charts}
+								onPoliciesChange={setChartsChoice}
+							/>
+						)}
+					</ViewErrorBoundary>
 				</main>
 			</div>
 		</div>

@@ -12,6 +12,7 @@
 import { memo, useEffect, useState } from 'react';
 import { PagelabError, type GeneratorSpec, type PolicyInfo } from '../wasm/protocol';
 import { PRESETS, presetById, type Scenario } from '../model/scenario';
+import './scenarioForm.css';
 
 interface Props {
 	policies: PolicyInfo[];
@@ -94,7 +95,7 @@ function ParamField({ policy, name, value, onChange }: { policy: PolicyInfo; nam
 	const param = policy.params.find((p) => p.name === name)!;
 	const id = `param-${name}`;
 	return (
-		<label className="field" title={param.help}>
+		<label className="pl-form-field" title={param.help}>
 			<span>{name.replace(/_/g, ' ')}</span>
 			{param.choices ? (
 				<select data-testid={id} value={value || String(param.def)} onChange={(e) => onChange(e.target.value)}>
@@ -142,14 +143,14 @@ export const ScenarioForm = memo(function ScenarioForm({ policies, applied, busy
 
 	return (
 		<form
-			className="scenario-form"
+			className="pl-form"
 			onSubmit={(e) => {
 				e.preventDefault();
 				apply();
 			}}
 		>
 			<h2>Scenario</h2>
-			<label className="field">
+			<label className="pl-form-field">
 				<span>preset</span>
 				<select
 					data-testid="preset-select"
@@ -169,7 +170,7 @@ export const ScenarioForm = memo(function ScenarioForm({ policies, applied, busy
 					))}
 				</select>
 			</label>
-			<label className="field">
+			<label className="pl-form-field">
 				<span>policy</span>
 				<select data-testid="policy-select" value={draft.policy} disabled={!ready} onChange={(e) => edit({ policy: e.target.value, params: {} })}>
 					{policies.map((p) => (
@@ -179,8 +180,8 @@ export const ScenarioForm = memo(function ScenarioForm({ policies, applied, busy
 					))}
 				</select>
 			</label>
-			{policy && <p className="help">{policy.help}</p>}
-			<label className="field">
+			{policy && <p className="pl-form-help">{policy.help}</p>}
+			<label className="pl-form-field">
 				<span>frames</span>
 				<input data-testid="frames-input" type="number" min={1} value={draft.frames} onChange={(e) => edit({ frames: e.target.value })} />
 			</label>
@@ -193,7 +194,7 @@ export const ScenarioForm = memo(function ScenarioForm({ policies, applied, busy
 					onChange={(v) => edit({ params: { ...draft.params, [param.name]: v } })}
 				/>
 			))}
-			<fieldset className="trace-source">
+			<fieldset className="pl-form-trace-source">
 				<legend>trace</legend>
 				<label>
 					<input type="radio" name="source" checked={draft.source === 'refs'} onChange={() => edit({ source: 'refs' })} /> type
@@ -210,8 +211,8 @@ export const ScenarioForm = memo(function ScenarioForm({ policies, applied, busy
 						onChange={(e) => edit({ refs: e.target.value })}
 					/>
 				) : (
-					<div className="generator">
-						<label className="field">
+					<div className="pl-form-generator">
+						<label className="pl-form-field">
 							<span>pattern</span>
 							<select
 								data-testid="generator-kind"
@@ -225,7 +226,7 @@ export const ScenarioForm = memo(function ScenarioForm({ policies, applied, busy
 							</select>
 						</label>
 						{GENERATOR_FIELDS[draft.generator.kind as GeneratorSpec['kind']].map((field) => (
-							<label key={field} className="field">
+							<label key={field} className="pl-form-field">
 								<span>{field === 'workingSet' ? 'working set' : field}</span>
 								<input
 									data-testid={`generator-${field}`}
@@ -237,7 +238,7 @@ export const ScenarioForm = memo(function ScenarioForm({ policies, applied, busy
 						))}
 					</div>
 				)}
-				<label className="field upload">
+				<label className="pl-form-field pl-form-upload">
 					<span>or upload a trace file</span>
 					<input
 						data-testid="trace-upload"
@@ -250,11 +251,11 @@ export const ScenarioForm = memo(function ScenarioForm({ policies, applied, busy
 					/>
 				</label>
 			</fieldset>
-			<button data-testid="apply-scenario" className="primary" type="submit" disabled={!ready || busy}>
+			<button data-testid="apply-scenario" className="pl-primary" type="submit" disabled={!ready || busy}>
 				Apply
 			</button>
 			{error && (
-				<p className="error" data-testid="scenario-error" role="alert">
+				<p className="pl-form-error" data-testid="scenario-error" role="alert">
 					{error}
 				</p>
 			)}

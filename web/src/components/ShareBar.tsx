@@ -55,9 +55,9 @@ export function ShareBar({ state, run, tooLarge, onOpen, onError }: Props) {
 	};
 
 	return (
-		<section className="share-bar" aria-label="share">
+		<section className="pl-app-share-bar" aria-label="share">
 			<h2>Share</h2>
-			<div className="share-buttons">
+			<div className="pl-app-share-buttons">
 				<button data-testid="copy-link" onClick={() => void copy()} disabled={tooLarge !== null}>
 					copy link
 				</button>
@@ -81,11 +81,11 @@ export function ShareBar({ state, run, tooLarge, onOpen, onError }: Props) {
 				/>
 			</div>
 			{tooLarge && (
-				<p className="note warning" role="status" data-testid="link-too-large">
+				<p className="pl-note pl-app-warning" role="status" data-testid="link-too-large">
 					{tooLarge}
 				</p>
 			)}
-			{copied && <p className="note" role="status">{copied}</p>}
+			{copied && <p className="pl-note" role="status">{copied}</p>}
 		</section>
 	);
 }

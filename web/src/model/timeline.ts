@@ -172,6 +172,8 @@ export class Timeline {
 	 * can skip redrawing columns that did not change.
 	 */
 	column(k: number): GridColumn {
+		if (!Number.isInteger(k) || k < 0 || k > this.steps)
+			throw new RangeError(`frame grid: step ${k} is outside the recorded steps 0..${this.steps}`);
 		let column = this.columnCache.get(k);
 		if (!column) {
 			if (this.columnCache.size >= COLUMN_CACHE) this.columnCache.clear();

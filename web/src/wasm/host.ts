@@ -15,7 +15,7 @@
  *     message arriving meanwhile stops the work at the next chunk.
  */
 import type { Engine } from './engine';
-import { generate } from '../model/generator';
+import { generate } from './generator';
 import {
 	PagelabError,
 	type FaultsByFramesRequest,

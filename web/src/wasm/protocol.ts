@@ -59,7 +59,7 @@ export interface PolicyInfo {
 
 /* ----------------------------------------------------------------- trace */
 
-/** How a synthetic trace is generated (model/generator.ts does the work). */
+/** How a synthetic trace is generated (wasm/generator.ts does the work, in the worker). */
 export type GeneratorSpec =
 	| { kind: 'uniform'; length: number; pages: number; seed: number }
 	| { kind: 'zipf'; length: number; pages: number; exponent: number; seed: number }

@@ -25,8 +25,8 @@
 
 import { useEffect, useMemo, useState } from 'react';
 import type { FramesPoint, PagelabClient } from '../../wasm/protocol';
-import { isAbortError } from '../../wasm/client';
 import { usePolicyList } from '../usePolicyList';
+import { useSimulation } from '../useSimulation';
 import { paramsFor, restorePolicies, type ComparedScenario } from '../../model/compare';
 import {
 	beladyAnomalies,
@@ -166,8 +166,7 @@ export function ChartsView({ scenario, client, lecture = false, policies: saved,
 	const [curves, setCurves] = useState<PolicyCurves[]>([]);
 	const [frameRuns, setFrameRuns] = useState<Map<string, FramesPoint[]>>(new Map());
 	const [access, setAccess] = useState<Access | null>(null);
-	const [progress, setProgress] = useState<Progress | null>(null);
-	const [error, setError] = useState<string | null>(null);
+	const { progress, error, run: chart, cancel: cancelCharting, setError } = useSimulation<Progress>();
 	const policies = usePolicyList(client, setError);
 	const size = lecture ? 'lecture' : 'normal';
 	const paramsKey = JSON.stringify(scenario.params ?? {});
@@ -189,17 +188,15 @@ export function ChartsView({ scenario, client, lecture = false, policies: saved,
 	useEffect(() => {
 		if (!chosen.length)
 			return;
-		const abort = new AbortController();
-		const options = (what: string) => ({
-			signal: abort.signal,
-			onProgress: (done: number, total: number) => setProgress({ what, done, total }),
-		});
-		const run = async () => {
-			setError(null);
+		const work = async (signal: AbortSignal, report: (progress: Progress) => void) => {
+			const options = (what: string) => ({
+				signal,
+				onProgress: (done: number, total: number) => report({ what, done, total }),
+			});
 			const cumulative: PolicyCurves[] = [];
 			let trace: Access | null = null;
 			for (const policy of chosen) {
-				setProgress({ what: `${shortName(policy)} at ${scenario.frames} frames`, done: 0, total: 1 });
+				report({ what: `${shortName(policy)} at ${scenario.frames} frames`, done: 0, total: 1 });
 				const result = await client.simulate(
 					{
 						policy,
@@ -210,6 +207,7 @@ export function ChartsView({ scenario, client, lecture = false, policies: saved,
 					},
 					options(`${shortName(policy)} at ${scenario.frames} frames`),
 				);
+				signal.throwIfAborted();
 				trace ??= { references: result.trace.references, distinctPages: result.trace.distinctPages, pages: result.trace.pages };
 				cumulative.push({ policy, cumulative: cumulativeFaultCurve(result.outcome, MAX_CURVE_POINTS) });
 				setCurves([...cumulative]);
@@ -221,7 +219,7 @@ export function ChartsView({ scenario, client, lecture = false, policies: saved,
 			const byPolicy = new Map<string, FramesPoint[]>();
 			for (const policy of chosen) {
 				const what = `${shortName(policy)} at 1 to ${frames[frames.length - 1]} frames`;
-				setProgress({ what, done: 0, total: frames.length });
+				report({ what, done: 0, total: frames.length });
 				byPolicy.set(
 					policy,
 					await client.faultsByFrames(
@@ -229,20 +227,15 @@ export function ChartsView({ scenario, client, lecture = false, policies: saved,
 						options(what),
 					),
 				);
+				signal.throwIfAborted();
 				setFrameRuns(new Map(byPolicy));
 			}
-			setProgress(null);
 		};
 		setCurves([]);
 		setFrameRuns(new Map());
 		setAccess(null);
-		run().catch((e: Error) => {
-			if (isAbortError(e))
-				return;
-			setProgress(null);
-			setError(e.message);
-		});
-		return () => abort.abort();
+		void chart(work, () => {});
+		return cancelCharting;
 		/* The params object may be rebuilt on every render: compare it by value (paramsKey). */
 	}, [client, chosen, scenario.trace, scenario.frames, scenario.policy, paramsKey]);
 

@@ -22,30 +22,30 @@ export function ClockFace({ policy, snapshot, frames, transitions, handTurns }: 
 	const size = 2 * (RADIUS + r + 12);
 	const handName = policy.hands[hand].name;
 	return (
-		<div className="clock-face">
+		<div className="pl-step-clock-face">
 			<svg viewBox={`${-size / 2} ${-size / 2} ${size} ${size}`} role="img" aria-label={`${handName} over ${slots} frames`}>
-				<circle className="ring" r={RADIUS} />
+				<circle className="pl-step-ring" r={RADIUS} />
 				<g data-testid={`list-${policy.lists[list].name}`}>
 					{Array.from({ length: slots }, (_, i) => {
 						const at = slotCentre(i, slots, RADIUS);
 						const entry = entries[i];
 						const label = slotCentre(i, slots, RADIUS - r - 14);
 						const number = (
-							<text key={`n-${i}`} className="slot-number" x={label.x} y={label.y} dy="0.35em">
+							<text key={`n-${i}`} className="pl-step-slot-number" x={label.x} y={label.y} dy="0.35em">
 								{i}
 							</text>
 						);
 						if (!entry)
 							return (
 								<g key={`empty-${i}`}>
-									<circle className="slot empty" cx={at.x} cy={at.y} r={r} />
+									<circle className="pl-step-slot pl-step-empty" cx={at.x} cy={at.y} r={r} />
 									{number}
 								</g>
 							);
 						const marks = marksFor(entry.page, transitions);
 						const data: Record<string, string> = {};
 						policy.fields.forEach((name, f) => (data[`data-${name}`] = String(entry.values[f])));
-						const classes = ['slot', marks.entered ? 'entered' : '', marks.referenced ? (marks.hit ? 'ref-hit' : 'ref-miss') : ''];
+						const classes = ['pl-step-slot', marks.entered ? 'pl-step-entered' : '', marks.referenced ? (marks.hit ? 'pl-step-ref-hit' : 'pl-step-ref-miss') : ''];
 						return (
 							<g key={`page-${entry.page}`}>
 							{number}
@@ -58,11 +58,11 @@ export function ClockFace({ policy, snapshot, frames, transitions, handTurns }: 
 								{...data}
 							>
 								<circle r={r} />
-								<text className="number" dy="0.35em">
+								<text className="pl-step-number" dy="0.35em">
 									{entry.page}
 								</text>
 								{bit >= 0 && (
-									<g className={`bit${entry.values[bit] ? ' on' : ''}${marks.changed?.has(bit) ? ' changed' : ''}`} transform={`translate(${r * 0.75} ${-r * 0.75})`}>
+									<g className={`pl-step-bit${entry.values[bit] ? ' pl-step-on' : ''}${marks.changed?.has(bit) ? ' pl-step-changed' : ''}`} transform={`translate(${r * 0.75} ${-r * 0.75})`}>
 										<circle r={Math.max(7, r * 0.38)} />
 										<text dy="0.35em">{entry.values[bit]}</text>
 									</g>
@@ -73,7 +73,7 @@ export function ClockFace({ policy, snapshot, frames, transitions, handTurns }: 
 					})}
 				</g>
 				<g
-					className="hand"
+					className="pl-step-hand"
 					data-testid={`hand-${handName}`}
 					data-position={String(snapshot.hands[hand])}
 					style={{ transform: `rotate(${slotAngle(handTurns[hand] ?? snapshot.hands[hand], slots)}deg)` }}
@@ -82,8 +82,8 @@ export function ClockFace({ policy, snapshot, frames, transitions, handTurns }: 
 					<circle r={8} />
 				</g>
 			</svg>
-			<div className="clock-legend">
-				<span className="bit on">1</span> reference bit set &nbsp; <span className="bit">0</span> clear
+			<div className="pl-step-clock-legend">
+				<span className="pl-step-bit pl-step-on">1</span> reference bit set &nbsp; <span className="pl-step-bit">0</span> clear
 				<EvictedGhosts list={list} transitions={transitions} />
 			</div>
 		</div>

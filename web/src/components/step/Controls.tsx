@@ -23,19 +23,19 @@ interface Props {
 
 export function Controls({ step, total, playing, speed, nextFault, nextEviction, onStep, onPlaying, onSpeed, hideJumps, onExportLog }: Props) {
 	return (
-		<div className="controls" role="toolbar" aria-label="step controls">
+		<div className="pl-step-controls" role="toolbar" aria-label="step controls">
 			<button data-testid="reset" aria-label="reset" onClick={() => onStep(0)} disabled={step === 0} title="reset (Home; End jumps to the end)">
-				↺<span className="label-text"> reset</span>
+				↺<span className="pl-step-label-text"> reset</span>
 			</button>
 			<button data-testid="step-back" aria-label="step back" onClick={() => onStep(step - 1)} disabled={step === 0} title="step back (← or PageUp)">
-				◀<span className="label-text"> back</span>
+				◀<span className="pl-step-label-text"> back</span>
 			</button>
-			<button data-testid="play-pause" aria-label={playing ? 'pause' : 'play'} className="primary" onClick={() => onPlaying(!playing)} disabled={!playing && step >= total} title="play / pause (space)">
+			<button data-testid="play-pause" aria-label={playing ? 'pause' : 'play'} className="pl-primary" onClick={() => onPlaying(!playing)} disabled={!playing && step >= total} title="play / pause (space)">
 				{playing ? '⏸' : '▶'}
-				<span className="label-text">{playing ? ' pause' : ' play'}</span>
+				<span className="pl-step-label-text">{playing ? ' pause' : ' play'}</span>
 			</button>
 			<button data-testid="step-forward" aria-label="step forward" onClick={() => onStep(step + 1)} disabled={step >= total} title="step forward (→ or PageDown)">
-				<span className="label-text">forward </span>▶
+				<span className="pl-step-label-text">forward </span>▶
 			</button>
 			{!hideJumps && (
 				<>
@@ -47,7 +47,7 @@ export function Controls({ step, total, playing, speed, nextFault, nextEviction,
 					</button>
 				</>
 			)}
-			<label className="speed">
+			<label className="pl-step-speed">
 				speed
 				<select data-testid="speed" value={speed} onChange={(e) => onSpeed(Number(e.target.value))}>
 					{SPEEDS.map((s) => (
@@ -58,7 +58,7 @@ export function Controls({ step, total, playing, speed, nextFault, nextEviction,
 				</select>
 			</label>
 			<input
-				className="scrub"
+				className="pl-step-scrub"
 				data-testid="scrub"
 				type="range"
 				min={0}
@@ -70,7 +70,7 @@ export function Controls({ step, total, playing, speed, nextFault, nextEviction,
 			<button data-testid="export-log" onClick={onExportLog} disabled={step === 0} title="the steps so far, with their narration, as CSV">
 				export log
 			</button>
-			<span className="step-counter" data-testid="step-counter">
+			<span className="pl-step-counter" data-testid="step-counter">
 				step {step} / {total}
 			</span>
 		</div>

@@ -40,9 +40,9 @@ export function FitBox({ fit, children }: { fit: boolean; children: ReactNode })
 		return () => observer.disconnect();
 	}, [fit]);
 	return (
-		<div className={fit ? 'fit-box' : undefined} ref={box} data-scale={fit ? scale.toFixed(2) : undefined}>
+		<div className={fit ? 'pl-step-fit-box' : undefined} ref={box} data-scale={fit ? scale.toFixed(2) : undefined}>
 			<div
-				className={fit ? 'fit-content' : undefined}
+				className={fit ? 'pl-step-fit-content' : undefined}
 				ref={content}
 				style={fit && scale < 1 ? { transform: `scale(${scale})`, width: `${100 / scale}%` } : undefined}
 			>

@@ -59,7 +59,7 @@ const Column = memo(function Column({ k, page, rows, column, result, moment, onP
 				tabIndex={-1}
 				aria-label={cellWords(k, r, column?.rows[r], arrived, column === null)}
 				data-row={r + 1}
-				className={`cell${arrived ? ' arrived' : ''}`}
+				className={`pl-step-cell${arrived ? ' pl-step-arrived' : ''}`}
 				data-testid={`grid-cell-${k}-${r}`}
 			>
 				{column?.rows[r] ?? ''}
@@ -68,9 +68,9 @@ const Column = memo(function Column({ k, page, rows, column, result, moment, onP
 	}
 	const outcome = result === 'F' ? 'fault' : result === 'H' ? 'hit' : 'not yet shown';
 	return (
-		<div className={`grid-column ${moment}`} role="row" data-step={k} aria-current={moment === 'current' ? 'step' : undefined}>
+		<div className={`pl-step-grid-column pl-step-${moment}`} role="row" data-step={k} aria-current={moment === 'current' ? 'step' : undefined}>
 			<div
-				className="cell ref"
+				className="pl-step-cell pl-step-ref"
 				role="rowheader"
 				tabIndex={moment === 'current' ? 0 : -1}
 				data-row={0}
@@ -81,7 +81,7 @@ const Column = memo(function Column({ k, page, rows, column, result, moment, onP
 				{page}
 			</div>
 			{cells}
-			<div className={`cell result ${result}`} role="gridcell" tabIndex={-1} data-row={rows + 1} aria-label={`step ${k}: ${outcome}`} data-testid={`grid-result-${k}`}>
+			<div className={`pl-step-cell pl-step-result pl-step-${result}`} role="gridcell" tabIndex={-1} data-row={rows + 1} aria-label={`step ${k}: ${outcome}`} data-testid={`grid-result-${k}`}>
 				{result}
 			</div>
 		</div>
@@ -117,17 +117,17 @@ function RowLabels({ rows }: { rows: number }) {
 	const labels = [];
 	for (let r = 0; r < rows; r++)
 		labels.push(
-			<div key={r} className="cell label" role="columnheader" aria-label={`frame ${r}`}>
+			<div key={r} className="pl-step-cell pl-step-label" role="columnheader" aria-label={`frame ${r}`}>
 				f{r}
 			</div>,
 		);
 	return (
-		<div className="grid-column labels" role="row">
-			<div className="cell label" role="columnheader" aria-label="reference">
+		<div className="pl-step-grid-column pl-step-labels" role="row">
+			<div className="pl-step-cell pl-step-label" role="columnheader" aria-label="reference">
 				ref
 			</div>
 			{labels}
-			<div className="cell label" role="columnheader" aria-label="hit or fault" />
+			<div className="pl-step-cell pl-step-label" role="columnheader" aria-label="hit or fault" />
 		</div>
 	);
 }
@@ -160,9 +160,9 @@ export function FrameGrid({ timeline, step, columns, onPick }: Props) {
 		);
 	}
 	return (
-		<div className="frame-grid-wrap">
+		<div className="pl-step-frame-grid-wrap">
 			<div
-				className="frame-grid"
+				className="pl-step-frame-grid"
 				data-testid="frame-grid"
 				data-step={String(step)}
 				role="grid"
@@ -175,8 +175,8 @@ export function FrameGrid({ timeline, step, columns, onPick }: Props) {
 				<RowLabels rows={rows} />
 				{shown}
 			</div>
-			{timeline.frames > rows && <p className="note">showing the first {rows} of {timeline.frames} frames</p>}
-			<p className="note">
+			{timeline.frames > rows && <p className="pl-note">showing the first {rows} of {timeline.frames} frames</p>}
+			<p className="pl-note">
 				columns {first}–{last} of {timeline.steps}
 			</p>
 		</div>

@@ -26,13 +26,13 @@ function Lane(props: DrawingProps & { list: number; kind: 'active' | 'inactive' 
 	const { policy, snapshot, fieldMax, transitions, list, kind } = props;
 	const name = policy.lists[list].name;
 	return (
-		<div className={`lane ${kind}`}>
+		<div className={`pl-step-lane pl-step-${kind}`}>
 			<header>
-				<span className="list-name">{name}</span>
-				<span className="count">{snapshot.lists[list].length}</span>
-				<span className="ends">{kind === 'inactive' ? 'head: newest → tail: evict from here' : 'head: newest → tail: deactivated first'}</span>
+				<span className="pl-step-list-name">{name}</span>
+				<span className="pl-step-count">{snapshot.lists[list].length}</span>
+				<span className="pl-step-ends">{kind === 'inactive' ? 'head: newest → tail: evict from here' : 'head: newest → tail: deactivated first'}</span>
 			</header>
-			<ol className="chips" data-testid={`list-${name}`}>
+			<ol className="pl-step-chips" data-testid={`list-${name}`}>
 				{snapshot.lists[list].map((entry) => (
 					<PageChip key={entry.page} policy={policy} list={list} entry={entry} fieldMax={fieldMax} marks={marksFor(entry.page, transitions)} />
 				))}
@@ -51,18 +51,18 @@ export function Lanes(props: DrawingProps) {
 	const paired = new Set(all.flatMap((p) => [p.active, p.inactive]));
 	const moves = [...transitions.moved.values()];
 	return (
-		<div className="lanes">
+		<div className="pl-step-lanes">
 			{pairs.map((pair) => {
 				const promoted = moves.some((m) => m.kind === 'promoted' && m.to === pair.active);
 				const demoted = moves.some((m) => m.kind === 'demoted' && m.from === pair.active);
 				const evicted = transitions.evicted.some((e) => e.list === pair.inactive);
 				return (
-					<div key={pair.type} className="lane-pair">
+					<div key={pair.type} className="pl-step-lane-pair">
 						<Lane {...props} list={pair.active} kind="active" />
-						<div className="lane-arrows">
-							<span className={`arrow promote${promoted ? ' lit' : ''}`}>▲ promote (referenced twice)</span>
-							<span className={`arrow demote${demoted ? ' lit' : ''}`}>▼ demote (shrink_active_list)</span>
-							<span className={`arrow evict${evicted ? ' lit' : ''}`}>evict from the inactive tail →</span>
+						<div className="pl-step-lane-arrows">
+							<span className={`pl-step-arrow pl-step-promote${promoted ? ' pl-step-lit' : ''}`}>▲ promote (referenced twice)</span>
+							<span className={`pl-step-arrow pl-step-demote${demoted ? ' pl-step-lit' : ''}`}>▼ demote (shrink_active_list)</span>
+							<span className={`pl-step-arrow pl-step-evict${evicted ? ' pl-step-lit' : ''}`}>evict from the inactive tail →</span>
 						</div>
 						<Lane {...props} list={pair.inactive} kind="inactive" />
 					</div>
@@ -70,7 +70,7 @@ export function Lanes(props: DrawingProps) {
 			})}
 			{policy.lists.map((_, l) => (paired.has(l) ? null : <ListRow key={l} {...props} list={l} />))}
 			{pairs.length < all.length && (
-				<p className="note">
+				<p className="pl-note">
 					Not shown: {all.filter((p) => !pairs.includes(p)).map((p) => `${p.type} lists`).join(', ')} (no page of that type in this trace).
 				</p>
 			)}

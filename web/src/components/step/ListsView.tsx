@@ -36,9 +36,9 @@ export function EvictedGhosts({ list, transitions }: { list: number; transitions
 	const gone = transitions.evicted.filter((e) => e.list === list);
 	if (!gone.length) return null;
 	return (
-		<span className="evicted">
+		<span className="pl-step-evicted">
 			{gone.map((e) => (
-				<span key={e.page} className="evicted-ghost" data-label={`${e.page}${e.dirty ? ' (written back)' : ''}`} />
+				<span key={e.page} className="pl-step-evicted-ghost" data-label={`${e.page}${e.dirty ? ' (written back)' : ''}`} />
 			))}
 		</span>
 	);
@@ -66,14 +66,14 @@ export function ListRow({ policy, snapshot, fieldMax, transitions, list }: Drawi
 		.map((hand, h) => ({ ...hand, h, position: snapshot.hands[h] }))
 		.filter((hand) => hand.list === list);
 	return (
-		<section className={`list-row${info.ghost ? ' ghost-list' : ''}`}>
+		<section className={`pl-step-list-row${info.ghost ? ' pl-step-ghost-list' : ''}`}>
 			<header>
-				<span className="list-name">{info.name}</span>
-				{info.ghost && <span className="tag">ghost: not in memory</span>}
-				<span className="count">{snapshot.lists[list].length}</span>
-				<span className="ends">{endsOf(policy, list)}</span>
+				<span className="pl-step-list-name">{info.name}</span>
+				{info.ghost && <span className="pl-step-ghost-tag">ghost: not in memory</span>}
+				<span className="pl-step-count">{snapshot.lists[list].length}</span>
+				<span className="pl-step-ends">{endsOf(policy, list)}</span>
 			</header>
-			<ol className="chips" data-testid={`list-${info.name}`}>
+			<ol className="pl-step-chips" data-testid={`list-${info.name}`}>
 				{snapshot.lists[list].map((entry, i) => (
 					<PageChip
 						key={entry.page}
@@ -88,7 +88,7 @@ export function ListRow({ policy, snapshot, fieldMax, transitions, list }: Drawi
 				<EvictedGhosts list={list} transitions={transitions} />
 			</ol>
 			{hands.map((hand) => (
-				<div key={hand.name} className="hand-marker" data-testid={`hand-${hand.name}`} data-position={String(hand.position)}>
+				<div key={hand.name} className="pl-step-hand-marker" data-testid={`hand-${hand.name}`} data-position={String(hand.position)}>
 					{hand.name} → position {hand.position}
 				</div>
 			))}
@@ -98,7 +98,7 @@ export function ListRow({ policy, snapshot, fieldMax, transitions, list }: Drawi
 
 export function ListsView(props: DrawingProps) {
 	return (
-		<div className="lists-view">
+		<div className="pl-step-lists-view">
 			{props.policy.lists.map((_, l) => (
 				<ListRow key={l} {...props} list={l} />
 			))}

@@ -61,10 +61,10 @@ export function FlagLegend({ policy }: { policy: PolicyInfo }) {
 	const linux = linuxShaped(policy);
 	if (!flags.length) return null;
 	return (
-		<ul className="flag-legend" data-testid="flag-legend">
+		<ul className="pl-step-flag-legend" data-testid="flag-legend">
 			{flags.map((name) => (
 				<li key={name}>
-					<span className="bit on">{BIT_LETTERS[name]}</span> {linux && name === 'referenced' ? LINUX_REFERENCED : BIT_MEANINGS[name]}
+					<span className="pl-step-bit pl-step-on">{BIT_LETTERS[name]}</span> {linux && name === 'referenced' ? LINUX_REFERENCED : BIT_MEANINGS[name]}
 				</li>
 			))}
 		</ul>
@@ -94,14 +94,14 @@ function Meter({ value, max, changed, label }: { value: number; max: number; cha
 		cells.push(
 			<span
 				key={v}
-				className={v === value ? 'cell lit' : 'cell'}
+				className={v === value ? 'pl-step-cell pl-step-lit' : 'pl-step-cell'}
 				style={v === value ? { background: meterColour(v, max) } : undefined}
 			>
 				{v}
 			</span>,
 		);
 	return (
-		<span className={`meter${changed ? ' changed' : ''}`} title={`${label} ${value} of 0..${max}`}>
+		<span className={`pl-step-meter${changed ? ' pl-step-changed' : ''}`} title={`${label} ${value} of 0..${max}`}>
 			{cells}
 		</span>
 	);
@@ -133,12 +133,12 @@ function sameChip(a: Props, b: Props): boolean {
 export const PageChip = memo(function PageChip({ policy, list, entry, fieldMax, marks = {}, style }: Props) {
 	const data: Record<string, string> = {};
 	policy.fields.forEach((name, f) => (data[`data-${name}`] = String(entry.values[f])));
-	const classes = ['chip'];
+	const classes = ['pl-step-chip'];
 	const ghost = policy.lists[list]?.ghost ?? false;
-	if (ghost) classes.push('ghost');
-	if (marks.entered) classes.push('entered');
-	if (marks.moved) classes.push(marks.moved);
-	if (marks.referenced) classes.push(marks.hit ? 'ref-hit' : 'ref-miss');
+	if (ghost) classes.push('pl-step-ghost');
+	if (marks.entered) classes.push('pl-step-entered');
+	if (marks.moved) classes.push(`pl-step-${marks.moved}`);
+	if (marks.referenced) classes.push(marks.hit ? 'pl-step-ref-hit' : 'pl-step-ref-miss');
 	return (
 		<li
 			className={classes.join(' ')}
@@ -148,7 +148,7 @@ export const PageChip = memo(function PageChip({ policy, list, entry, fieldMax, 
 			data-list={policy.lists[list]?.name}
 			{...data}
 		>
-			<span className="number">{entry.page}</span>
+			<span className="pl-step-number">{entry.page}</span>
 			{policy.fields.map((name, f) => {
 				const value = entry.values[f];
 				const changed = marks.changed?.has(f) ?? false;
@@ -156,14 +156,14 @@ export const PageChip = memo(function PageChip({ policy, list, entry, fieldMax, 
 				if (GHOST_FIELDS.has(name) !== ghost || (ghost && name === 'refault_distance' && !value)) return null;
 				if (isBitField(name))
 					return (
-						<span key={name} className={`bit${value ? ' on' : ''}${changed ? ' changed' : ''}`} title={`${fieldWord(name)} ${value}`}>
+						<span key={name} className={`pl-step-bit${value ? ' pl-step-on' : ''}${changed ? ' pl-step-changed' : ''}`} title={`${fieldWord(name)} ${value}`}>
 							{BIT_LETTERS[name] ?? name}
 						</span>
 					);
 				if (fieldMax[f] <= METER_LIMIT && name !== 'next_use')
 					return <Meter key={name} value={value} max={fieldMax[f]} changed={changed} label={fieldWord(name)} />;
 				return (
-					<span key={name} className={`attr${changed ? ' changed' : ''}`} title={`${fieldWord(name)} ${value}`}>
+					<span key={name} className={`pl-step-attr${changed ? ' pl-step-changed' : ''}`} title={`${fieldWord(name)} ${value}`}>
 						{fieldText(name, value, fieldMax[f])}
 					</span>
 				);

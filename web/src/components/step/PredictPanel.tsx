@@ -55,15 +55,15 @@ export function PredictPanel({ timeline, step, prediction, onPredict, scored, la
 	const resident = step > 0 ? timeline.column(step).rows.filter((p): p is number => p !== null) : [];
 	const full = resident.length >= timeline.frames;
 	return (
-		<section className="predict-panel" data-testid="predict-panel" aria-label="predict the next step">
+		<section className="pl-step-predict-panel" data-testid="predict-panel" aria-label="predict the next step">
 			{last && (
-				<p className={`verdict ${last.correct ? 'right' : 'wrong'}`} data-testid="predict-verdict" role="status">
+				<p className={`pl-step-verdict ${last.correct ? 'pl-step-right' : 'pl-step-wrong'}`} data-testid="predict-verdict" role="status">
 					{last.correct ? '✓ right' : '✗ not quite'}: reference {last.step} (page {last.page}) was a {last.actual}.
 				</p>
 			)}
 			{next <= timeline.steps ? (
-				<div className="question">
-					<span className="ask">
+				<div className="pl-step-question">
+					<span className="pl-step-ask">
 						Next: page <strong>{timeline.pages[next - 1]}</strong> — hit or fault?
 					</span>
 					<button data-testid="predict-hit" aria-pressed={prediction?.hit === true} onClick={() => onPredict({ hit: true, victim: null })}>
@@ -73,7 +73,7 @@ export function PredictPanel({ timeline, step, prediction, onPredict, scored, la
 						fault (F)
 					</button>
 					{full && (
-						<span className="victims">
+						<span className="pl-step-victims">
 							evicts:
 							{resident.map((page, i) => (
 								<button
@@ -90,9 +90,9 @@ export function PredictPanel({ timeline, step, prediction, onPredict, scored, la
 					)}
 				</div>
 			) : (
-				<p className="question">The trace is over.</p>
+				<p className="pl-step-question">The trace is over.</p>
 			)}
-			<p className="score" data-testid="predict-score">
+			<p className="pl-step-score" data-testid="predict-score">
 				score: {right} / {scored.length}
 			</p>
 		</section>

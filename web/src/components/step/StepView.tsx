@@ -29,6 +29,7 @@ import { useElementWidth } from '../charts/useElementWidth';
 import { StructureView } from './StructureView';
 import { PredictPanel, score, type Prediction, type Scored } from './PredictPanel';
 import { stepLogCsv } from '../../model/stepLog';
+import './step.css';
 
 interface Props {
 	run: Run;
@@ -190,7 +191,9 @@ function usePredictions(run: Run, step: number) {
 	return { prediction, setPrediction, scored, last };
 }
 
-export function StepView({ run, step, onStep, lecture, hideAnswers, predict }: Props) {
+export function StepView({ run, step: requested, onStep, lecture, hideAnswers, predict }: Props) {
+	/* The shared step may lie past the recorded references (the compare view covers the whole trace). */
+	const step = Math.min(requested, run.timeline.steps);
 	const [playing, setPlaying] = useState(false);
 	const predictions = usePredictions(run, step);
 	const panels = useRef<HTMLDivElement>(null);
@@ -265,7 +268,7 @@ export function StepView({ run, step, onStep, lecture, hideAnswers, predict }: P
 	const columns = panelsSize.width ? Math.max(4, Math.min(lecture ? 24 : 30, Math.floor(gridPx / cellPx))) : 16;
 
 	return (
-		<div className="step-view" style={animation}>
+		<div className="pl-step-view" style={animation}>
 			<Controls
 				step={step}
 				total={total}
@@ -279,55 +282,56 @@ export function StepView({ run, step, onStep, lecture, hideAnswers, predict }: P
 				onPlaying={setPlaying}
 				onSpeed={setSpeed}
 			/>
-			<div className="stats-row">
-				<div className="stat">
-					<span className="label">reference</span>
-					<span className="value">{reference ?? '—'}</span>
+			<div className="pl-step-stats-row">
+				<div className="pl-step-stat">
+					<span className="pl-step-label">reference</span>
+					<span className="pl-step-value">{reference ?? '—'}</span>
 				</div>
-				<div className="stat fault">
-					<span className="label">faults</span>
-					<span className="value" data-testid="stat-faults">
+				<div className="pl-step-stat pl-step-fault">
+					<span className="pl-step-label">faults</span>
+					<span className="pl-step-value" data-testid="stat-faults">
 						{timeline.faultsAt(step)}
 					</span>
 				</div>
-				<div className="stat hit">
-					<span className="label">hits</span>
-					<span className="value" data-testid="stat-hits">
+				<div className="pl-step-stat pl-step-hit">
+					<span className="pl-step-label">hits</span>
+					<span className="pl-step-value" data-testid="stat-hits">
 						{timeline.hitsAt(step)}
 					</span>
 				</div>
-				<div className="stat">
-					<span className="label">evictions</span>
-					<span className="value" data-testid="stat-evictions">
+				<div className="pl-step-stat">
+					<span className="pl-step-label">evictions</span>
+					<span className="pl-step-value" data-testid="stat-evictions">
 						{timeline.evictionsAt(step)}
 					</span>
 				</div>
-				{!answersHidden && <div className="stat whole">
-					<span className="label">whole trace</span>
-					<span className="value small" data-testid="stat-whole">
+				{!answersHidden && <div className="pl-step-stat pl-step-whole">
+					<span className="pl-step-label">whole trace</span>
+					<span className="pl-step-value pl-step-small" data-testid="stat-whole">
 						{full.misses.toLocaleString('en')} faults / {full.references.toLocaleString('en')} refs (
 						{((100 * full.misses) / Math.max(1, full.references)).toFixed(1)}%)
 					</span>
 				</div>}
 			</div>
 			{full.references > total && (
-				<p className="note banner">
+				<p className="pl-note pl-banner" data-testid="step-recorded-note">
 					The step view shows the first {total.toLocaleString('en')} of {full.references.toLocaleString('en')} references; the statistics
 					under “whole trace”, the compare view and the charts cover all of them.
+					{requested > total && ` The other views were at step ${requested.toLocaleString('en')}: this view shows its last recorded step.`}
 				</p>
 			)}
 			{predict && <PredictPanel timeline={timeline} step={step} {...predictions} onPredict={predictions.setPrediction} />}
-			<p className="narration" data-testid="narration" aria-live="polite">
-				{step > 0 && <span className="step-tag">{step}.</span>} {narration}
+			<p className="pl-step-narration" data-testid="narration" aria-live="polite">
+				{step > 0 && <span className="pl-step-tag">{step}.</span>} {narration}
 			</p>
-			<div className="step-panels" ref={panels}>
-				<section className="panel grid-panel">
+			<div className="pl-step-panels" ref={panels}>
+				<section className="pl-step-panel pl-step-grid-panel">
 					<h2>Frames over time</h2>
 					<FrameGrid timeline={timeline} step={step} columns={columns} onPick={(k) => onStep(k)} />
 				</section>
-				<section className="panel structure-panel">
+				<section className="pl-step-panel pl-step-structure-panel">
 					<h2>
-						{run.policy.title} <span className="policy-name">({run.policy.name})</span>
+						{run.policy.title} <span className="pl-step-policy-name">({run.policy.name})</span>
 					</h2>
 					<FitBox fit={lecture}>
 					{shown ? (
@@ -342,7 +346,7 @@ export function StepView({ run, step, onStep, lecture, hideAnswers, predict }: P
 							step={shown.step}
 						/>
 					) : (
-						<p className="note">loading the structure…</p>
+						<p className="pl-note">loading the structure…</p>
 					)}
 					</FitBox>
 				</section>

@@ -26,7 +26,7 @@ export function drawingFor(props: Pick<DrawingProps, 'policy' | 'frames'>): Draw
 export function StructureView(props: DrawingProps & { step: number }) {
 	const drawing = drawingFor(props);
 	return (
-		<div className={`structure ${drawing}`} data-testid="structure" data-step={String(props.step)}>
+		<div className={`pl-step-structure pl-step-${drawing}`} data-testid="structure" data-step={String(props.step)}>
 			{drawing === 'clock' && <ClockFace {...props} />}
 			{drawing === 'lanes' && <Lanes {...props} />}
 			{drawing === 'lists' && <ListsView {...props} />}

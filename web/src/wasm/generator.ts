@@ -1,5 +1,6 @@
 /*
- * generator.ts - synthetic reference strings for the generator form.
+ * generator.ts - synthetic reference strings for the generator form, made in
+ * the worker (host.ts) beside the core that runs them.
  *
  * generate(spec) returns page numbers (0-based) as a Uint32Array.  It is
  * deterministic: the same spec (including the seed) gives the same trace,
@@ -13,7 +14,7 @@
  *   phases   `phases` equal stretches, each drawing uniformly from its own
  *            working set of `workingSet` pages (a working-set shift per phase)
  */
-import { PagelabError, type GeneratorSpec } from '../wasm/protocol';
+import { PagelabError, type GeneratorSpec } from './protocol';
 
 export const MAX_GENERATED_REFERENCES = 20_000_000;
 export const MAX_GENERATED_PAGES = 1_000_000;

@@ -1,0 +1,44 @@
+/*
+ * StripRow.tsx - one policy's row of the strips: its name, faults so far and
+ * in all, and a hit (H) or fault (F) cell per step of the window.
+ */
+import { stripCells, type stripWindow } from '../../model/compare';
+import { faultCount, shortName, type Run } from './comparison';
+
+interface StripRowProps {
+	index: number;
+	run: Run;
+	step: number;
+	window: ReturnType<typeof stripWindow>;
+	cellClass: (step: number) => string;
+	onStep: (step: number) => void;
+}
+
+export function StripRow({ index, run, step, window, cellClass, onStep }: StripRowProps) {
+	return (
+		<>
+			<span className="pl-compare-label">
+				<strong>{shortName(run.policy)}</strong>{' '}
+				<span data-testid={`compare-faults-${index}`}>
+					{faultCount(run.faults.at(step))}
+				</span>{' '}
+				<span className="pl-compare-total">/ {run.faults.total.toLocaleString('en')}</span>
+			</span>
+			<div className="pl-compare-row" data-testid={`compare-strip-${index}`}>
+				{stripCells(run.outcome, window).map((cell) => (
+					<button
+						type="button"
+						key={cell.step}
+						data-result={cell.result}
+						data-step={cell.step}
+						className={`${cellClass(cell.step)} pl-compare-result-${cell.result}`}
+						title={`${shortName(run.policy)}, step ${cell.step}: ${cell.result === 'H' ? 'hit' : 'fault'}`}
+						onClick={() => onStep(cell.step)}
+					>
+						{cell.result}
+					</button>
+				))}
+			</div>
+		</>
+	);
+}
