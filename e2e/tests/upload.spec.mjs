@@ -87,12 +87,13 @@ test.describe('typing a bad scenario', () => {
 		expect(await lab.stepViewDigest()).toEqual(before);
 	});
 
-	test('zero frames cannot be applied: the browser flags the frames box, and the previous scenario survives', async ({ lab }) => {
+	test('zero frames cannot be applied: the page says why in the CLI\'s words (no browser popup), and the previous scenario survives', async ({ lab }) => {
 		const before = await lab.stepViewDigest();
 		await lab.byTestId('frames-input').fill('0');
 		await lab.byTestId('apply-scenario').click();
-		const complaint = await lab.byTestId('frames-input').evaluate((input) => input.validationMessage);
-		expect(complaint, 'the browser\'s message on the frames box').not.toBe('');
+		await expect(lab.byTestId('scenario-error')).toHaveText("frames: '0' is not a number of frames (1 .. 4096)");
+		await expect(lab.byTestId('frames-input')).toHaveAttribute('aria-invalid', 'true');
+		expect(await lab.byTestId('frames-input').evaluate((input) => input.validationMessage), 'no browser popup').toBe('');
 		await lab.waitForStep(5, 20);
 		expect(await lab.stepViewDigest()).toEqual(before);
 	});

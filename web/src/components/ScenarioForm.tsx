@@ -7,11 +7,18 @@
  * Scenario to the App, which simulates it and either adopts it or shows the
  * error in `scenario-error` and keeps the previous scenario on screen.
  * Fields hold text while typed and become numbers only on Apply, where a bad
- * one is named.
+ * one is named in the CLI's words (model/inputCheck.ts) and marked invalid;
+ * the browser's own validation popups are off (noValidate).
+ *
+ * The reference string is not React state: a 1M-reference paste would be
+ * copied into a render on every keystroke.  The textarea keeps its own text
+ * (read on Apply, set when another scenario is applied) and stays mounted
+ * while the generator is shown, so switching back keeps what was typed.
  */
-import { memo, useEffect, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import { PagelabError, type GeneratorSpec, type PolicyInfo } from '../wasm/protocol';
 import { PRESETS, presetById, type Scenario } from '../model/scenario';
+import { parseFrames, parseParam } from '../model/inputCheck';
 import './scenarioForm.css';
 
 interface Props {
@@ -30,7 +37,6 @@ interface Draft {
 	frames: string;
 	params: Record<string, string>;
 	source: Source;
-	refs: string;
 	generator: Record<string, string>;
 }
 
@@ -58,7 +64,6 @@ function draftOf(scenario: Scenario): Draft {
 		frames: String(scenario.frames),
 		params: Object.fromEntries(Object.entries(scenario.params).map(([k, v]) => [k, String(v)])),
 		source: trace.kind === 'generator' ? 'generator' : 'refs',
-		refs: trace.kind === 'refs' ? trace.text : '',
 		generator:
 			trace.kind === 'generator'
 				? { ...GENERATOR_DEFAULTS, ...Object.fromEntries(Object.entries(trace.spec).map(([k, v]) => [k, String(v)])) }
@@ -72,14 +77,23 @@ function number(label: string, text: string): number {
 	return value;
 }
 
-function scenarioOf(draft: Draft, policy: PolicyInfo): Scenario {
+/* An error on Apply remembers which field it is about, so that field is marked. */
+function checked<T>(field: string, parse: () => T): T {
+	try {
+		return parse();
+	} catch (e) {
+		throw Object.assign(e as Error, { field });
+	}
+}
+
+function scenarioOf(draft: Draft, policy: PolicyInfo, refs: string): Scenario {
 	const params: Record<string, number> = {};
 	for (const param of policy.params) {
 		const text = draft.params[param.name];
-		if (text !== undefined && text !== '') params[param.name] = number(`${policy.name}: ${param.name}`, text);
+		if (text !== undefined && text !== '') params[param.name] = checked(`param-${param.name}`, () => parseParam(policy, param.name, text));
 	}
-	const frames = number('frames', draft.frames);
-	if (draft.source === 'refs') return { policy: policy.name, frames, params, trace: { kind: 'refs', text: draft.refs } };
+	const frames = checked('frames-input', () => parseFrames(draft.frames));
+	if (draft.source === 'refs') return { policy: policy.name, frames, params, trace: { kind: 'refs', text: refs } };
 	const kind = draft.generator.kind as GeneratorSpec['kind'];
 	const spec: Record<string, unknown> = { kind };
 	for (const field of GENERATOR_FIELDS[kind]) spec[field] = number(`generator: ${field}`, draft.generator[field]);
@@ -91,14 +105,14 @@ function scenarioOf(draft: Draft, policy: PolicyInfo): Scenario {
  * it: then the default is shown as the value (a grey placeholder read as
  * "disabled" on a projector).  A field cleared to '' also means the default.
  */
-function ParamField({ policy, name, value, onChange }: { policy: PolicyInfo; name: string; value: string | undefined; onChange: (v: string) => void }) {
+function ParamField({ policy, name, value, invalid, onChange }: { policy: PolicyInfo; name: string; value: string | undefined; invalid: boolean; onChange: (v: string) => void }) {
 	const param = policy.params.find((p) => p.name === name)!;
 	const id = `param-${name}`;
 	return (
 		<label className="pl-form-field" title={param.help}>
 			<span>{name.replace(/_/g, ' ')}</span>
 			{param.choices ? (
-				<select data-testid={id} value={value || String(param.def)} onChange={(e) => onChange(e.target.value)}>
+				<select data-testid={id} aria-invalid={invalid} value={value || String(param.def)} onChange={(e) => onChange(e.target.value)}>
 					{param.choices.map((choice, i) => (
 						<option key={choice} value={String(i)}>
 							{choice}
@@ -106,7 +120,15 @@ function ParamField({ policy, name, value, onChange }: { policy: PolicyInfo; nam
 					))}
 				</select>
 			) : (
-				<input data-testid={id} type="number" min={param.min} max={param.max} placeholder={String(param.def)} value={value ?? String(param.def)} onChange={(e) => onChange(e.target.value)} />
+				<input
+					data-testid={id}
+					type="text"
+					inputMode="numeric"
+					aria-invalid={invalid}
+					placeholder={String(param.def)}
+					value={value ?? String(param.def)}
+					onChange={(e) => onChange(e.target.value)}
+				/>
 			)}
 			<small>{param.help}</small>
 		</label>
@@ -117,17 +139,28 @@ function ParamField({ policy, name, value, onChange }: { policy: PolicyInfo; nam
 export const ScenarioForm = memo(function ScenarioForm({ policies, applied, busy, error, onApply, onError }: Props) {
 	const [draft, setDraft] = useState<Draft>(() => draftOf(applied));
 	const [preset, setPreset] = useState('');
-	useEffect(() => setDraft(draftOf(applied)), [applied]);
+	const [invalid, setInvalid] = useState<string | null>(null);
+	const refsBox = useRef<HTMLTextAreaElement>(null);
+	useEffect(() => {
+		setDraft(draftOf(applied));
+		setInvalid(null);
+		if (refsBox.current) refsBox.current.value = applied.trace.kind === 'refs' ? applied.trace.text : '';
+	}, [applied]);
 	const policy = policies.find((p) => p.name === draft.policy) ?? policies[0];
 	const ready = policies.length > 0;
-	const edit = (change: Partial<Draft>) => setDraft((d) => ({ ...d, ...change }));
+	const edit = (change: Partial<Draft>) => {
+		setDraft((d) => ({ ...d, ...change }));
+		setInvalid(null);
+	};
 
+	const refs = () => refsBox.current?.value ?? '';
 	const apply = () => {
 		if (!policy) return;
 		try {
-			onApply(scenarioOf(draft, policy));
+			onApply(scenarioOf(draft, policy, refs()));
 		} catch (e) {
 			onError((e as Error).message);
+			setInvalid((e as { field?: string }).field ?? null);
 		}
 	};
 
@@ -135,15 +168,17 @@ export const ScenarioForm = memo(function ScenarioForm({ policies, applied, busy
 		if (!file || !policy) return;
 		try {
 			const bytes = new Uint8Array(await file.arrayBuffer());
-			onApply({ ...scenarioOf({ ...draft, source: 'refs' }, policy), trace: { kind: 'file', name: file.name, bytes } });
+			onApply({ ...scenarioOf({ ...draft, source: 'refs' }, policy, ''), trace: { kind: 'file', name: file.name, bytes } });
 		} catch (e) {
 			onError((e as Error).message);
+			setInvalid((e as { field?: string }).field ?? null);
 		}
 	};
 
 	return (
 		<form
 			className="pl-form"
+			noValidate
 			onSubmit={(e) => {
 				e.preventDefault();
 				apply();
@@ -183,7 +218,15 @@ export const ScenarioForm = memo(function ScenarioForm({ policies, applied, busy
 			{policy && <p className="pl-form-help">{policy.help}</p>}
 			<label className="pl-form-field">
 				<span>frames</span>
-				<input data-testid="frames-input" type="number" min={1} value={draft.frames} onChange={(e) => edit({ frames: e.target.value })} />
+				<input
+					data-testid="frames-input"
+					type="text"
+					inputMode="numeric"
+					aria-invalid={invalid === 'frames-input'}
+					aria-errormessage={invalid === 'frames-input' ? 'scenario-error' : undefined}
+					value={draft.frames}
+					onChange={(e) => edit({ frames: e.target.value })}
+				/>
 			</label>
 			{policy?.params.map((param) => (
 				<ParamField
@@ -191,6 +234,7 @@ export const ScenarioForm = memo(function ScenarioForm({ policies, applied, busy
 					policy={policy}
 					name={param.name}
 					value={draft.params[param.name]}
+					invalid={invalid === `param-${param.name}`}
 					onChange={(v) => edit({ params: { ...draft.params, [param.name]: v } })}
 				/>
 			))}
@@ -202,15 +246,17 @@ export const ScenarioForm = memo(function ScenarioForm({ policies, applied, busy
 				<label>
 					<input type="radio" name="source" checked={draft.source === 'generator'} onChange={() => edit({ source: 'generator' })} /> generate
 				</label>
-				{draft.source === 'refs' ? (
-					<textarea
-						data-testid="refs-input"
-						rows={3}
-						value={draft.refs}
-						placeholder="7 0 1 2 0 3 0 4   (decimal or 0x-hex; 'w' marks a write: 3w)"
-						onChange={(e) => edit({ refs: e.target.value })}
-					/>
-				) : (
+				<textarea
+					data-testid="refs-input"
+					ref={refsBox}
+					rows={3}
+					hidden={draft.source !== 'refs'}
+					defaultValue={applied.trace.kind === 'refs' ? applied.trace.text : ''}
+					placeholder="7 0 1 2 0 3 0 4   (decimal or 0x-hex; 'w' marks a write: 3w)"
+					spellCheck={false}
+					autoComplete="off"
+				/>
+				{draft.source === 'generator' && (
 					<div className="pl-form-generator">
 						<label className="pl-form-field">
 							<span>pattern</span>
@@ -255,7 +301,7 @@ export const ScenarioForm = memo(function ScenarioForm({ policies, applied, busy
 				Apply
 			</button>
 			{error && (
-				<p className="pl-form-error" data-testid="scenario-error" role="alert">
+				<p className="pl-form-error" id="scenario-error" data-testid="scenario-error" role="alert">
 					{error}
 				</p>
 			)}

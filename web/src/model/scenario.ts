@@ -5,8 +5,9 @@
  * A Scenario is plain data.  Its trace is a typed reference string, a
  * generator spec or an uploaded file; toTraceSource() turns it into what the
  * client simulates.  validateScenario() catches what the form can catch
- * before the core sees it; the core catches the rest (bad tokens, bad
- * parameter values) with messages naming the input and line.
+ * before the core sees it, in the CLI's words (inputCheck.ts); the core
+ * catches the rest (bad tokens, a trace with no references) with messages
+ * naming the input and line.
  *
  * Invariants
  *   - frames is a whole number from 1 to MAX_FRAMES.
@@ -20,8 +21,9 @@ import {
 	type PolicyInfo,
 	type TraceSource,
 } from '../wasm/protocol';
+import { checkFrames, checkParam } from './inputCheck';
 
-export const MAX_FRAMES = 4096;
+export { MAX_FRAMES } from './inputCheck';
 
 export type TraceSpec =
 	| { kind: 'refs'; text: string }
@@ -143,22 +145,10 @@ export function toTraceSource(trace: TraceSpec): TraceSource {
 export function validateScenario(scenario: Scenario, policies: PolicyInfo[]): PolicyInfo {
 	const policy = policies.find((p) => p.name === scenario.policy);
 	if (!policy)
-		throw new PagelabError(
-			`policy: '${scenario.policy}' is not a policy (known: ${policies.map((p) => p.name).join(', ')})`,
-		);
-	if (!Number.isInteger(scenario.frames) || scenario.frames < 1 || scenario.frames > MAX_FRAMES)
-		throw new PagelabError(`frames: '${scenario.frames}' must be a whole number from 1 to ${MAX_FRAMES}`);
-	for (const [name, value] of Object.entries(scenario.params)) {
-		const param = policy.params.find((p) => p.name === name);
-		if (!param)
-			throw new PagelabError(
-				`${policy.name}: '${name}' is not a parameter (known: ${policy.params.map((p) => p.name).join(', ') || 'none'})`,
-			);
-		if (!Number.isInteger(value) || value < param.min || value > param.max)
-			throw new PagelabError(`${policy.name}: ${name} '${value}' must be a whole number from ${param.min} to ${param.max}`);
-	}
-	if (scenario.trace.kind === 'refs' && scenario.trace.text.trim() === '')
-		throw new PagelabError('reference string: empty; type page numbers such as "7 0 1 2 0 3"');
+		throw new PagelabError(`no policy named '${scenario.policy}' (known: ${policies.map((p) => p.name).join(', ')})`);
+	checkFrames(scenario.frames);
+	for (const [name, value] of Object.entries(scenario.params))
+		checkParam(policy, name, value);
 	return policy;
 }
 

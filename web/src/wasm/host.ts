@@ -60,6 +60,20 @@ class Aborted extends Error {}
 
 const MAX_EVENT_SPAN = 100_000;
 
+/** How errors name a trace: its file or field, as the CLI names --trace and --refs. */
+function traceName(source: TraceSource): string {
+	switch (source.kind) {
+		case 'text':
+			return source.name ?? 'reference string';
+		case 'file':
+			return source.name;
+		case 'pages':
+			return 'trace';
+		case 'generator':
+			return `generator ${source.spec.kind}`;
+	}
+}
+
 export class Host {
 	private readonly sessions = new Map<number, SessionState>();
 	private readonly cancelled = new Set<number>();
@@ -138,7 +152,17 @@ export class Host {
 		}
 	}
 
+	/* A trace with no references is refused as the CLI refuses it: "<name>: no references". */
 	private loadTrace(engine: Engine, source: TraceSource): number {
+		const trace = this.readTrace(engine, source);
+		if (engine.traceLength(trace) === 0) {
+			engine.freeTrace(trace);
+			throw new PagelabError(`${traceName(source)}: no references`);
+		}
+		return trace;
+	}
+
+	private readTrace(engine: Engine, source: TraceSource): number {
 		switch (source.kind) {
 			case 'text':
 				return engine.traceFromText(source.text, source.name ?? 'reference string');
