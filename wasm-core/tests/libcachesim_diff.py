@@ -122,6 +122,7 @@ POLICIES = {
     "s3fifo": (lcs.S3FIFO, {}, (), 0.0, S3FIFO_SIZES),
     "lirs": (lcs.LIRS, {}, (), 0.02, SIZES),
     "wtinylfu": (lcs.WTinyLFU, {}, (), 0.03, WTINYLFU_SIZES),
+    "lecar": (lcs.LeCaR, {}, (), 0.02, SIZES),
 }
 
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * test_modern.c - the adaptive and scan-resistant policies: ARC, 2Q, SLRU,
- * SIEVE, S3-FIFO, LIRS, CAR, W-TinyLFU.
+ * SIEVE, S3-FIFO, LIRS, CAR, W-TinyLFU, LeCaR.
  *
  * Golden tests: small traces worked by hand from each paper's rules (the
  * expected structures are written out in the comments, step by step).
@@ -228,6 +228,31 @@ TEST(wtinylfu_admits_a_window_page_to_main_only_if_it_is_more_frequent)
 	CHECK_EQ(run_counter(&r, "admitted"), 1);
 	CHECK_EQ(pl_sim_stats(r.sim)->evictions, 4);
 	run_free(&r);
+}
+
+TEST(lecar_lowers_the_weight_of_the_expert_whose_victim_faults_again)
+{
+	struct run r1, r2;
+	const char *by_lru = "cache: 3(freq=1) 2(freq=1); h_lru: 1; h_lfu:";
+	const char *by_lfu = "cache: 3(freq=1) 1(freq=2); h_lru:; h_lfu: 2";
+	bool lru_chose;
+
+	/* c = 2.  1 is used twice, 2 once: at the fault on 3 LRU proposes 1
+	 * (least recent), LFU proposes 2 (least frequent); a draw against
+	 * w_lru = 0.5 picks one, remembered in that expert's history. */
+	run_start(&r1, "lecar", 2, "1 1 2 3", NULL, 0);
+	run_to_end(&r1);
+	lru_chose = !strcmp(run_describe(&r1), by_lru);
+	CHECK(lru_chose || !strcmp(run_describe(&r1), by_lfu));
+	/* The victim faults one reference later (t = 1): its expert's weight
+	 * becomes 0.5 exp(-0.45 x 0.005^(1/2)) / (that + 0.5) = 0.492. */
+	run_start(&r2, "lecar", 2, lru_chose ? "1 1 2 3 1" : "1 1 2 3 2", NULL, 0);
+	run_to_end(&r2);
+	CHECK_EQ(run_counter(&r2, lru_chose ? "w_lru_permille" : "w_lfu_permille"), 492);
+	CHECK_EQ(run_counter(&r2, lru_chose ? "w_lfu_permille" : "w_lru_permille"), 508);
+	CHECK_EQ(run_counter(&r2, lru_chose ? "lru_regrets" : "lfu_regrets"), 1);
+	run_free(&r1);
+	run_free(&r2);
 }
 
 /* ------------------------------------------------- naive references */

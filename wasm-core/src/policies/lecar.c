@@ -1,0 +1,378 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lecar.c - LeCaR, Learning Cache Replacement (G. Vietri, L. V. Rodriguez,
+ * W. A. Martinez, S. Lyons, J. Liu, R. Rangaswami, M. Zhao and G.
+ * Narasimhan, "Driving Cache Replacement with ML-based LeCaR", HotStorage
+ * 2018, Algorithm 1).
+ *
+ * Two experts propose a victim, LRU (the least recently used page) and LFU
+ * (the least frequently used, oldest at that frequency first); LeCaR picks
+ * one at random with probabilities w_lru and w_lfu = 1 - w_lru and
+ * remembers the page in that expert's history.  A fault on a page in an
+ * expert's history means the expert chose badly: its weight is multiplied
+ * by exp(-lr x dr^t), t the references since that eviction, and the two
+ * weights are normalised (regret minimisation).
+ *
+ *   cache:  [most recent ............ least recent]  each page: freq
+ *            LRU expert: the tail   LFU expert: lowest freq, oldest first
+ *   h_lru:  [newest .. oldest] ghosts evicted on LRU's advice  (at most c/2)
+ *   h_lfu:  [newest .. oldest] ghosts evicted on LFU's advice  (at most c/2)
+ *
+ * Transitions (x the referenced page)
+ *   hit                x to the cache's head, freq(x) += 1
+ *   fault, x in h_lru  w_lru *= exp(-lr dr^t), normalise; x leaves h_lru
+ *   fault, x in h_lfu  w_lfu *= exp(-lr dr^t), normalise; x leaves h_lfu
+ *   fault, full        the experts' candidates; if they are the same page
+ *                      it is evicted and remembered nowhere; else draw
+ *                      r in {0, 0.01, .., 0.99}: r < w_lru evicts LRU's
+ *                      candidate into h_lru, else LFU's into h_lfu (the
+ *                      oldest ghost goes when a history exceeds c/2)
+ *   then               x to the cache's head with freq 1
+ *
+ * Parameters (defaults: libCacheSim's LeCaR: lr 0.45, dr = 0.005^(1/c),
+ * weights 0.5 each)
+ *   learning_rate_percent  lr x 100
+ *   seed                   of the random draws (SplitMix64)
+ *
+ * Reference: libCacheSim/cache/eviction/LeCaR.c with unit-size pages.  The
+ * draws are random in both and come from different generators, so misses
+ * are compared within 2% (tests/libcachesim_diff.py); the rules are the
+ * same.
+ *
+ * The weights are not in the snapshot (they are not per page): the
+ * counters w_lru_permille and w_lfu_permille give them.
+ *
+ * Lists: cache, h_lru (ghost), h_lfu (ghost).  Fields: freq.
+ * Counters: w_lru_permille, w_lfu_permille, lru_regrets, lfu_regrets.
+ * Cost per reference: O(1): frequency buckets (a list of pages per
+ * frequency, the buckets in a list by frequency) as in O(1) LFU.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy.h"
+#include "dlist.h"
+#include "splitmix64.h"
+
+enum { CACHE, H_LRU, H_LFU, NOWHERE };
+enum { FREQ };
+enum { PARAM_LEARNING_RATE, PARAM_SEED };
+enum { W_LRU_PERMILLE, W_LFU_PERMILLE, LRU_REGRETS, LFU_REGRETS };
+
+struct bucket {
+	uint32_t freq;
+	uint32_t prev, next;	/* buckets, by frequency */
+	struct pl_dlist pages;	/* oldest at the head */
+};
+
+struct lecar {
+	struct pl_ctx *ctx;
+	struct pl_links links;		/* cache, h_lru, h_lfu */
+	struct pl_dlist list[3];
+	struct pl_links bucket_links;	/* pages within a bucket */
+	struct bucket *bucket;		/* [frames + 2] */
+	uint32_t first_bucket, free_bucket;
+	uint32_t *bucket_of;		/* [npages] */
+	uint32_t *freq;			/* [npages] */
+	uint32_t *evicted_at;		/* [npages]: step a ghost was evicted */
+	uint8_t *where;			/* [npages] */
+	double w_lru, w_lfu, lr, dr;
+	uint64_t rng;
+	uint32_t history_max;
+	uint64_t regrets[2];
+};
+
+static void lecar_destroy(void *state)
+{
+	struct lecar *l = state;
+
+	if (!l)
+		return;
+	pl_links_free(&l->links);
+	pl_links_free(&l->bucket_links);
+	free(l->bucket);
+	free(l->bucket_of);
+	free(l->freq);
+	free(l->evicted_at);
+	free(l->where);
+	free(l);
+}
+
+static void *lecar_create(struct pl_ctx *ctx, struct pl_error *err)
+{
+	struct lecar *l = calloc(1, sizeof(*l));
+	size_t n = ctx->npages ? ctx->npages : 1;
+	uint32_t nbuckets = ctx->frames + 2;
+
+	if (!l || pl_links_init(&l->links, ctx->npages) ||
+	    pl_links_init(&l->bucket_links, ctx->npages) ||
+	    !(l->bucket = calloc(nbuckets, sizeof(*l->bucket))) ||
+	    !(l->bucket_of = calloc(n, sizeof(*l->bucket_of))) ||
+	    !(l->freq = calloc(n, sizeof(*l->freq))) ||
+	    !(l->evicted_at = calloc(n, sizeof(*l->evicted_at))) || !(l->where = malloc(n))) {
+		lecar_destroy(l);
+		snprintf(err->msg, sizeof(err->msg), "lecar: out of memory");
+		return NULL;
+	}
+	memset(l->where, NOWHERE, n);
+	l->ctx = ctx;
+	for (int i = 0; i < 3; i++)
+		pl_dlist_init(&l->list[i]);
+	/* free buckets chained through next */
+	for (uint32_t b = 0; b < nbuckets; b++)
+		l->bucket[b].next = b + 1 < nbuckets ? b + 1 : PL_NONE;
+	l->free_bucket = 0;
+	l->first_bucket = PL_NONE;
+	l->w_lru = l->w_lfu = 0.5;
+	l->lr = (double)ctx->params[PARAM_LEARNING_RATE] / 100;
+	l->dr = pow(0.005, 1.0 / (ctx->frames ? ctx->frames : 1));
+	l->rng = (uint64_t)ctx->params[PARAM_SEED];
+	l->history_max = ctx->frames / 2;
+	return l;
+}
+
+/* ------------------------------------------------- frequency buckets */
+
+/* A bucket of frequency `freq` right after bucket `after` (PL_NONE: first). */
+static uint32_t bucket_after(struct lecar *l, uint32_t after, uint32_t freq)
+{
+	uint32_t next = after == PL_NONE ? l->first_bucket : l->bucket[after].next;
+	uint32_t b;
+
+	if (next != PL_NONE && l->bucket[next].freq == freq)
+		return next;
+	b = l->free_bucket;
+	l->free_bucket = l->bucket[b].next;
+	l->bucket[b].freq = freq;
+	pl_dlist_init(&l->bucket[b].pages);
+	l->bucket[b].prev = after;
+	l->bucket[b].next = next;
+	if (next != PL_NONE)
+		l->bucket[next].prev = b;
+	if (after != PL_NONE)
+		l->bucket[after].next = b;
+	else
+		l->first_bucket = b;
+	return b;
+}
+
+static void leave_bucket(struct lecar *l, uint32_t page)
+{
+	uint32_t b = l->bucket_of[page];
+	struct bucket *bk = &l->bucket[b];
+
+	pl_dlist_remove(&l->bucket_links, &bk->pages, page);
+	if (bk->pages.len)
+		return;
+	if (bk->prev != PL_NONE)
+		l->bucket[bk->prev].next = bk->next;
+	else
+		l->first_bucket = bk->next;
+	if (bk->next != PL_NONE)
+		l->bucket[bk->next].prev = bk->prev;
+	bk->next = l->free_bucket;
+	l->free_bucket = b;
+}
+
+static void join_bucket(struct lecar *l, uint32_t page, uint32_t b)
+{
+	pl_dlist_push_tail(&l->bucket_links, &l->bucket[b].pages, page);
+	l->bucket_of[page] = b;
+}
+
+/* ----------------------------------------------------------- the policy */
+
+static void set_freq(struct lecar *l, uint32_t page, uint32_t freq)
+{
+	pl_emit_set(l->ctx, page, FREQ, (int32_t)l->freq[page], (int32_t)freq);
+	l->freq[page] = freq;
+}
+
+static void lecar_hit(void *state, const struct pl_ref *ref)
+{
+	struct lecar *l = state;
+	uint32_t x = ref->page, b = l->bucket_of[x];
+	uint32_t to = bucket_after(l, b, l->freq[x] + 1);
+
+	leave_bucket(l, x);
+	join_bucket(l, x, to);
+	set_freq(l, x, l->freq[x] + 1);
+	if (l->list[CACHE].head != x) {
+		pl_dlist_remove(&l->links, &l->list[CACHE], x);
+		pl_dlist_push_head(&l->links, &l->list[CACHE], x);
+		pl_emit_move(l->ctx, x, CACHE, CACHE, 0);
+	}
+}
+
+static uint32_t lfu_candidate(const struct lecar *l)
+{
+	return l->bucket[l->first_bucket].pages.head;
+}
+
+/*
+ * w_lru once the fault on x has been learnt from (libCacheSim updates the
+ * weights on the lookup, before it evicts): a fault on a ghost shrinks its
+ * expert's weight by exp(-lr dr^t), t the references since its eviction.
+ */
+static void weights_after(const struct lecar *l, uint32_t x, uint32_t step, double *w_lru,
+			  double *w_lfu)
+{
+	unsigned ghost = l->where[x];
+	double bad, good, s;
+
+	*w_lru = l->w_lru;
+	*w_lfu = l->w_lfu;
+	if (ghost != H_LRU && ghost != H_LFU)
+		return;
+	bad = ghost == H_LRU ? l->w_lru : l->w_lfu;
+	good = ghost == H_LRU ? l->w_lfu : l->w_lru;
+	bad = bad * exp(-l->lr * pow(l->dr, (double)(step - l->evicted_at[x]))) + 1e-10;
+	s = bad + good + 2e-10;
+	*(ghost == H_LRU ? w_lru : w_lfu) = bad / s;
+	*(ghost == H_LRU ? w_lfu : w_lru) = (good + 1e-10) / s;
+}
+
+/* The draw r < w_lru, from a copy of the generator (victim() peeks). */
+static bool lru_drawn(uint64_t rng, double w_lru)
+{
+	return (double)(splitmix64_next(&rng) % 100) / 100.0 < w_lru;
+}
+
+static uint32_t lecar_victim(const void *state)
+{
+	const struct lecar *l = state;
+	uint32_t lru = l->list[CACHE].tail, lfu = lfu_candidate(l);
+	double w_lru, w_lfu;
+
+	if (lru == lfu)
+		return lru;
+	weights_after(l, l->ctx->faulting, pl_sim_position(l->ctx->sim), &w_lru, &w_lfu);
+	return lru_drawn(l->rng, w_lru) ? lru : lfu;
+}
+
+static void forget(struct lecar *l, uint32_t page, unsigned ghost)
+{
+	pl_dlist_remove(&l->links, &l->list[ghost], page);
+	l->where[page] = NOWHERE;
+	pl_emit_remove(l->ctx, page, ghost);
+}
+
+/* A fault on a ghost: its expert's weight shrinks, and the ghost goes. */
+static void regret(struct lecar *l, uint32_t x, uint32_t step)
+{
+	unsigned ghost = l->where[x];
+
+	weights_after(l, x, step, &l->w_lru, &l->w_lfu);
+	l->regrets[ghost - H_LRU]++;
+	forget(l, x, ghost);
+}
+
+static void lecar_evict(void *state, uint32_t victim)
+{
+	struct lecar *l = state;
+	uint32_t x = l->ctx->faulting, lru = l->list[CACHE].tail;
+	uint32_t step = pl_sim_position(l->ctx->sim);
+	unsigned ghost;
+
+	if (l->where[x] == H_LRU || l->where[x] == H_LFU)
+		regret(l, x, step);
+	ghost = victim == lfu_candidate(l) && victim == lru ? NOWHERE :
+		victim == lru ? H_LRU : H_LFU;
+	if (ghost != NOWHERE)
+		splitmix64_next(&l->rng);	/* the draw victim() peeked at */
+	leave_bucket(l, victim);
+	pl_dlist_remove(&l->links, &l->list[CACHE], victim);
+	l->where[victim] = NOWHERE;
+	l->freq[victim] = 0;
+	pl_emit_evict(l->ctx, victim, CACHE);
+	if (ghost == NOWHERE || l->history_max == 0)
+		return;
+	pl_dlist_push_head(&l->links, &l->list[ghost], victim);
+	l->where[victim] = (uint8_t)ghost;
+	l->evicted_at[victim] = step;
+	pl_emit_insert(l->ctx, victim, ghost, 0);
+	if (l->list[ghost].len > l->history_max)
+		forget(l, l->list[ghost].tail, ghost);
+}
+
+static void lecar_insert(void *state, const struct pl_ref *ref)
+{
+	struct lecar *l = state;
+	uint32_t x = ref->page;
+
+	if (l->where[x] == H_LRU || l->where[x] == H_LFU)	/* memory was not full */
+		regret(l, x, ref->step);
+	pl_dlist_push_head(&l->links, &l->list[CACHE], x);
+	l->where[x] = CACHE;
+	pl_emit_insert(l->ctx, x, CACHE, 0);
+	join_bucket(l, x, bucket_after(l, PL_NONE, 1));
+	set_freq(l, x, 1);
+}
+
+static void lecar_snapshot(const void *state, struct pl_snapshot *out)
+{
+	const struct lecar *l = state;
+
+	for (unsigned list = CACHE; list <= H_LFU; list++) {
+		for (uint32_t p = l->list[list].head; p != PL_NONE; p = l->links.link[p].next) {
+			int32_t freq = list == CACHE ? (int32_t)l->freq[p] : 0;
+
+			pl_snapshot_push(out, list, p, &freq);
+		}
+	}
+}
+
+static void lecar_read_counters(const void *state, uint64_t *counters)
+{
+	const struct lecar *l = state;
+
+	counters[W_LRU_PERMILLE] = (uint64_t)(l->w_lru * 1000 + 0.5);
+	counters[W_LFU_PERMILLE] = (uint64_t)(l->w_lfu * 1000 + 0.5);
+	counters[LRU_REGRETS] = l->regrets[0];
+	counters[LFU_REGRETS] = l->regrets[1];
+}
+
+static const struct pl_param lecar_params[] = {
+	[PARAM_LEARNING_RATE] = {
+		.name = "learning_rate_percent",
+		.help = "lr x 100, how fast a regret shrinks an expert's weight (libCacheSim: 45)",
+		.def = 45, .min = 0, .max = 1000,
+	},
+	[PARAM_SEED] = {
+		.name = "seed",
+		.help = "seed of the random choice between the experts",
+		.def = 1, .min = 0, .max = INT64_MAX,
+	},
+};
+
+static const char *const lecar_lists[] = { [CACHE] = "cache", [H_LRU] = "h_lru", [H_LFU] = "h_lfu" };
+static const char *const lecar_fields[] = { [FREQ] = "freq" };
+static const char *const lecar_counters[] = {
+	[W_LRU_PERMILLE] = "w_lru_permille", [W_LFU_PERMILLE] = "w_lfu_permille",
+	[LRU_REGRETS] = "lru_regrets", [LFU_REGRETS] = "lfu_regrets",
+};
+
+const struct pl_policy_ops pl_policy_lecar = {
+	.name = "lecar",
+	.title = "LeCaR (Learning Cache Replacement)",
+	.help = "Evicts on the advice of LRU or LFU, chosen at random by weights it learns: a "
+		"fault on a page an expert evicted (its history) lowers that expert's weight.",
+	.params = lecar_params,
+	.nparams = 2,
+	.lists = lecar_lists,
+	.nlists = 3,
+	.ghost_lists = 1u << H_LRU | 1u << H_LFU,
+	.fields = lecar_fields,
+	.nfields = 1,
+	.counters = lecar_counters,
+	.ncounters = 4,
+	.create = lecar_create,
+	.destroy = lecar_destroy,
+	.hit = lecar_hit,
+	.insert = lecar_insert,
+	.victim = lecar_victim,
+	.evict = lecar_evict,
+	.snapshot = lecar_snapshot,
+	.read_counters = lecar_read_counters,
+};
