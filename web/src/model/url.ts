@@ -107,20 +107,22 @@ function decodeGenerator(q: URLSearchParams, errors: string[]): GeneratorSpec | 
 }
 
 const POLICY_NAME = /^[a-z][a-z0-9_-]*$/;
+/* A compared run: a policy name, its frames when not the scenario's, parameters when not the defaults (model/compareEntries.ts). */
+const COMPARE_ENTRY = /^[a-z][a-z0-9_-]*(@[0-9]{1,7})?(;[a-z][a-z0-9_]*=-?[0-9a-z_]{1,20}){0,8}$/;
 
 /** A comma-separated list of policy names, or undefined (reported) when one is malformed. */
-function policyList(q: URLSearchParams, key: string, errors: string[]): string[] | undefined {
+function policyList(q: URLSearchParams, key: string, errors: string[], pattern = POLICY_NAME): string[] | undefined {
 	const text = q.get(key);
 	if (text === null) return undefined;
 	const names = text.split(',');
-	const bad = names.find((name) => !POLICY_NAME.test(name));
+	const bad = names.find((name) => !pattern.test(name));
 	if (bad === undefined) return names;
 	errors.push(`URL: ${key} '${text}' is not a list of policy names ('${bad}')`);
 	return undefined;
 }
 
 function decodeCompare(q: URLSearchParams, errors: string[]): CompareChoice | undefined {
-	const policies = policyList(q, 'cmp', errors);
+	const policies = policyList(q, 'cmp', errors, COMPARE_ENTRY);
 	return policies && { policies, ghostOpt: q.get('ghost') === '1' };
 }
 
@@ -341,9 +343,9 @@ function traceFrom(value: unknown, errors: string[], at: string, refsLimit: numb
 	return DEFAULT_SCENARIO.trace;
 }
 
-function namesFrom(value: unknown, key: string, errors: string[], at: string): string[] | undefined {
+function namesFrom(value: unknown, key: string, errors: string[], at: string, pattern = POLICY_NAME): string[] | undefined {
 	if (value === undefined) return undefined;
-	if (Array.isArray(value) && value.length <= 64 && value.every((n) => typeof n === 'string' && POLICY_NAME.test(n) && n.length <= 40)) return value as string[];
+	if (Array.isArray(value) && value.length <= 64 && value.every((n) => typeof n === 'string' && pattern.test(n) && n.length <= 200)) return value as string[];
 	errors.push(`${at}${key} ${quote(value)} is not a list of policy names`);
 	return undefined;
 }
@@ -366,7 +368,7 @@ function fromJson(json: Record<string, unknown>, errors: string[], at: string, r
 	if (json.view !== undefined && view !== json.view) errors.push(`${at}view ${quote(json.view)} is not step, compare or charts`);
 	const step = integerIn(json.step, 0, MAX_STEP) ? json.step : 0;
 	if (json.step !== undefined && step !== json.step) errors.push(`${at}step ${quote(json.step)} is not a step number`);
-	const cmp = namesFrom(json.cmp, 'cmp', errors, at);
+	const cmp = namesFrom(json.cmp, 'cmp', errors, at, COMPARE_ENTRY);
 	const state: AppState = {
 		scenario: { policy: policy ?? DEFAULT_SCENARIO.policy, frames: frames ?? DEFAULT_SCENARIO.frames, params: policy ? params : {}, trace },
 		view,

@@ -5,6 +5,9 @@
  *   chartSvgMarkup(svg, canvas)  the chart as an SVG document (string)
  *   downloadSvg(svg, canvas, fileBase)
  *   downloadPng(svg, canvas, fileBase, pixelRatio)
+ *   download(blob, fileName)      saves any blob (the compare view's exports too)
+ *   downloadSvgAsPng(markup, width, height, fileName, pixelRatio)
+ *                                 an SVG document rasterised over white and saved as PNG
  *
  * Invariants
  *   - The chart draws with presentation attributes only (no CSS classes),
@@ -43,7 +46,7 @@ export function chartSvgMarkup(svg: SVGSVGElement, canvas: HTMLCanvasElement | n
 	return '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(copy);
 }
 
-function download(blob: Blob, fileName: string): void {
+export function download(blob: Blob, fileName: string): void {
 	const url = URL.createObjectURL(blob);
 	const link = document.createElement('a');
 	link.href = url;
@@ -69,10 +72,7 @@ function loadImage(url: string): Promise<HTMLImageElement> {
 	});
 }
 
-/**
- * Draws the exported SVG onto a canvas `pixelRatio` times the chart's size
- * (sharp on a projector or a slide) over white, and saves it as PNG.
- */
+/** The chart as a PNG, `pixelRatio` times its size on the page. */
 export async function downloadPng(
 	svg: SVGSVGElement,
 	canvas: HTMLCanvasElement | null,
@@ -81,7 +81,14 @@ export async function downloadPng(
 ): Promise<void> {
 	const width = Number(svg.getAttribute('width'));
 	const height = Number(svg.getAttribute('height'));
-	const markup = chartSvgMarkup(svg, canvas);
+	await downloadSvgAsPng(chartSvgMarkup(svg, canvas), width, height, `${fileBase}.png`, pixelRatio);
+}
+
+/**
+ * Draws an SVG document onto a canvas `pixelRatio` times its size (sharp on a
+ * projector or a slide) over white, and saves it as PNG.
+ */
+export async function downloadSvgAsPng(markup: string, width: number, height: number, fileName: string, pixelRatio = 2): Promise<void> {
 	const image = await loadImage('data:image/svg+xml;charset=utf-8,' + encodeURIComponent(markup));
 	const raster = document.createElement('canvas');
 	raster.width = Math.round(width * pixelRatio);
@@ -95,5 +102,5 @@ export async function downloadPng(
 	const blob = await new Promise<Blob | null>((resolve) => raster.toBlob(resolve, 'image/png'));
 	if (!blob)
 		throw new Error('export: the browser could not encode the PNG');
-	download(blob, `${fileBase}.png`);
+	download(blob, fileName);
 }

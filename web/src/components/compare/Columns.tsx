@@ -5,7 +5,7 @@
  * with the pages a policy holds that OPT has let go outlined.
  */
 import { alignColumns, resultAt, type GhostColumn } from '../../model/compare';
-import { RECORD_LIMIT, faultCount, shortName, type Column, type Comparison, type Run } from './comparison';
+import { RECORD_LIMIT, faultCount, type Column, type Comparison, type Run } from './comparison';
 import { FrameBoxes } from './FrameBoxes';
 
 /** What the ghost column shows: OPT's run, its frames now, and whether it is also a compared column. */
@@ -21,10 +21,9 @@ interface ColumnsProps {
 	opt: GhostOpt | null;
 	ghost: GhostColumn | null;
 	step: number;
-	frames: number;
 }
 
-export function Columns({ comparison, columns, opt, ghost, step, frames }: ColumnsProps) {
+export function Columns({ comparison, columns, opt, ghost, step }: ColumnsProps) {
 	const referenced = step > 0 ? comparison.trace.pages[step - 1] : null;
 	if (comparison.runs.every((r) => r.session === null))
 		return (
@@ -45,14 +44,14 @@ export function Columns({ comparison, columns, opt, ghost, step, frames }: Colum
 				const column = columns[i];
 				return (
 					<div key={i} className="pl-compare-column" data-testid={`compare-column-${i}`} data-step={step}>
-						<h3>{shortName(run.policy)}</h3>
+						<h3>{run.label}</h3>
 						<p className={`pl-compare-result pl-compare-result-${result ?? 'none'}`}>
 							{result === null ? 'start' : `page ${referenced}: ${result === 'H' ? 'hit' : 'fault'}`}
 						</p>
 						{column && (
 							<FrameBoxes
 								pages={aligned[i]}
-								frames={frames}
+								frames={run.entry.frames}
 								referenced={referenced}
 								flagged={ghost ? new Set(ghost.notInOpt[i]) : new Set()}
 								flagTitle="OPT would not hold this page now"
@@ -75,7 +74,7 @@ export function Columns({ comparison, columns, opt, ghost, step, frames }: Colum
 					{opt.column && (
 						<FrameBoxes
 							pages={aligned[aligned.length - 1]}
-							frames={frames}
+							frames={opt.run.entry.frames}
 							referenced={referenced}
 							flagged={new Set(ghost?.opt.filter((p) => p.heldBy.length === 0).map((p) => p.page))}
 							flagTitle="OPT keeps this page; none of the compared policies does"

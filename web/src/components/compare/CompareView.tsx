@@ -1,20 +1,24 @@
 /*
- * CompareView.tsx - the compare tab: two to four policies on the scenario's
- * trace and frames, in lockstep.  One hit/miss strip per policy, the first
- * step where they part ways marked, each policy's frames at the current
- * step side by side, and optionally OPT's frames as a ghost column.
+ * CompareView.tsx - the compare tab: two to four runs on the scenario's
+ * trace, in lockstep.  A run is a policy at a number of frames with every
+ * one of its parameters (model/compareEntries.ts), so a policy can be set
+ * against itself at two frame counts or with two parameter sets.  One
+ * hit/fault strip per run, the first step where they part ways marked, each
+ * run's frames at the current step side by side, optionally OPT's frames as
+ * a ghost column, and the comparison exported as CSV, JSON, SVG or PNG.
  *
  * Props (scenario in, nothing else global)
- *   scenario      { policy, frames, params?, trace }: the trace and frames
- *                 every compared policy runs on.  The scenario's params apply
- *                 to its own policy; others run with their defaults.  A new
- *                 `trace` object means a new trace: keep it stable.
+ *   scenario      { policy, frames, params?, trace }: the trace every run
+ *                 uses; a new run starts at the scenario's frames, with the
+ *                 scenario's params for its policy and the defaults for
+ *                 others (all shown and editable).  A new `trace` object
+ *                 means a new trace: keep it stable.
  *   client        the PagelabClient (wasm/protocol.ts).
  *   lecture       true for lecture-hall sizes.
- *   selection,    optional: which policies are compared and whether OPT's
- *   onSelection-  ghost shows, as saved in a slide link (read when the
- *   Change        policy list arrives or the scenario's policy changes), and
- *                 the callback told of every change, to save it again.
+ *   selection,    optional: the runs (as entryText strings, "lru@8;k=2")
+ *   onSelection-  and whether OPT's ghost shows, as saved in a slide link
+ *   Change        (read when the policy list arrives or the scenario
+ *                 changes), and the callback told of every change.
  *   step,         the shared step position ("state after reference k",
  *   onStepChange  0..N), e.g. the step view's.  Omit both and the view keeps
  *                 its own position (starting at the first divergence).
@@ -24,8 +28,8 @@
  * the shared step when there is one.
  *
  * Invariants
- *   - Every run of one comparison is over the same trace and frames, so
- *     step k means the same reference in every strip and column.
+ *   - Every run of one comparison is over the same trace, so step k means
+ *     the same reference in every strip and column.
  *   - Frame contents come from the policy's own snapshots (sessions) and
  *     are kept only for traces up to RECORD_LIMIT references; longer traces
  *     show strips and counts, and say why the columns are missing.
@@ -40,15 +44,17 @@ import {
 	firstDivergence,
 	ghostColumn,
 	nextDifference as nextDifferenceAfter,
-	restorePolicies,
 	type ComparedScenario,
 } from '../../model/compare';
+import { defaultEntry, entryLabels, entryText, restoreEntries, type CompareEntry } from '../../model/compareEntries';
 import { columnsAt, disposeRuns, divergenceReasons, simulateAll, type Column, type Comparison, type Run } from './comparison';
 import { CompareControls } from './CompareControls';
 import { useCompareKeys } from './useCompareKeys';
 import { DivergenceNote } from './DivergenceNote';
 import { Strips } from './Strips';
 import { Columns, type GhostOpt } from './Columns';
+import { EntryEditor } from './EntryEditor';
+import { CompareExport } from './CompareExport';
 import './compare.css';
 
 /** What a slide link restores of the compare view. */
@@ -80,7 +86,7 @@ export function CompareView({
 	step: sharedStep,
 	onStepChange,
 }: CompareViewProps) {
-	const [chosen, setChosen] = useState<string[]>([]);
+	const [chosen, setChosen] = useState<CompareEntry[]>([]);
 	const [ghostOn, setGhostOn] = useState(selection?.ghostOpt ?? false);
 	const [comparison, setComparison] = useState<Comparison | null>(null);
 	const [optRun, setOptRun] = useState<Run | null>(null);
@@ -107,23 +113,21 @@ export function CompareView({
 
 	/* The saved selection is read only at these moments, so the user's choices are never undone. */
 	useEffect(() => {
-		if (policies.length)
-			setChosen(
-				restorePolicies(
-					selection?.policies,
-					scenario.policy,
-					COMPANIONS,
-					policies.map((p) => p.name),
-					MIN_POLICIES,
-					MAX_POLICIES,
-				),
-			);
-	}, [scenario.policy, policies]);
+		if (!policies.length)
+			return;
+		const errors: string[] = [];
+		setChosen(restoreEntries(selection?.policies, scenario, COMPANIONS, policies, MIN_POLICIES, MAX_POLICIES, errors));
+		setError(errors.length ? errors.join('; ') : null);
+	}, [scenario.policy, scenario.frames, paramsKey, policies]);
 
 	useEffect(() => {
 		if (chosen.length >= MIN_POLICIES)
-			onSelectionChange?.({ policies: chosen, ghostOpt: ghostOn });
+			onSelectionChange?.({
+				policies: chosen.map((entry) => entryText(entry, policies.find((p) => p.name === entry.policy)!, scenario)),
+				ghostOpt: ghostOn,
+			});
 	}, [chosen, ghostOn, onSelectionChange]);
+	const chosenKey = JSON.stringify(chosen);
 
 	/* The compared runs. */
 	const { run: compare, cancel: cancelComparing } = comparing;
@@ -131,7 +135,7 @@ export function CompareView({
 		if (chosen.length < MIN_POLICIES)
 			return;
 		void compare(
-			(signal, report) => simulateAll(client, scenario, chosen, signal, report),
+			(signal, report) => simulateAll(client, scenario.trace, chosen, entryLabels(chosen), signal, report),
 			(next) => {
 				setComparison(next);
 				setOwnStep(firstDivergence(next.runs.map((r) => r.outcome)) ?? next.trace.references);
@@ -140,7 +144,7 @@ export function CompareView({
 		).then((failure) => failure && setComparison(null));
 		return cancelComparing;
 		/* params compared by value: the object may be rebuilt on every render. */
-	}, [client, chosen, scenario.trace, scenario.frames, scenario.policy, paramsKey]);
+	}, [client, chosenKey, scenario.trace]);
 
 	/* A comparison's sessions live exactly as long as it is the one shown. */
 	useEffect(
@@ -152,20 +156,22 @@ export function CompareView({
 	);
 
 	/* OPT's run for the ghost column, only while the ghost is shown and OPT is not compared anyway. */
-	const optCompared = chosen.includes('opt');
+	const optCompared = chosen.some((entry) => entry.policy === 'opt' && entry.frames === scenario.frames);
 	const { run: ghost, cancel: cancelGhosting } = ghosting;
 	useEffect(() => {
-		if (!ghostOn || optCompared) {
+		const opt = policies.find((p) => p.name === 'opt');
+		if (!ghostOn || optCompared || !opt) {
 			setOptRun(null);
 			return;
 		}
+		const optEntry = defaultEntry(opt, scenario);
 		void ghost(
-			(signal, report) => simulateAll(client, scenario, ['opt'], signal, report),
+			(signal, report) => simulateAll(client, scenario.trace, [optEntry], ['OPT'], signal, report),
 			(next) => setOptRun(next.runs[0]),
 			{ discard: (next) => disposeRuns(next.runs) },
 		);
 		return cancelGhosting;
-	}, [client, ghostOn, optCompared, scenario.trace, scenario.frames]);
+	}, [client, ghostOn, optCompared, policies, scenario.trace, scenario.frames]);
 
 	useEffect(
 		() => () => {
@@ -212,7 +218,7 @@ export function CompareView({
 	}, [comparison, divergence]);
 	const current = columns && columns.step === step ? columns : null;
 	/* The ghost is OPT's own run when OPT is compared (no second simulation), else the extra run. */
-	const comparedOpt = comparison?.runs.findIndex((r) => r.policy === 'opt') ?? -1;
+	const comparedOpt = comparison?.runs.findIndex((r) => r.policy === 'opt' && r.entry.frames === scenario.frames) ?? -1;
 	const ghostOpt: GhostOpt | null = !ghostOn
 		? null
 		: comparedOpt >= 0
@@ -227,39 +233,36 @@ export function CompareView({
 				)
 			: null;
 
-	const choose = (index: number, name: string) => setChosen((list) => list.map((n, i) => (i === index ? name : n)));
+	const entryOf = (name: string) => defaultEntry(policies.find((p) => p.name === name)!, scenario);
+	const choose = (index: number, name: string) => setChosen((list) => list.map((e, i) => (i === index ? entryOf(name) : e)));
+	const edit = (index: number, entry: CompareEntry) => setChosen((list) => list.map((e, i) => (i === index ? entry : e)));
 	const add = () =>
-		setChosen((list) => [...list, policies.find((p) => !list.includes(p.name))?.name ?? policies[0].name]);
+		setChosen((list) => [...list, entryOf(policies.find((p) => !list.some((e) => e.policy === p.name))?.name ?? list[0].policy)]);
 	const remove = (index: number) => setChosen((list) => list.filter((_, i) => i !== index));
 
+	const sameFrames = chosen.every((entry) => entry.frames === scenario.frames);
 	const progress = comparing.progress ?? ghosting.progress;
 	const shownError = comparing.error ?? ghosting.error ?? error;
 
 	return (
 		<section className={`pl-compare${lecture ? ' pl-compare-lecture' : ''}`} aria-label="Compare policies">
 			<div className="pl-compare-toolbar">
-				{chosen.map((name, i) => (
-					<span key={i} className="pl-compare-choice">
-						<label>
-							Policy {i + 1}{' '}
-							<select data-testid={`compare-policy-${i}`} value={name} onChange={(e) => choose(i, e.target.value)}>
-								{policies.map((p) => (
-									<option key={p.name} value={p.name} title={p.help}>
-										{p.name}
-									</option>
-								))}
-							</select>
-						</label>
-						{chosen.length > MIN_POLICIES && (
-							<button type="button" data-testid={`compare-remove-${i}`} aria-label={`Remove policy ${i + 1}`} onClick={() => remove(i)}>
-								✕
-							</button>
-						)}
-					</span>
+				{chosen.map((entry, i) => (
+					<EntryEditor
+						key={i}
+						index={i}
+						entry={entry}
+						policies={policies}
+						removable={chosen.length > MIN_POLICIES}
+						onPolicy={(name) => choose(i, name)}
+						onChange={(next) => edit(i, next)}
+						onRemove={() => remove(i)}
+						onError={setError}
+					/>
 				))}
 				{chosen.length < MAX_POLICIES && (
 					<button type="button" data-testid="compare-add" onClick={add}>
-						+ Add a policy
+						+ Add a run
 					</button>
 				)}
 				<label className="pl-compare-ghost-toggle">
@@ -268,7 +271,10 @@ export function CompareView({
 				</label>
 			</div>
 			<p className="pl-compare-scenario">
-				Same trace, {scenario.frames} frame{scenario.frames === 1 ? '' : 's'}, all policies step by step together.
+				{sameFrames
+					? `Same trace, ${scenario.frames} frame${scenario.frames === 1 ? '' : 's'}, all runs step by step together.`
+					: 'Same trace, every run at its own number of frames, step by step together.'}
+				{ghostOn && !sameFrames && ` OPT is shown at the scenario's ${scenario.frames} frames.`}
 			</p>
 			{progress && (
 				<p className="pl-compare-progress" data-testid="compare-progress" role="status">
@@ -283,6 +289,7 @@ export function CompareView({
 			{comparison && (
 				<>
 					<CompareControls step={step} total={total} nextDifference={nextDifference} onStep={setStep} />
+					<CompareExport comparison={comparison} step={step} divergence={divergence} onError={setError} />
 					<DivergenceNote
 						comparison={comparison}
 						divergence={divergence}
@@ -301,7 +308,6 @@ export function CompareView({
 						opt={ghostOpt}
 						ghost={ghostHeld}
 						step={step}
-						frames={scenario.frames}
 					/>
 				</>
 			)}

@@ -5,7 +5,7 @@
  * with a button that goes there; or that they never part ways.
  */
 import { divergenceGroups } from '../../model/compare';
-import { shortName, type Comparison } from './comparison';
+import type { Comparison } from './comparison';
 
 export interface DivergenceNoteProps {
 	comparison: Comparison;
@@ -26,8 +26,8 @@ export function DivergenceNote({ comparison, divergence, reasons, onStep }: Dive
 		divergence,
 	);
 	const page = comparison.trace.pages[divergence - 1];
-	const names = (runs: number[]) => runs.map((i) => shortName(comparison.runs[i].policy)).join(', ');
-	const why = [...reasons].map(([run, step]) => `${shortName(comparison.runs[run].policy)} evicted page ${page} at step ${step}`);
+	const names = (runs: number[]) => runs.map((i) => comparison.runs[i].label).join(', ');
+	const why = [...reasons].map(([run, step]) => `${comparison.runs[run].label} evicted page ${page} at step ${step}`);
 	return (
 		<p className="pl-compare-divergence" data-testid="first-divergence" data-step={divergence}>
 			<strong>First divergence at step {divergence}</strong> (page {page}): {names(groups.hit)}{' '}

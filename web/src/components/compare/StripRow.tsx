@@ -3,7 +3,7 @@
  * in all, and a hit (H) or fault (F) cell per step of the window.
  */
 import { stripCells, type stripWindow } from '../../model/compare';
-import { faultCount, shortName, type Run } from './comparison';
+import { faultCount, type Run } from './comparison';
 
 interface StripRowProps {
 	index: number;
@@ -18,7 +18,7 @@ export function StripRow({ index, run, step, window, cellClass, onStep }: StripR
 	return (
 		<>
 			<span className="pl-compare-label">
-				<strong>{shortName(run.policy)}</strong>{' '}
+				<strong>{run.label}</strong>{' '}
 				<span data-testid={`compare-faults-${index}`}>
 					{faultCount(run.faults.at(step))}
 				</span>{' '}
@@ -32,7 +32,7 @@ export function StripRow({ index, run, step, window, cellClass, onStep }: StripR
 						data-result={cell.result}
 						data-step={cell.step}
 						className={`${cellClass(cell.step)} pl-compare-result-${cell.result}`}
-						title={`${shortName(run.policy)}, step ${cell.step}: ${cell.result === 'H' ? 'hit' : 'fault'}`}
+						title={`${run.label}, step ${cell.step}: ${cell.result === 'H' ? 'hit' : 'fault'}`}
 						onClick={() => onStep(cell.step)}
 					>
 						{cell.result}

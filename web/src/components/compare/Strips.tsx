@@ -36,7 +36,7 @@ export function Strips({ comparison, step, divergence, onStep }: StripsProps) {
 	const box = useRef<HTMLDivElement>(null);
 	const { width, em } = useElementWidth(box);
 	const labelEm =
-		CHAR_EM * (Math.max(...runs.map((r) => r.policy.length)) + 2 * String(trace.references).length + LABEL_FIXED_CHARS);
+		CHAR_EM * (Math.max(...runs.map((r) => r.label.length)) + 2 * String(trace.references).length + LABEL_FIXED_CHARS);
 	/*
 	 * Cells are as wide as the longest page number shown so far on this
 	 * trace: they only ever grow, so stepping never makes the strip jump

@@ -1,31 +1,29 @@
 /*
- * comparison.ts - the compare view's runs: every compared policy simulated
- * on one trace and frame count (simulateAll), what each holds at a step
- * (columnsAt), and why the policies first part ways (divergenceReasons).
+ * comparison.ts - the compare view's runs: every compared entry (a policy at
+ * a number of frames with its parameters, model/compareEntries.ts)
+ * simulated on one trace (simulateAll), what each holds at a step
+ * (columnsAt), and why the runs first part ways (divergenceReasons).
  *
  * Invariants
- *   - Every run of one comparison is over the same trace and frames, so
- *     step k means the same reference in every strip and column.
+ *   - Every run of one comparison is over the same trace, so step k means
+ *     the same reference in every strip and column (frames may differ).
  *   - Frame contents come from the policy's own snapshots (sessions) and
  *     are kept only for traces up to RECORD_LIMIT references; longer traces
  *     have strips and counts only (session null).
  *   - Whoever holds a Comparison disposes of its sessions (disposeRuns).
  */
-import type { PagelabClient, Session, SimulateResult, TraceInfo } from '../../wasm/protocol';
-import {
-	FaultCounter,
-	divergenceGroups,
-	lastEviction,
-	paramsFor,
-	residentPages,
-	type ComparedScenario,
-} from '../../model/compare';
+import type { PagelabClient, Session, SimulateResult, TraceInfo, TraceSource } from '../../wasm/protocol';
+import { FaultCounter, divergenceGroups, lastEviction, residentPages } from '../../model/compare';
+import type { CompareEntry } from '../../model/compareEntries';
 
 /* Recording keeps every event in the worker: enough for any lecture trace. */
 export const RECORD_LIMIT = 100_000;
 
 export interface Run {
 	policy: string;
+	entry: CompareEntry;
+	/** What strips, columns and sentences call it ("LRU", "LRU 8 frames"). */
+	label: string;
 	outcome: Uint8Array;
 	faults: FaultCounter;
 	session: Session | null;
@@ -42,12 +40,13 @@ export interface Column {
 	evicted: number[];
 }
 
-export const shortName = (policy: string) => policy.toUpperCase();
 export const faultCount = (faults: number) => `${faults.toLocaleString('en')} fault${faults === 1 ? '' : 's'}`;
 
-function toRun(result: SimulateResult): Run {
+function toRun(result: SimulateResult, entry: CompareEntry, label: string): Run {
 	return {
 		policy: result.policy,
+		entry,
+		label,
 		outcome: result.outcome,
 		faults: new FaultCounter(result.outcome),
 		session: result.session ?? null,
@@ -62,35 +61,37 @@ export function disposeRuns(runs: Run[]): void {
 }
 
 /**
- * Simulates `policies` one after another on the scenario, recording when the
- * trace is short; `report` is told what runs now ("LRU: 5,000 of 20,000 references").
+ * Simulates the entries one after another on the trace, recording when the
+ * trace is short; `report` is told what runs now ("LRU: 5,000 of 20,000
+ * references"); `labels[i]` names entry i.
  */
 export async function simulateAll(
 	client: PagelabClient,
-	scenario: ComparedScenario,
-	policies: string[],
+	source: TraceSource,
+	entries: CompareEntry[],
+	labels: string[],
 	signal: AbortSignal,
 	report: (progress: string) => void,
 ): Promise<Comparison> {
-	const trace = await client.loadTrace(scenario.trace, { signal });
+	const trace = await client.loadTrace(source, { signal });
 	const runs: Run[] = [];
-	const onProgress = (policy: string, done: number, total: number) =>
-		report(`${shortName(policy)}: ${done.toLocaleString('en')} of ${total.toLocaleString('en')} references`);
+	const onProgress = (label: string, done: number, total: number) =>
+		report(`${label}: ${done.toLocaleString('en')} of ${total.toLocaleString('en')} references`);
 	try {
-		for (const policy of policies) {
-			onProgress(policy, 0, trace.references);
+		for (const [i, entry] of entries.entries()) {
+			onProgress(labels[i], 0, trace.references);
 			const result = await client.simulate(
 				{
-					policy,
-					frames: scenario.frames,
-					params: paramsFor(scenario, policy),
-					trace: scenario.trace,
+					policy: entry.policy,
+					frames: entry.frames,
+					params: entry.params,
+					trace: source,
 					record: trace.references <= RECORD_LIMIT,
 					omitTrace: true,
 				},
-				{ signal, onProgress: (done, total) => onProgress(policy, done, total) },
+				{ signal, onProgress: (done, total) => onProgress(labels[i], done, total) },
 			);
-			runs.push(toRun(result));
+			runs.push(toRun(result, entry, labels[i]));
 		}
 	} catch (error) {
 		disposeRuns(runs);
