@@ -36,7 +36,8 @@ static const char usage_examples[] =
 	"'pagelab COMMAND --help' describes a command.  For example:\n"
 	"  pagelab run --policy lru --frames 3 --refs \"7,0,1,2,0,3,0,4,2,3,0,3,2\"\n"
 	"  pagelab compare --policies fifo,lru,opt --frames 3 --refs \"1 2 3 4 1 2 5 1 2 3 4 5\"\n"
-	"  pagelab list\n";
+	"  pagelab list\n"
+	"  pagelab experiment seed004\n";
 
 static void print_usage(FILE *out)
 {
@@ -46,7 +47,7 @@ static void print_usage(FILE *out)
 	      "\n"
 	      "commands:\n", out);
 	for (unsigned i = 0; cli_commands[i]; i++)
-		fprintf(out, "  %-9s %s\n", cli_commands[i]->name, cli_commands[i]->summary);
+		fprintf(out, "  %-11s %s\n", cli_commands[i]->name, cli_commands[i]->summary);
 	fprintf(out, "\n%s", usage_examples);
 }
 
