@@ -1,0 +1,359 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lruk.c - LRU-K (E. J. O'Neil, P. E. O'Neil and G. Weikum, "The LRU-K Page
+ * Replacement Algorithm For Database Disk Buffering", SIGMOD 1993), with
+ * its correlated reference period and retained information period.  Seed
+ * 002 builds a variant of it into Linux; that one is linux_lruk.c.
+ *
+ * Algorithm
+ *   Time is counted in references (the step).  Each page p has HIST(p, 1..K),
+ *   the times of its K most recent *uncorrelated* references (HIST(p, 1) the
+ *   latest), and LAST(p), the time of its most recent reference.  A
+ *   reference within `crp` references of LAST(p) is correlated with it (one
+ *   burst of use, e.g. a transaction's read then write) and does not count
+ *   as a new reference.  The backward K-distance of p at time t is
+ *   t - HIST(p, K), infinite when p has fewer than K references.  On a miss
+ *   with memory full the victim is, among the resident pages outside their
+ *   correlated period (t - LAST(p) > crp), the one with the largest backward
+ *   K-distance; pages with infinite distance tie and the one with the least
+ *   recent LAST goes first.  (If every resident page is inside its
+ *   correlated period -- possible only with crp > 0 -- the page with the
+ *   least recent LAST goes.)  An evicted page's history is kept for `rip`
+ *   references after its LAST, so that a page coming back soon is not a
+ *   stranger; after that it is forgotten.
+ *
+ * Transition table (t = the time of the reference to p)
+ *   hit,  t - LAST(p) <= crp   LAST(p) := t                    (correlated)
+ *   hit,  t - LAST(p) >  crp   d := LAST(p) - HIST(p,1);
+ *                              HIST(p,i) := HIST(p,i-1) + d for i = K..2;
+ *                              HIST(p,1) := t; LAST(p) := t
+ *   miss, history retained     HIST(p,i) := HIST(p,i-1) for i = K..2;
+ *         (t - LAST(p) <= rip)  HIST(p,1) := t; LAST(p) := t
+ *   miss, no history           HIST(p,1) := t, HIST(p,2..K) := none; LAST(p) := t
+ *   eviction                   max over eligible q of t - HIST(q,K), ties
+ *                              (infinite distances) by least recent LAST
+ *
+ * Structure: one list "frames" (the frame table: a page keeps its slot
+ * while resident); fields hist1 .. hist4 (the reference times, -1: none;
+ * hist2 .. hist4 stay -1 beyond k) and last.  History kept for evicted
+ * pages is not shown (it is not a list of pages the policy orders).
+ *
+ *     frames: [ 7 | hist1=9 hist2=4 last=9 ] [ 0 | hist1=8 hist2=-1 ... ] ...
+ *              eligible pages: a max-heap on (-HIST(K), -LAST)
+ *              correlated pages: a list in LAST order, oldest first
+ *
+ * Parameters (defaults): k = 2 (1 .. 4); crp = 0 (references); rip = -1
+ * (references; -1: history is kept for ever, 0: forgotten at eviction).
+ *
+ * Counters: correlated_hits, retained_refaults (faults that found the
+ * page's history), forgotten (histories dropped for age at a fault).
+ *
+ * Cost: O(log frames) per reference: eligible pages sit in an indexed
+ * binary heap (page_heap.h) keyed by (HIST(K), LAST); pages inside their
+ * correlated period sit in a list ordered by LAST and move to the heap when
+ * the period ends, each at most once per reference.  With crp = 0 the list
+ * stays empty.  Memory: (K + 4) words per page of the trace.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dlist.h"
+#include "frame_table.h"
+#include "page_heap.h"
+
+#define LRUK_MAX_K 4
+
+enum { LRUK_FRAMES };
+enum { LRUK_HIST1, LRUK_LAST = LRUK_MAX_K, NR_LRUK_FIELDS };
+enum { LRUK_PARAM_K, LRUK_PARAM_CRP, LRUK_PARAM_RIP };
+enum { LRUK_CORRELATED_HITS, LRUK_RETAINED_REFAULTS, LRUK_FORGOTTEN, NR_LRUK_COUNTERS };
+
+/*
+ * Times are stored as step + 1, so that 0 means "none" and a page that has
+ * never been seen has all-zero history without initialisation.
+ */
+struct lruk {
+	struct pl_ctx *ctx;
+	uint32_t k;
+	uint64_t crp;
+	int64_t rip;
+	uint32_t *hist;		/* [npages * k]: HIST(p, i) at hist[p * k + i - 1] */
+	uint32_t *last;		/* [npages] LAST(p) */
+	struct frame_table table;
+	struct page_heap eligible;	/* resident pages outside their correlated period */
+	struct pl_links links;
+	struct pl_dlist correlated;	/* resident pages inside it, oldest LAST first */
+	uint8_t *in_heap;	/* [npages] 1: in eligible, 0: in correlated (if resident) */
+	uint64_t count[NR_LRUK_COUNTERS];
+};
+
+static uint32_t *hist_of(const struct lruk *l, uint32_t page)
+{
+	return &l->hist[(size_t)page * l->k];
+}
+
+/* The field value shown for a stored time: the step, -1 for none. */
+static int32_t shown(uint32_t stored)
+{
+	return (int32_t)stored - 1;
+}
+
+/*
+ * Heap key: the victim has the largest.  Smaller HIST(K) (none = 0 is the
+ * smallest, infinite distance) ranks first, then smaller LAST.
+ */
+static uint64_t victim_key(const struct lruk *l, uint32_t page)
+{
+	return (uint64_t)(UINT32_MAX - hist_of(l, page)[l->k - 1]) << 32 |
+	       (UINT32_MAX - l->last[page]);
+}
+
+static void set_time(struct lruk *l, uint32_t page, unsigned field, uint32_t *slot,
+		     uint32_t value)
+{
+	if (*slot == value)
+		return;
+	pl_emit_set(l->ctx, page, field, shown(*slot), shown(value));
+	*slot = value;
+}
+
+/* ------------------------------------------------------- eligibility */
+
+/* Has the page's correlated period ended by time `now` (stored units)? */
+static bool eligible_at(const struct lruk *l, uint32_t page, uint32_t now)
+{
+	return now - l->last[page] > l->crp;
+}
+
+/* Files a resident page whose times just changed; `next` is the next reference's time. */
+static void file_page(struct lruk *l, uint32_t page, uint32_t next)
+{
+	if (eligible_at(l, page, next)) {
+		page_heap_push(&l->eligible, page, victim_key(l, page));
+		l->in_heap[page] = 1;
+	} else {
+		pl_dlist_push_tail(&l->links, &l->correlated, page);
+		l->in_heap[page] = 0;
+	}
+}
+
+static void unfile_page(struct lruk *l, uint32_t page)
+{
+	if (l->in_heap[page])
+		page_heap_remove(&l->eligible, page);
+	else
+		pl_dlist_remove(&l->links, &l->correlated, page);
+}
+
+/* Moves the pages whose correlated period is over by time `next` to the heap. */
+static void end_correlated_periods(struct lruk *l, uint32_t next)
+{
+	uint32_t page;
+
+	while ((page = l->correlated.head) != PL_NONE && eligible_at(l, page, next)) {
+		pl_dlist_remove(&l->links, &l->correlated, page);
+		page_heap_push(&l->eligible, page, victim_key(l, page));
+		l->in_heap[page] = 1;
+	}
+}
+
+/* After a reference at step `step`: file its page, ready for the next one. */
+static void settle(struct lruk *l, uint32_t page, uint32_t step)
+{
+	uint32_t next = step + 2;	/* the next reference's time, stored */
+
+	file_page(l, page, next);
+	end_correlated_periods(l, next);
+}
+
+/* ---------------------------------------------------------------- ops */
+
+static void lruk_destroy(void *state)
+{
+	struct lruk *l = state;
+
+	if (!l)
+		return;
+	free(l->hist);
+	free(l->last);
+	free(l->in_heap);
+	frame_table_free(&l->table);
+	page_heap_free(&l->eligible);
+	pl_links_free(&l->links);
+	free(l);
+}
+
+static void *lruk_create(struct pl_ctx *ctx, struct pl_error *err)
+{
+	struct lruk *l = calloc(1, sizeof(*l));
+	size_t npages = ctx->npages ? ctx->npages : 1;
+
+	if (!l)
+		goto oom;
+	l->ctx = ctx;
+	l->k = (uint32_t)ctx->params[LRUK_PARAM_K];
+	l->crp = (uint64_t)ctx->params[LRUK_PARAM_CRP];
+	l->rip = ctx->params[LRUK_PARAM_RIP];
+	l->hist = calloc(npages * l->k, sizeof(*l->hist));
+	l->last = calloc(npages, sizeof(*l->last));
+	l->in_heap = calloc(npages, 1);
+	pl_dlist_init(&l->correlated);
+	if (!l->hist || !l->last || !l->in_heap || pl_links_init(&l->links, npages) ||
+	    page_heap_init(&l->eligible, frames_usable(ctx), npages))
+		goto oom;
+	if (frame_table_init(&l->table, ctx, LRUK_FRAMES, err)) {
+		lruk_destroy(l);
+		return NULL;
+	}
+	return l;
+oom:
+	lruk_destroy(l);
+	snprintf(err->msg, sizeof(err->msg), "lruk: out of memory for %u pages", ctx->npages);
+	return NULL;
+}
+
+static void lruk_hit(void *state, const struct pl_ref *ref)
+{
+	struct lruk *l = state;
+	uint32_t page = ref->page, t = ref->step + 1;
+	uint32_t *hist = hist_of(l, page);
+
+	unfile_page(l, page);
+	if (t - l->last[page] <= l->crp) {
+		l->count[LRUK_CORRELATED_HITS]++;
+	} else {
+		uint32_t period = l->last[page] - hist[0];
+
+		for (uint32_t i = l->k - 1; i > 0; i--)
+			set_time(l, page, LRUK_HIST1 + i, &hist[i],
+				 hist[i - 1] ? hist[i - 1] + period : 0);
+		set_time(l, page, LRUK_HIST1, &hist[0], t);
+	}
+	set_time(l, page, LRUK_LAST, &l->last[page], t);
+	settle(l, page, ref->step);
+}
+
+/* The history a faulting page comes back with: kept, or forgotten for age. */
+static void recall_history(struct lruk *l, uint32_t page, uint32_t t)
+{
+	uint32_t *hist = hist_of(l, page);
+
+	if (!l->last[page])
+		return;
+	if (l->rip >= 0 && t - l->last[page] > (uint64_t)l->rip) {
+		memset(hist, 0, l->k * sizeof(*hist));
+		l->last[page] = 0;
+		l->count[LRUK_FORGOTTEN]++;
+		return;
+	}
+	l->count[LRUK_RETAINED_REFAULTS]++;
+}
+
+/* A page enters with every field 0: sets a field of the page just inserted. */
+static void enter_field(struct lruk *l, uint32_t page, unsigned field, int32_t value)
+{
+	if (value)
+		pl_emit_set(l->ctx, page, field, 0, value);
+}
+
+static void lruk_insert(void *state, const struct pl_ref *ref)
+{
+	struct lruk *l = state;
+	uint32_t page = ref->page, t = ref->step + 1;
+	uint32_t *hist = hist_of(l, page);
+
+	recall_history(l, page, t);
+	frame_table_insert(&l->table, l->ctx, page);
+	for (uint32_t i = l->k - 1; i > 0; i--)
+		hist[i] = hist[i - 1];
+	hist[0] = t;
+	l->last[page] = t;
+	for (uint32_t i = 0; i < LRUK_MAX_K; i++)
+		enter_field(l, page, LRUK_HIST1 + i, i < l->k ? shown(hist[i]) : -1);
+	enter_field(l, page, LRUK_LAST, shown(t));
+	settle(l, page, ref->step);
+}
+
+static uint32_t lruk_victim(const void *state)
+{
+	const struct lruk *l = state;
+	uint32_t page = page_heap_top(&l->eligible);
+
+	return page != PL_NONE ? page : l->correlated.head;
+}
+
+static void lruk_evict(void *state, uint32_t victim)
+{
+	struct lruk *l = state;
+
+	unfile_page(l, victim);
+	frame_table_evict(&l->table, l->ctx, victim);
+}
+
+static void fill_fields(const void *state, uint32_t page, int32_t *values)
+{
+	const struct lruk *l = state;
+
+	for (uint32_t i = 0; i < LRUK_MAX_K; i++)
+		values[LRUK_HIST1 + i] = i < l->k ? shown(hist_of(l, page)[i]) : -1;
+	values[LRUK_LAST] = shown(l->last[page]);
+}
+
+static void lruk_snapshot(const void *state, struct pl_snapshot *out)
+{
+	const struct lruk *l = state;
+
+	frame_table_snapshot(&l->table, out, fill_fields, l);
+}
+
+static void lruk_read_counters(const void *state, uint64_t *counters)
+{
+	const struct lruk *l = state;
+
+	memcpy(counters, l->count, sizeof(l->count));
+}
+
+static const char *const lruk_lists[] = { [LRUK_FRAMES] = "frames" };
+static const char *const lruk_fields[NR_LRUK_FIELDS] = {
+	"hist1", "hist2", "hist3", "hist4", "last",
+};
+static const char *const lruk_counters[NR_LRUK_COUNTERS] = {
+	"correlated_hits", "retained_refaults", "forgotten",
+};
+
+static const struct pl_param lruk_params[] = {
+	[LRUK_PARAM_K] = { "k", "K: pages are ranked by the time of their K-th most recent "
+			   "(uncorrelated) reference", 2, 1, LRUK_MAX_K, NULL },
+	[LRUK_PARAM_CRP] = { "crp", "correlated reference period, in references: a "
+			     "reference within crp of the page's last one does not count as "
+			     "a new one, and the page cannot be evicted meanwhile",
+			     0, 0, 1 << 30, NULL },
+	[LRUK_PARAM_RIP] = { "rip", "retained information period, in references: an "
+			     "evicted page's history is kept this long after its last "
+			     "reference (-1: for ever, 0: not at all)", -1, -1, 1 << 30, NULL },
+};
+
+const struct pl_policy_ops pl_policy_lruk = {
+	.name = "lruk",
+	.title = "LRU-K (O'Neil, O'Neil, Weikum)",
+	.help = "Evicts the page whose K-th most recent reference is oldest (pages with "
+		"fewer than K references first, least recently used among them), skipping "
+		"pages within their correlated reference period; keeps the history of "
+		"evicted pages for rip references.",
+	.params = lruk_params,
+	.nparams = 3,
+	.lists = lruk_lists,
+	.nlists = 1,
+	.fields = lruk_fields,
+	.nfields = NR_LRUK_FIELDS,
+	.counters = lruk_counters,
+	.ncounters = NR_LRUK_COUNTERS,
+	.create = lruk_create,
+	.destroy = lruk_destroy,
+	.hit = lruk_hit,
+	.insert = lruk_insert,
+	.victim = lruk_victim,
+	.evict = lruk_evict,
+	.snapshot = lruk_snapshot,
+	.read_counters = lruk_read_counters,
+};
