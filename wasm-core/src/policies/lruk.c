@@ -39,8 +39,11 @@
  * pages is not shown (it is not a list of pages the policy orders).
  *
  *     frames: [ 7 | hist1=9 hist2=4 last=9 ] [ 0 | hist1=8 hist2=-1 ... ] ...
- *              eligible pages: a max-heap on (-HIST(K), -LAST)
- *              correlated pages: a list in LAST order, oldest first
+ *     filed, by what decides their turn to go:
+ *       young        pages with < K references:  head (oldest LAST) -> tail
+ *       eligible     the others, outside their correlated period: a
+ *                    max-heap of their slots on (-HIST(K), -LAST)
+ *       correlated   the others, inside it:       head (oldest LAST) -> tail
  *
  * Parameters (defaults): k = 2 (1 .. 4); crp = 0 (references); rip = -1
  * (references; -1: history is kept for ever, 0: forgotten at eviction).
@@ -48,11 +51,14 @@
  * Counters: correlated_hits, retained_refaults (faults that found the
  * page's history), forgotten (histories dropped for age at a fault).
  *
- * Cost: O(log frames) per reference: eligible pages sit in an indexed
- * binary heap (page_heap.h) keyed by (HIST(K), LAST); pages inside their
- * correlated period sit in a list ordered by LAST and move to the heap when
- * the period ends, each at most once per reference.  With crp = 0 the list
- * stays empty.  Memory: (K + 4) words per page of the trace.
+ * Cost: O(log frames) per reference.  Pages with fewer than K references
+ * all have infinite distance, so they are ranked by LAST alone: a list,
+ * O(1).  The others, outside their correlated period, sit in an indexed
+ * binary heap (page_heap.h) keyed by (HIST(K), LAST), re-keyed lazily
+ * (fresh_top()); inside it, in a list ordered by LAST, moving to the heap
+ * when the period ends, each at most once per reference.  With crp = 0
+ * that list stays empty.  Memory: K + 2
+ * words per page of the trace, four words per frame.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +72,9 @@
 enum { LRUK_FRAMES };
 enum { LRUK_HIST1, LRUK_LAST = LRUK_MAX_K, NR_LRUK_FIELDS };
 enum { LRUK_PARAM_K, LRUK_PARAM_CRP, LRUK_PARAM_RIP };
+/* Where a resident page is filed (see the structure in the header). */
+enum lruk_place { IN_YOUNG, IN_HEAP, IN_CORRELATED };
+
 enum { LRUK_CORRELATED_HITS, LRUK_RETAINED_REFAULTS, LRUK_FORGOTTEN, NR_LRUK_COUNTERS };
 
 /*
@@ -77,19 +86,35 @@ struct lruk {
 	uint32_t k;
 	uint64_t crp;
 	int64_t rip;
-	uint32_t *hist;		/* [npages * k]: HIST(p, i) at hist[p * k + i - 1] */
-	uint32_t *last;		/* [npages] LAST(p) */
+	uint32_t *times;	/* [npages * (k + 2)]: HIST(p, 1..K), LAST(p) and
+				 * where p is filed (enum lruk_place, if resident):
+				 * one page's record shares a cache line */
 	struct frame_table table;
-	struct page_heap eligible;	/* resident pages outside their correlated period */
-	struct pl_links links;
-	struct pl_dlist correlated;	/* resident pages inside it, oldest LAST first */
-	uint8_t *in_heap;	/* [npages] 1: in eligible, 0: in correlated (if resident) */
+	struct page_heap eligible;	/* slots of the resident pages outside their
+					 * correlated period */
+	struct pl_links links;	/* for the two lists below */
+	struct pl_dlist young;	/* resident pages with fewer than K references,
+				 * oldest LAST first */
+	struct pl_dlist correlated;	/* the others inside their correlated period,
+					 * oldest LAST first */
+	uint32_t next;		/* the next reference's time (stored units) */
+	bool top_fresh;		/* the heap's top holds its page's true key */
 	uint64_t count[NR_LRUK_COUNTERS];
 };
 
 static uint32_t *hist_of(const struct lruk *l, uint32_t page)
 {
-	return &l->hist[(size_t)page * l->k];
+	return &l->times[(size_t)page * (l->k + 2)];
+}
+
+static uint32_t *last_of(const struct lruk *l, uint32_t page)
+{
+	return &hist_of(l, page)[l->k];
+}
+
+static uint32_t *where_of(const struct lruk *l, uint32_t page)
+{
+	return &hist_of(l, page)[l->k + 1];
 }
 
 /* The field value shown for a stored time: the step, -1 for none. */
@@ -105,7 +130,7 @@ static int32_t shown(uint32_t stored)
 static uint64_t victim_key(const struct lruk *l, uint32_t page)
 {
 	return (uint64_t)(UINT32_MAX - hist_of(l, page)[l->k - 1]) << 32 |
-	       (UINT32_MAX - l->last[page]);
+	       (UINT32_MAX - *last_of(l, page));
 }
 
 static void set_time(struct lruk *l, uint32_t page, unsigned field, uint32_t *slot,
@@ -119,30 +144,70 @@ static void set_time(struct lruk *l, uint32_t page, unsigned field, uint32_t *sl
 
 /* ------------------------------------------------------- eligibility */
 
+/*
+ * The heap holds frame slots, not page ids: its keys and positions then
+ * fit in a few hundred kilobytes for 64K frames, where per-page arrays
+ * would be a cache miss on every comparison.
+ */
+static uint32_t slot_of(const struct lruk *l, uint32_t page)
+{
+	return l->table.page_slot[page];
+}
+
 /* Has the page's correlated period ended by time `now` (stored units)? */
 static bool eligible_at(const struct lruk *l, uint32_t page, uint32_t now)
 {
-	return now - l->last[page] > l->crp;
+	return now - *last_of(l, page) > l->crp;
 }
 
-/* Files a resident page whose times just changed; `next` is the next reference's time. */
-static void file_page(struct lruk *l, uint32_t page, uint32_t next)
+static void push_eligible(struct lruk *l, uint32_t page)
 {
-	if (eligible_at(l, page, next)) {
-		page_heap_push(&l->eligible, page, victim_key(l, page));
-		l->in_heap[page] = 1;
+	page_heap_push(&l->eligible, slot_of(l, page), victim_key(l, page));
+	*where_of(l, page) = IN_HEAP;
+	l->top_fresh = false;
+}
+
+static enum lruk_place place_of(const struct lruk *l, uint32_t page, uint32_t next)
+{
+	if (!hist_of(l, page)[l->k - 1])
+		return IN_YOUNG;
+	return eligible_at(l, page, next) ? IN_HEAP : IN_CORRELATED;
+}
+
+static void unfile(struct lruk *l, uint32_t page)
+{
+	if (*where_of(l, page) == IN_HEAP) {
+		page_heap_remove(&l->eligible, slot_of(l, page));
+		l->top_fresh = false;
 	} else {
-		pl_dlist_push_tail(&l->links, &l->correlated, page);
-		l->in_heap[page] = 0;
+		pl_dlist_remove(&l->links, *where_of(l, page) == IN_YOUNG ? &l->young :
+				&l->correlated, page);
 	}
 }
 
-static void unfile_page(struct lruk *l, uint32_t page)
+/*
+ * Files a resident page whose times just changed (`filed`: it was filed
+ * before), ready for the reference at time `next`.  Its LAST is the
+ * latest, so it joins a list at the tail.
+ */
+static void refile(struct lruk *l, uint32_t page, bool filed, uint32_t next)
 {
-	if (l->in_heap[page])
-		page_heap_remove(&l->eligible, page);
-	else
-		pl_dlist_remove(&l->links, &l->correlated, page);
+	enum lruk_place place = place_of(l, page, next);
+
+	if (filed && place == IN_HEAP && *where_of(l, page) == IN_HEAP) {
+		/* its key went down: left stale, see fresh_top() */
+		if (page_heap_top(&l->eligible) == slot_of(l, page))
+			l->top_fresh = false;
+		return;
+	}
+	if (filed)
+		unfile(l, page);
+	if (place == IN_HEAP) {
+		push_eligible(l, page);
+		return;
+	}
+	pl_dlist_push_tail(&l->links, place == IN_YOUNG ? &l->young : &l->correlated, page);
+	*where_of(l, page) = place;
 }
 
 /* Moves the pages whose correlated period is over by time `next` to the heap. */
@@ -152,18 +217,45 @@ static void end_correlated_periods(struct lruk *l, uint32_t next)
 
 	while ((page = l->correlated.head) != PL_NONE && eligible_at(l, page, next)) {
 		pl_dlist_remove(&l->links, &l->correlated, page);
-		page_heap_push(&l->eligible, page, victim_key(l, page));
-		l->in_heap[page] = 1;
+		push_eligible(l, page);
 	}
 }
 
+/*
+ * A hit only lowers a page's key (its HIST(K) and LAST can only grow), so
+ * a hit leaves the page's heap entry with its old, larger key: every entry
+ * holds at least its page's true key.  An entry whose key is its page's
+ * true key and is on top is therefore the true maximum; a stale one on top
+ * is re-keyed (sinks) until the top is fresh.  Each hit causes at most one
+ * re-keying, and a page hit again before its entry surfaces costs none,
+ * which is what makes hot pages cheap.
+ */
+static void fresh_top(struct lruk *l)
+{
+	uint32_t slot;
+
+	if (l->top_fresh)
+		return;
+	while ((slot = page_heap_top(&l->eligible)) != PL_NONE) {
+		uint64_t key = victim_key(l, l->table.slot_page[slot]);
+
+		if (l->eligible.key[slot] == key)
+			break;
+		page_heap_update(&l->eligible, slot, key);
+	}
+	l->top_fresh = true;
+}
+
 /* After a reference at step `step`: file its page, ready for the next one. */
-static void settle(struct lruk *l, uint32_t page, uint32_t step)
+static void settle(struct lruk *l, uint32_t page, bool filed, uint32_t step)
 {
 	uint32_t next = step + 2;	/* the next reference's time, stored */
 
-	file_page(l, page, next);
-	end_correlated_periods(l, next);
+	l->next = next;
+	refile(l, page, filed, next);
+	if (l->correlated.head != PL_NONE)
+		end_correlated_periods(l, next);
+	fresh_top(l);
 }
 
 /* ---------------------------------------------------------------- ops */
@@ -174,9 +266,7 @@ static void lruk_destroy(void *state)
 
 	if (!l)
 		return;
-	free(l->hist);
-	free(l->last);
-	free(l->in_heap);
+	free(l->times);
 	frame_table_free(&l->table);
 	page_heap_free(&l->eligible);
 	pl_links_free(&l->links);
@@ -194,12 +284,11 @@ static void *lruk_create(struct pl_ctx *ctx, struct pl_error *err)
 	l->k = (uint32_t)ctx->params[LRUK_PARAM_K];
 	l->crp = (uint64_t)ctx->params[LRUK_PARAM_CRP];
 	l->rip = ctx->params[LRUK_PARAM_RIP];
-	l->hist = calloc(npages * l->k, sizeof(*l->hist));
-	l->last = calloc(npages, sizeof(*l->last));
-	l->in_heap = calloc(npages, 1);
+	l->times = calloc(npages * (l->k + 2), sizeof(*l->times));
+	pl_dlist_init(&l->young);
 	pl_dlist_init(&l->correlated);
-	if (!l->hist || !l->last || !l->in_heap || pl_links_init(&l->links, npages) ||
-	    page_heap_init(&l->eligible, frames_usable(ctx), npages))
+	if (!l->times || pl_links_init(&l->links, npages) ||
+	    page_heap_init(&l->eligible, frames_usable(ctx), frames_usable(ctx)))
 		goto oom;
 	if (frame_table_init(&l->table, ctx, LRUK_FRAMES, err)) {
 		lruk_destroy(l);
@@ -218,19 +307,18 @@ static void lruk_hit(void *state, const struct pl_ref *ref)
 	uint32_t page = ref->page, t = ref->step + 1;
 	uint32_t *hist = hist_of(l, page);
 
-	unfile_page(l, page);
-	if (t - l->last[page] <= l->crp) {
+	if (t - *last_of(l, page) <= l->crp) {
 		l->count[LRUK_CORRELATED_HITS]++;
 	} else {
-		uint32_t period = l->last[page] - hist[0];
+		uint32_t period = *last_of(l, page) - hist[0];
 
 		for (uint32_t i = l->k - 1; i > 0; i--)
 			set_time(l, page, LRUK_HIST1 + i, &hist[i],
 				 hist[i - 1] ? hist[i - 1] + period : 0);
 		set_time(l, page, LRUK_HIST1, &hist[0], t);
 	}
-	set_time(l, page, LRUK_LAST, &l->last[page], t);
-	settle(l, page, ref->step);
+	set_time(l, page, LRUK_LAST, last_of(l, page), t);
+	settle(l, page, true, ref->step);
 }
 
 /* The history a faulting page comes back with: kept, or forgotten for age. */
@@ -238,11 +326,11 @@ static void recall_history(struct lruk *l, uint32_t page, uint32_t t)
 {
 	uint32_t *hist = hist_of(l, page);
 
-	if (!l->last[page])
+	if (!*last_of(l, page))
 		return;
-	if (l->rip >= 0 && t - l->last[page] > (uint64_t)l->rip) {
+	if (l->rip >= 0 && t - *last_of(l, page) > (uint64_t)l->rip) {
 		memset(hist, 0, l->k * sizeof(*hist));
-		l->last[page] = 0;
+		*last_of(l, page) = 0;
 		l->count[LRUK_FORGOTTEN]++;
 		return;
 	}
@@ -267,27 +355,37 @@ static void lruk_insert(void *state, const struct pl_ref *ref)
 	for (uint32_t i = l->k - 1; i > 0; i--)
 		hist[i] = hist[i - 1];
 	hist[0] = t;
-	l->last[page] = t;
+	*last_of(l, page) = t;
 	for (uint32_t i = 0; i < LRUK_MAX_K; i++)
 		enter_field(l, page, LRUK_HIST1 + i, i < l->k ? shown(hist[i]) : -1);
 	enter_field(l, page, LRUK_LAST, shown(t));
-	settle(l, page, ref->step);
+	settle(l, page, false, ref->step);
 }
 
 static uint32_t lruk_victim(const void *state)
 {
 	const struct lruk *l = state;
-	uint32_t page = page_heap_top(&l->eligible);
+	uint32_t young = l->young.head, old = l->correlated.head;
+	uint32_t slot = page_heap_top(&l->eligible);
 
-	return page != PL_NONE ? page : l->correlated.head;
+	/* an eligible page with infinite distance beats every other one */
+	if (young != PL_NONE && eligible_at(l, young, l->next))
+		return young;
+	if (slot != PL_NONE)
+		return l->table.slot_page[slot];
+	/* nothing is eligible: the least recent LAST */
+	if (young == PL_NONE || (old != PL_NONE && *last_of(l, old) < *last_of(l, young)))
+		return old;
+	return young;
 }
 
 static void lruk_evict(void *state, uint32_t victim)
 {
 	struct lruk *l = state;
 
-	unfile_page(l, victim);
+	unfile(l, victim);
 	frame_table_evict(&l->table, l->ctx, victim);
+	fresh_top(l);	/* for a further victim() before the insertion */
 }
 
 static void fill_fields(const void *state, uint32_t page, int32_t *values)
@@ -296,7 +394,7 @@ static void fill_fields(const void *state, uint32_t page, int32_t *values)
 
 	for (uint32_t i = 0; i < LRUK_MAX_K; i++)
 		values[LRUK_HIST1 + i] = i < l->k ? shown(hist_of(l, page)[i]) : -1;
-	values[LRUK_LAST] = shown(l->last[page]);
+	values[LRUK_LAST] = shown(*last_of(l, page));
 }
 
 static void lruk_snapshot(const void *state, struct pl_snapshot *out)
