@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * test_rrip.c - RRIP (srrip, srrip_fp, brrip): seed 000's Figure 2 as a
- * golden trace, and each variant against a deliberately naive reference
- * implementation on thousands of random traces.
+ * test_rrip.c - RRIP (srrip, srrip_fp, brrip, drrip): seed 000's Figure 2
+ * as a golden trace, each static variant against a deliberately naive
+ * reference implementation on thousands of random traces, drrip's set
+ * dueling on a hand-worked trace, and drrip with PSEL pinned against srrip
+ * and brrip.
  *
  * Frames are written the way the figure draws them, left to right, each
  * page with its RRPV after an underscore ("a1_2"), and an empty frame as
  * the figure's invalid block "I_3" (an empty frame counts as distant).
  */
+#include <string.h>
+
 #include "check.h"
 #include "splitmix64.h"
 #include "support.h"
@@ -314,6 +318,95 @@ TEST(srrip_and_brrip_match_the_naive_algorithm_with_5000_frames)
 	}
 	free(refs);
 	free(pages);
+}
+
+/* ------------------------------------------------------------- DRRIP */
+
+/*
+ * 1 frame, leader_every = 3, psel_bits = 2 (PSEL 0 .. 3, starting at 1; followers
+ * use BRRIP while PSEL > 1), 2-bit RRPVs.  Pages 10, 11, 12 are ids 0, 1,
+ * 2: an SRRIP leader, a BRRIP leader and a follower.
+ *   step 0  10 faults (SRRIP leader): PSEL 2; inserted at max-1 = 2.
+ *   step 1  11 faults (BRRIP leader): PSEL 1; 10 evicted (aged to 3);
+ *           BRRIP's first insertion is distant: 3.
+ *   step 2  12 faults (follower, PSEL 1: SRRIP): 11 evicted; at 2.
+ *   step 3  10 faults (SRRIP leader): PSEL 2; 12 evicted (aged); at 2.
+ *   step 4  10 hits: RRPV 0.
+ *   step 5  12 faults (follower, PSEL 2: BRRIP): 10 evicted (aged by 3);
+ *           BRRIP's second insertion, distant: 3.
+ */
+TEST(drrip_followers_switch_to_brrip_when_srrip_leaders_miss_more)
+{
+	const char *refs = "10 11 12 10 10 12", *params = "leader_every=3 psel_bits=2";
+
+	CHECK_STR_EQ(final_describe("drrip", 1, refs, params), "frames: 12(rrpv=3)");
+	CHECK_EQ(final_counter("drrip", 1, refs, params, "psel"), 2);
+	CHECK_EQ(final_counter("drrip", 1, refs, params, "srrip_leader_misses"), 2);
+	CHECK_EQ(final_counter("drrip", 1, refs, params, "brrip_leader_misses"), 1);
+	CHECK_EQ(final_counter("drrip", 1, refs, params, "long_insertions"), 3);
+	CHECK_EQ(final_counter("drrip", 1, refs, params, "distant_insertions"), 2);
+	CHECK_EQ(final_counter("drrip", 1, refs, params, "aging_rounds"), 3);
+	CHECK_STR_EQ(final_describe("drrip", 2, "10 11 12", params),
+		     "frames: 10(rrpv=2,leader=1) 12(rrpv=2)");
+}
+
+/* Runs both over one random trace; returns the steps where they differ. */
+static unsigned pinned_differences(const char *twin, const char *pin, uint64_t *rng)
+{
+	uint32_t len = 20 + splitmix64_below(splitmix64_next(rng), 300);
+	uint32_t distinct = 2 + splitmix64_below(splitmix64_next(rng), 30);
+	uint32_t frames = 1 + splitmix64_below(splitmix64_next(rng), 10);
+	char refs[2048], drrip_params[96], twin_params[64], a[4096];
+	unsigned bits = 1 + splitmix64_below(splitmix64_next(rng), 3);
+	unsigned long_every = 1 + splitmix64_below(splitmix64_next(rng), 5);
+	unsigned bad = 0;
+	size_t at = 0;
+	struct run d, t;
+
+	for (uint32_t i = 0; i < len; i++)
+		at += snprintf(refs + at, sizeof(refs) - at, "%u ",
+			       (unsigned)splitmix64_below(splitmix64_next(rng), distinct));
+	if (!strcmp(twin, "brrip"))
+		snprintf(twin_params, sizeof(twin_params), "rrpv_bits=%u long_every=%u", bits,
+			 long_every);
+	else
+		snprintf(twin_params, sizeof(twin_params), "rrpv_bits=%u", bits);
+	snprintf(drrip_params, sizeof(drrip_params), "rrpv_bits=%u long_every=%u leader_every=4 pin=%s",
+		 bits, long_every, pin);
+	run_start(&d, "drrip", frames, refs, drrip_params, 0);
+	run_start(&t, twin, frames, refs, twin_params, 0);
+	for (uint32_t i = 0; i < len; i++) {
+		run_step(&d);
+		run_step(&t);
+		snprintf(a, sizeof(a), "%s", run_describe(&d));
+		bad += strcmp(a, run_describe(&t)) != 0;
+	}
+	if (bad)
+		printf("    %u frames, drrip \"%s\" vs %s \"%s\", refs \"%s\": %u steps differ\n",
+		       frames, drrip_params, twin, twin_params, refs, bad);
+	run_free(&d);
+	run_free(&t);
+	return bad;
+}
+
+static unsigned pinned_runs_differing(const char *twin, const char *pin, unsigned traces,
+				      uint64_t seed)
+{
+	unsigned failed = 0;
+
+	for (unsigned i = 0; i < traces && failed < 3; i++)
+		failed += pinned_differences(twin, pin, &seed) != 0;
+	return failed;
+}
+
+TEST(drrip_with_psel_pinned_to_srrip_is_srrip_step_by_step_on_1000_random_traces)
+{
+	CHECK_EQ(pinned_runs_differing("srrip", "srrip", 1000, 21), 0);
+}
+
+TEST(drrip_with_psel_pinned_to_brrip_is_brrip_step_by_step_on_1000_random_traces)
+{
+	CHECK_EQ(pinned_runs_differing("brrip", "brrip", 1000, 22), 0);
 }
 
 int main(void)

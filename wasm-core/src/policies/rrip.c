@@ -2,8 +2,9 @@
 /*
  * rrip.c - Re-Reference Interval Prediction (Jaleel, Theobald, Steely and
  * Emer, ISCA 2010): "srrip" (static RRIP, hit priority), "srrip_fp" (static
- * RRIP, frequency priority) and "brrip" (bimodal RRIP), three ops tables
- * sharing all their code.
+ * RRIP, frequency priority), "brrip" (bimodal RRIP) and "drrip" (dynamic
+ * RRIP: set dueling between SRRIP and BRRIP, section 4 of the paper), four
+ * ops tables sharing all their code.
  *
  * Algorithm
  *   Every resident page has an M-bit re-reference prediction value (RRPV):
@@ -25,11 +26,35 @@
  *   BRRIP's epsilon is deterministic: a counter of insertions, so runs are
  *   reproducible and the lecture can say exactly which insertion is "long".
  *
- * Parameters (defaults): rrpv_bits M = 2 (1 .. 5); brrip also long_every
- * = 32 (the paper's epsilon = 1/32).
+ * DRRIP (set dueling)
+ *   Memory here is fully associative, so the paper's sets become the pages
+ *   themselves: page id p (the order of first reference) leads for SRRIP
+ *   if p mod `leader_every` is 0, for BRRIP if it is 1, and follows
+ *   otherwise.  A leader always inserts by its own policy; a fault on an SRRIP leader's page increments PSEL, a fault
+ *   on a BRRIP leader's page decrements it (saturating at 0 and
+ *   2^psel_bits - 1).  Followers insert by BRRIP while PSEL's top bit is
+ *   set, else by SRRIP; PSEL starts just below the middle, so followers
+ *   start as SRRIP and switch once SRRIP's leaders have missed more.  Hits
+ *   and eviction are SRRIP's (hit priority), whoever inserted the page.
+ *   `pin` holds PSEL at an end (srrip: 0, brrip: the top) and makes every
+ *   set, leaders too, insert by that policy: drrip is then exactly srrip or
+ *   brrip, which the tests check.
+ *
+ *     page id:  0      1      2   ..  leader_every - 1  | leader_every ...
+ *               SRRIP  BRRIP  follow ..  follow            | SRRIP ...
+ *               leader leader (PSEL)     (PSEL)            | leader
+ *      miss in an SRRIP leader: PSEL++   miss in a BRRIP leader: PSEL--
+ *
+ * Parameters (defaults): rrpv_bits M = 2 (1 .. 5); brrip and drrip also
+ * long_every = 32 (the paper's epsilon = 1/32); drrip also
+ * leader_every = 32 (2 pages of every 32 lead), psel_bits = 10 and
+ * pin = none.
  *
  * Counters: aging_rounds (times every RRPV was raised), long_insertions
- * (at max - 1), distant_insertions (at max).
+ * (at max - 1), distant_insertions (at max); drrip also psel (its value
+ * now), srrip_leader_misses, brrip_leader_misses.  drrip's pages have a
+ * second field, leader: 1 in an SRRIP leader set, 2 in a BRRIP one, 0
+ * for followers.
  *
  * Data structure and cost
  *   RRPVs are kept by slot.  For every RRPV value a bitmap of the slots
@@ -55,10 +80,22 @@ enum rrip_variant {
 	SRRIP_HP,
 	SRRIP_FP,
 	BRRIP,
+	DRRIP,
 };
 
-enum { RRIP_AGING_ROUNDS, RRIP_LONG_INSERTIONS, RRIP_DISTANT_INSERTIONS, NR_RRIP_COUNTERS };
-enum { RRIP_PARAM_BITS, RRIP_PARAM_LONG_EVERY };
+enum {
+	RRIP_AGING_ROUNDS, RRIP_LONG_INSERTIONS, RRIP_DISTANT_INSERTIONS, NR_RRIP_COUNTERS,
+	DRRIP_PSEL = NR_RRIP_COUNTERS, DRRIP_SRRIP_LEADER_MISSES, DRRIP_BRRIP_LEADER_MISSES,
+	NR_DRRIP_COUNTERS
+};
+enum {
+	RRIP_PARAM_BITS, RRIP_PARAM_LONG_EVERY, DRRIP_PARAM_LEADER_EVERY, DRRIP_PARAM_PSEL_BITS,
+	DRRIP_PARAM_PIN
+};
+enum { RRIP_RRPV, DRRIP_LEADER };
+/* drrip's leader field, and its pin parameter's choices */
+enum duel_role { FOLLOWER, SRRIP_LEADER, BRRIP_LEADER };
+enum { PIN_NONE, PIN_SRRIP, PIN_BRRIP };
 
 /*
  * The slots holding pages of one RRPV value: a bitmap with a summary tree
@@ -78,13 +115,16 @@ struct rrip {
 	enum rrip_variant variant;
 	int32_t max;
 	uint32_t long_every;
-	uint32_t insertions;
+	uint32_t brrip_insertions;	/* BRRIP's epsilon counter */
+	uint32_t leader_every;
+	uint32_t psel, psel_max;
+	unsigned pin;
 	struct frame_table frames;
 	uint8_t *rrpv;		/* [frames_usable()] by slot: ageing walks it in order */
 	unsigned nlevels;
 	struct slot_set *by_value[RRIP_VALUES];	/* by_value[r]: pages with RRPV r */
 	struct slot_set sets[RRIP_VALUES];	/* storage behind by_value */
-	uint64_t count[NR_RRIP_COUNTERS];
+	uint64_t count[NR_DRRIP_COUNTERS];
 };
 
 /* -------------------------------------------------------------- slot sets */
@@ -158,7 +198,7 @@ static void set_rrpv(struct rrip *r, uint32_t page, int32_t value)
 	slot_set_del(r->by_value[old], r->nlevels, slot);
 	slot_set_add(r->by_value[value], r->nlevels, slot);
 	r->rrpv[slot] = (uint8_t)value;
-	pl_emit_set(r->ctx, page, 0, old, value);
+	pl_emit_set(r->ctx, page, RRIP_RRPV, old, value);
 }
 
 static int32_t highest_rrpv(const struct rrip *r)
@@ -183,10 +223,55 @@ static void age_all(struct rrip *r, int32_t d)
 
 		if (page == PL_NONE)
 			continue;
-		pl_emit_set(r->ctx, page, 0, r->rrpv[slot], r->rrpv[slot] + d);
+		pl_emit_set(r->ctx, page, RRIP_RRPV, r->rrpv[slot], r->rrpv[slot] + d);
 		r->rrpv[slot] += d;
 	}
 	r->count[RRIP_AGING_ROUNDS]++;
+}
+
+/* ------------------------------------------------------------ set dueling */
+
+static void drrip_setup(struct rrip *r, const int64_t *params)
+{
+	r->leader_every = (uint32_t)params[DRRIP_PARAM_LEADER_EVERY];
+	r->psel_max = (1u << params[DRRIP_PARAM_PSEL_BITS]) - 1;
+	r->pin = (unsigned)params[DRRIP_PARAM_PIN];
+	r->psel = r->pin == PIN_BRRIP ? r->psel_max :
+		  r->pin == PIN_SRRIP ? 0 : r->psel_max / 2;
+	r->count[DRRIP_PSEL] = r->psel;
+}
+
+static enum duel_role role_of(const struct rrip *r, uint32_t page)
+{
+	uint32_t position;
+
+	if (r->variant != DRRIP || r->pin != PIN_NONE)
+		return FOLLOWER;
+	position = page % r->leader_every;
+	return position == 0 ? SRRIP_LEADER : position == 1 ? BRRIP_LEADER : FOLLOWER;
+}
+
+/* A fault on a leader's page moves PSEL away from that leader's policy. */
+static void duel(struct rrip *r, enum duel_role role)
+{
+	if (role == SRRIP_LEADER) {
+		r->count[DRRIP_SRRIP_LEADER_MISSES]++;
+		r->psel += r->psel < r->psel_max;
+	} else if (role == BRRIP_LEADER) {
+		r->count[DRRIP_BRRIP_LEADER_MISSES]++;
+		r->psel -= r->psel > 0;
+	}
+	r->count[DRRIP_PSEL] = r->psel;
+}
+
+/* Does an insertion of a page of this role follow BRRIP? */
+static bool inserts_bimodal(const struct rrip *r, enum duel_role role)
+{
+	if (r->variant != DRRIP)
+		return r->variant == BRRIP;
+	if (role != FOLLOWER)
+		return role == BRRIP_LEADER;
+	return r->psel > r->psel_max / 2;	/* PSEL's top bit */
 }
 
 /* -------------------------------------------------------------------- ops */
@@ -214,7 +299,9 @@ static void *rrip_create(struct pl_ctx *ctx, enum rrip_variant variant, struct p
 	r->ctx = ctx;
 	r->variant = variant;
 	r->max = (1 << ctx->params[RRIP_PARAM_BITS]) - 1;
-	r->long_every = variant == BRRIP ? ctx->params[RRIP_PARAM_LONG_EVERY] : 1;
+	r->long_every = variant >= BRRIP ? ctx->params[RRIP_PARAM_LONG_EVERY] : 1;
+	if (variant == DRRIP)
+		drrip_setup(r, ctx->params);
 	r->rrpv = calloc(frames_usable(ctx), 1);
 	if (!r->rrpv)
 		goto oom;
@@ -250,6 +337,11 @@ static void *brrip_create(struct pl_ctx *ctx, struct pl_error *err)
 	return rrip_create(ctx, BRRIP, err);
 }
 
+static void *drrip_create(struct pl_ctx *ctx, struct pl_error *err)
+{
+	return rrip_create(ctx, DRRIP, err);
+}
+
 static void rrip_hit(void *state, const struct pl_ref *ref)
 {
 	struct rrip *r = state;
@@ -258,10 +350,9 @@ static void rrip_hit(void *state, const struct pl_ref *ref)
 	set_rrpv(r, ref->page, r->variant == SRRIP_FP && old > 0 ? old - 1 : 0);
 }
 
-static int32_t insertion_rrpv(struct rrip *r)
+static int32_t insertion_rrpv(struct rrip *r, bool bimodal)
 {
-	r->insertions++;
-	if (r->variant == BRRIP && r->insertions % r->long_every) {
+	if (bimodal && ++r->brrip_insertions % r->long_every) {
 		r->count[RRIP_DISTANT_INSERTIONS]++;
 		return r->max;
 	}
@@ -274,11 +365,15 @@ static void rrip_insert(void *state, const struct pl_ref *ref)
 	struct rrip *r = state;
 	uint32_t page = ref->page;
 	uint32_t slot = frame_table_insert(&r->frames, r->ctx, page);
+	enum duel_role role = role_of(r, page);
 
 	/* a page enters with every field 0 */
 	r->rrpv[slot] = 0;
 	slot_set_add(r->by_value[0], r->nlevels, slot);
-	set_rrpv(r, page, insertion_rrpv(r));
+	if (role != FOLLOWER)
+		pl_emit_set(r->ctx, page, DRRIP_LEADER, 0, role);
+	duel(r, role);
+	set_rrpv(r, page, insertion_rrpv(r, inserts_bimodal(r, role)));
 }
 
 static uint32_t rrip_victim(const void *state)
@@ -305,7 +400,9 @@ static void fill_rrpv(const void *state, uint32_t page, int32_t *values)
 {
 	const struct rrip *r = state;
 
-	values[0] = r->rrpv[slot_of(r, page)];
+	values[RRIP_RRPV] = r->rrpv[slot_of(r, page)];
+	if (r->variant == DRRIP)
+		values[DRRIP_LEADER] = role_of(r, page);
 }
 
 static void rrip_snapshot(const void *state, struct pl_snapshot *out)
@@ -323,28 +420,40 @@ static void rrip_read_counters(const void *state, uint64_t *counters)
 }
 
 static const char *const rrip_lists[] = { "frames" };
-static const char *const rrip_fields[] = { "rrpv" };
-static const char *const rrip_counters[NR_RRIP_COUNTERS] = {
+static const char *const rrip_fields[] = { [RRIP_RRPV] = "rrpv", [DRRIP_LEADER] = "leader" };
+static const char *const rrip_counters[NR_DRRIP_COUNTERS] = {
 	"aging_rounds", "long_insertions", "distant_insertions",
+	"psel", "srrip_leader_misses", "brrip_leader_misses",
 };
+static const char *const drrip_pins[] = { "none", "srrip", "brrip", NULL };
 
 #define RRIP_BITS_PARAM \
 	{ "rrpv_bits", "RRPV width M: values 0 .. 2^M - 1", 2, 1, RRIP_MAX_BITS, NULL }
 
 static const struct pl_param srrip_params[] = { RRIP_BITS_PARAM };
-static const struct pl_param brrip_params[] = {
+#define RRIP_LONG_EVERY_PARAM \
+	{ "long_every", "every Nth insertion is at max - 1 (long), the rest at max " \
+	  "(distant): BRRIP's epsilon = 1/N", 32, 1, 1 << 30, NULL }
+
+static const struct pl_param brrip_params[] = { RRIP_BITS_PARAM, RRIP_LONG_EVERY_PARAM };
+static const struct pl_param drrip_params[] = {
 	RRIP_BITS_PARAM,
-	{ "long_every", "every Nth insertion is at max - 1 (long), the rest at max "
-	  "(distant): BRRIP's epsilon = 1/N", 32, 1, 1 << 30, NULL },
+	RRIP_LONG_EVERY_PARAM,
+	[DRRIP_PARAM_LEADER_EVERY] = { "leader_every", "page id p (the order of first "
+				       "reference) leads for SRRIP if p mod leader_every is 0, "
+				       "for BRRIP if it is 1", 32, 2, 1 << 20, NULL },
+	[DRRIP_PARAM_PSEL_BITS] = { "psel_bits", "width of the saturating policy selector "
+				    "PSEL; followers use BRRIP while its top bit is set",
+				    10, 1, 16, NULL },
+	[DRRIP_PARAM_PIN] = { "pin", "hold PSEL at one end: every set inserts by that "
+			      "policy (none: duel)", PIN_NONE, 0, 2, drrip_pins },
 };
 
 #define RRIP_OPS(create_fn)				\
 	.lists = rrip_lists,				\
 	.nlists = 1,					\
 	.fields = rrip_fields,				\
-	.nfields = 1,					\
 	.counters = rrip_counters,			\
-	.ncounters = NR_RRIP_COUNTERS,			\
 	.create = create_fn,				\
 	.destroy = rrip_destroy,			\
 	.hit = rrip_hit,				\
@@ -361,6 +470,8 @@ const struct pl_policy_ops pl_policy_srrip = {
 		"page at max, ageing all pages when none is.",
 	.params = srrip_params,
 	.nparams = 1,
+	.nfields = 1,
+	.ncounters = NR_RRIP_COUNTERS,
 	RRIP_OPS(srrip_create),
 };
 
@@ -370,6 +481,8 @@ const struct pl_policy_ops pl_policy_srrip_fp = {
 	.help = "SRRIP whose hits decrement the RRPV by one instead of zeroing it.",
 	.params = srrip_params,
 	.nparams = 1,
+	.nfields = 1,
+	.ncounters = NR_RRIP_COUNTERS,
 	RRIP_OPS(srrip_fp_create),
 };
 
@@ -380,5 +493,20 @@ const struct pl_policy_ops pl_policy_brrip = {
 		"at max-1; hits set the RRPV to 0. Resists scans.",
 	.params = brrip_params,
 	.nparams = 2,
+	.nfields = 1,
+	.ncounters = NR_RRIP_COUNTERS,
 	RRIP_OPS(brrip_create),
+};
+
+const struct pl_policy_ops pl_policy_drrip = {
+	.name = "drrip",
+	.title = "Dynamic RRIP (set dueling)",
+	.help = "SRRIP and BRRIP duel: a few leader sets of pages always insert by one or "
+		"the other, and their faults move the PSEL counter that decides how the "
+		"other sets insert. Hits and eviction as SRRIP.",
+	.params = drrip_params,
+	.nparams = 5,
+	.nfields = 2,
+	.ncounters = NR_DRRIP_COUNTERS,
+	RRIP_OPS(drrip_create),
 };
