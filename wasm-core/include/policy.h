@@ -69,6 +69,7 @@ struct pl_ctx {
 	uint32_t npages;	/* distinct pages in the trace */
 	uint32_t tick_period;	/* set by create() to get tick() every N refs */
 	const int64_t *params;	/* [PL_MAX_PARAMS], validated against the ranges */
+	const uint64_t *vtime;	/* the trace's times, or NULL: read with pl_time() */
 	struct pl_sim *sim;	/* for the emit functions */
 	uint32_t faulting;	/* the page a miss is bringing in, set before
 				 * that miss's reclaim_goal(), victim() and
@@ -250,6 +251,15 @@ static inline void pl_emit_hand(struct pl_ctx *ctx, unsigned hand, uint32_t from
 {
 	if (ctx->recording)
 		pl_record_hand(ctx, hand, from, to);
+}
+
+/*
+ * The time of reference `step`: the trace's time column if it has one
+ * (never decreasing; a pause is a gap), else the step itself.
+ */
+static inline uint64_t pl_time(const struct pl_ctx *ctx, uint32_t step)
+{
+	return ctx->vtime ? ctx->vtime[step] : step;
 }
 
 /* Is the page resident?  (Driver state: policies may ask, never change it.) */

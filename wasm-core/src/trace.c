@@ -18,6 +18,15 @@
  *   '#' comments to the end of the line.  Errors name the source, the line
  *   and the token.
  *
+ * Columns (trace files only): a file whose first line that is not blank
+ * or a comment starts with a letter is a table.  That line names the
+ * columns -- `page` (required), `time`, `pid`, in any order, separated
+ * like tokens (commas make it CSV) -- and every further line that is not
+ * blank or a comment has one token per column: the page as above, the
+ * time as a decimal below 2^64 that never decreases from one reference to
+ * the next (a pause is a gap in time), the process id as a decimal below
+ * 2^32 - 1.  Without a time column a reference's time is its index.
+ *
  * Speed: the parser is a single pass over the buffer with a character class
  * table and its own integer conversion (no strtoull, no per-line copies).
  * Parsed references are interned in batches: the page map slot of the
@@ -27,6 +36,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "pagelab.h"
 #include "page_map.h"
@@ -389,6 +399,185 @@ int pl_trace_parse_refs(struct pl_trace *t, const char *text, const char *source
 	return parse_all(t, &x, err);
 }
 
+/* ---------------------------------------------------------------- columns */
+
+enum column { COL_PAGE, COL_TIME, COL_PID, NR_COLUMNS };
+
+static const char *const column_names[NR_COLUMNS] = { "page", "time", "pid" };
+
+struct table {
+	enum column column[NR_COLUMNS];	/* the file's columns, in order */
+	unsigned ncolumns;
+	bool has[NR_COLUMNS];
+	uint64_t last_time;
+};
+
+/* Skips blanks (not line breaks) and a comment; returns the next token or line end. */
+static const char *skip_blanks(const struct text *x, const char *p)
+{
+	while (p < x->end && char_class[(unsigned char)*p] == CC_BLANK)
+		p++;
+	if (p < x->end && char_class[(unsigned char)*p] == CC_COMMENT)
+		p = skip_comment(p, x->end);
+	return p;
+}
+
+static bool at_line_end(const struct text *x, const char *p)
+{
+	return p == x->end || *p == '\n';
+}
+
+/* Moves x to the start of the first line with a token; false at the end. */
+static bool next_content_line(struct text *x)
+{
+	for (;;) {
+		x->p = skip_blanks(x, x->p);
+		if (x->p == x->end)
+			return false;
+		if (*x->p != '\n')
+			return true;
+		x->p++;
+		x->line++;
+	}
+}
+
+static int column_error(const struct text *x, struct pl_error *err, const char *fmt,
+			const char *tok, const char *end)
+{
+	char quoted[176], what[200];
+
+	quote_token(quoted, sizeof(quoted), tok, end);
+	snprintf(what, sizeof(what), fmt, quoted);
+	snprintf(err->msg, sizeof(err->msg), "%s:%lu: %s", x->source, x->line, what);
+	return -1;
+}
+
+static int parse_header(struct text *x, struct table *tab, struct pl_error *err)
+{
+	const char *p = x->p;
+
+	while (!at_line_end(x, p)) {
+		const char *end = token_end(x, p);
+		unsigned c;
+
+		for (c = 0; c < NR_COLUMNS; c++)
+			if ((size_t)(end - p) == strlen(column_names[c]) &&
+			    !strncasecmp(p, column_names[c], (size_t)(end - p)))
+				break;
+		if (c == NR_COLUMNS)
+			return column_error(x, err, "'%s' is not a column (page, time, pid)", p, end);
+		if (tab->has[c])
+			return column_error(x, err, "column '%s' named twice", p, end);
+		tab->has[c] = true;
+		tab->column[tab->ncolumns++] = (enum column)c;
+		p = skip_blanks(x, end);
+	}
+	if (!tab->has[COL_PAGE]) {
+		snprintf(err->msg, sizeof(err->msg), "%s:%lu: the header has no 'page' column",
+			 x->source, x->line);
+		return -1;
+	}
+	x->p = p;
+	return 0;
+}
+
+static int column_count_error(const struct text *x, const struct table *tab, unsigned found,
+			      struct pl_error *err)
+{
+	char names[64] = "";
+	size_t used = 0;
+
+	for (unsigned i = 0; i < tab->ncolumns; i++)
+		used += snprintf(names + used, sizeof(names) - used, "%s%s", i ? ", " : "",
+				 column_names[tab->column[i]]);
+	snprintf(err->msg, sizeof(err->msg), "%s:%lu: %u column%s, the header names %u (%s)",
+		 x->source, x->line, found, found == 1 ? "" : "s", tab->ncolumns, names);
+	return -1;
+}
+
+/* One field of a data line into value[]; -1 with err filled if it is malformed. */
+static int parse_field(const struct text *x, struct table *tab, enum column c, const char *tok,
+		       const char *end, uint64_t value[NR_COLUMNS], unsigned *flags,
+		       struct pl_error *err)
+{
+	enum token_verdict verdict;
+
+	if (c == COL_PAGE) {
+		verdict = parse_token(tok, end, &value[c], flags);
+		return verdict == TOKEN_OK ? 0 : token_error(x, tok, end, verdict, err);
+	}
+	verdict = parse_decimal(tok, end, &value[c]);
+	if (c == COL_PID && (verdict != TOKEN_OK || value[c] >= UINT32_MAX))
+		return column_error(x, err, "'%s' is not a process id (a decimal below "
+				    "4294967295)", tok, end);
+	if (c == COL_PID)
+		return 0;
+	if (verdict != TOKEN_OK)
+		return column_error(x, err, "'%s' is not a time (a decimal below 2^64)", tok, end);
+	if (value[c] < tab->last_time)
+		return column_error(x, err, "time %s is before the previous reference's: time "
+				    "must not go backwards", tok, end);
+	tab->last_time = value[c];
+	return 0;
+}
+
+static int add_row(struct pl_trace *t, const struct text *x, const struct table *tab,
+		   const uint64_t value[NR_COLUMNS], unsigned flags, struct pl_error *err)
+{
+	if (!t->map && !(t->map = pl_page_map_create()))
+		return add_error(t, x, x->line, err);
+	if (pl_trace_add(t, value[COL_PAGE], flags) == PL_NONE ||
+	    (tab->has[COL_TIME] && pl_trace_set_vtime(t, value[COL_TIME])) ||
+	    (tab->has[COL_PID] && pl_trace_set_pid(t, (uint32_t)value[COL_PID])))
+		return add_error(t, x, x->line, err);
+	return 0;
+}
+
+static int parse_row(struct pl_trace *t, struct text *x, struct table *tab,
+		     struct pl_error *err)
+{
+	uint64_t value[NR_COLUMNS] = { 0 };
+	unsigned flags = 0, found = 0;
+	const char *p = x->p;
+
+	while (!at_line_end(x, p)) {
+		const char *end = token_end(x, p);
+
+		if (found < tab->ncolumns &&
+		    parse_field(x, tab, tab->column[found], p, end, value, &flags, err))
+			return -1;
+		found++;
+		p = skip_blanks(x, end);
+	}
+	if (found != tab->ncolumns)
+		return column_count_error(x, tab, found, err);
+	x->p = p;
+	return add_row(t, x, tab, value, flags, err);
+}
+
+static int parse_table(struct pl_trace *t, struct text *x, struct pl_error *err)
+{
+	struct table tab = { .ncolumns = 0 };
+
+	if (parse_header(x, &tab, err))
+		return -1;
+	while (next_content_line(x))
+		if (parse_row(t, x, &tab, err))
+			return -1;
+	return 0;
+}
+
+/* Is the first token of the file (after blanks and comments) a column name? */
+static bool is_table(struct text *x)
+{
+	struct text peek = *x;
+
+	if (!next_content_line(&peek))
+		return false;
+	*x = peek;
+	return ((unsigned char)*peek.p | 0x20) >= 'a' && ((unsigned char)*peek.p | 0x20) <= 'z';
+}
+
 int pl_trace_read_buffer(struct pl_trace *t, const char *buf, size_t len, const char *name,
 			 struct pl_error *err)
 {
@@ -396,6 +585,8 @@ int pl_trace_read_buffer(struct pl_trace *t, const char *buf, size_t len, const 
 		.p = buf, .end = buf + len, .source = name, .line = 1, .comments = true,
 	};
 
+	if (is_table(&x))
+		return parse_table(t, &x, err);
 	return parse_all(t, &x, err);
 }
 

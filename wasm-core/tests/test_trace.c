@@ -286,6 +286,73 @@ TEST(process_ids_and_timestamps_are_kept_only_once_given)
 	pl_trace_free(&t);
 }
 
+/* ---------------------------------------------------------------- columns */
+
+TEST(a_header_line_makes_a_trace_file_a_table_of_page_time_and_pid)
+{
+	struct pl_trace t;
+
+	const char *file = "# comment first\npage time pid\n7 0 1\n8w 10 2  # x\n\n7 10 1\n";
+
+	CHECK_STR_EQ(read_file(&t, file, strlen(file)), "ok");
+	CHECK_EQ(t.n, 3);
+	CHECK_EQ(t.number[t.page[1]], 8);
+	CHECK_EQ(t.flags[1], PL_REF_WRITE);
+	CHECK(t.vtime && t.pid);
+	CHECK_EQ(t.vtime[0], 0);
+	CHECK_EQ(t.vtime[1], 10);
+	CHECK_EQ(t.vtime[2], 10);
+	CHECK_EQ(t.pid[1], 2);
+	pl_trace_free(&t);
+}
+
+TEST(a_csv_table_takes_its_columns_in_any_order)
+{
+	struct pl_trace t;
+
+	const char *file = "pid,PAGE\n3,0x10\n4,17\n";
+
+	CHECK_STR_EQ(read_file(&t, file, strlen(file)), "ok");
+	CHECK_EQ(t.n, 2);
+	CHECK(t.vtime == NULL);
+	CHECK_EQ(t.pid[0], 3);
+	CHECK_EQ(t.number[t.page[0]], 16);
+	pl_trace_free(&t);
+}
+
+TEST(a_table_whose_time_goes_backwards_is_refused_at_that_line)
+{
+	CHECK_STR_EQ(file_error("page time\n1 5\n2 5\n3 4\n"),
+		     "trace.txt:4: time 4 is before the previous reference's: time must not go backwards");
+}
+
+TEST(garbage_in_a_pid_or_time_column_is_named_with_its_line)
+{
+	CHECK_STR_EQ(file_error("page pid\n1 1\n2 x7\n"),
+		     "trace.txt:3: 'x7' is not a process id (a decimal below 4294967295)");
+	CHECK_STR_EQ(file_error("page pid\n1 4294967295\n"),
+		     "trace.txt:2: '4294967295' is not a process id (a decimal below 4294967295)");
+	CHECK_STR_EQ(file_error("page,time\n1,-3\n"),
+		     "trace.txt:2: '-3' is not a time (a decimal below 2^64)");
+	CHECK_STR_EQ(file_error("page time\n1 2\nx 3\n"),
+		     "trace.txt:3: 'x' is not a page number (decimal or 0x-hex, optional trailing w for a write)");
+}
+
+TEST(a_table_row_needs_exactly_the_header_s_columns)
+{
+	CHECK_STR_EQ(file_error("page time\n1\n"),
+		     "trace.txt:2: 1 column, the header names 2 (page, time)");
+	CHECK_STR_EQ(file_error("page time\n1 2 3\n"),
+		     "trace.txt:2: 3 columns, the header names 2 (page, time)");
+}
+
+TEST(a_header_must_name_known_columns_once_and_page_among_them)
+{
+	CHECK_STR_EQ(file_error("page cpu\n"), "trace.txt:1: 'cpu' is not a column (page, time, pid)");
+	CHECK_STR_EQ(file_error("page time page\n"), "trace.txt:1: column 'page' named twice");
+	CHECK_STR_EQ(file_error("time\n3\n"), "trace.txt:1: the header has no 'page' column");
+}
+
 int main(void)
 {
 	return run_tests();
