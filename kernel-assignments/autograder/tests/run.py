@@ -18,5 +18,6 @@ import class_checks  # noqa: E402,F401  (registers its checks)
 
 if "--unit" not in sys.argv:
 	import cases  # noqa: E402,F401  (registers its checks)
+	import class_cases  # noqa: E402,F401  (registers its checks)
 
 sys.exit(harness.run_checks("kernel", [arg for arg in sys.argv[1:] if not arg.startswith("--")]))
