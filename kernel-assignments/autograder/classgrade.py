@@ -5,8 +5,9 @@ Interface:
         Gradescope's export (submission_metadata.yml + one folder per submission)
     shard(students, k, n) -> [Student]           every N-th from the K-th (0 <= K < N)
     default_jobs() -> int                        min(cores, available memory / 2 GiB)
-    ClassRun(assignment, out_dir, jobs, force, public, timeout, progress).run(students)
-        -> exit status; grades each student with the grade command
+    ClassRun(assignment, out_dir, jobs, force, grade_options, timeout, log).run(students)
+        -> exit status; grades each student with the grade command (GRADE_OPTIONS passed
+        on: --public, --no-sandbox)
     write_class_reports(out_dirs, target_dir, assignment_name)   gradebook.csv, summary.md
     Student: .key (unique, safe as a file name), .shown (escaped), .path (None: no
         submission), .name, .email, .sid (Gradescope's metadata, else "")
@@ -224,18 +225,18 @@ class Progress:
 
 
 class ClassRun:
-	def __init__(self, assignment, out_dir, jobs, force=False, public=False, timeout=3600,
+	def __init__(self, assignment, out_dir, jobs, force=False, grade_options=(), timeout=3600,
 		     log=print):
 		self.assignment = assignment
 		self.out_dir = Path(out_dir)
 		self.jobs = jobs
 		self.force = force
-		self.public = public
+		self.grade_options = list(grade_options)
 		self.timeout = timeout
 		self.log = log
 		self.children = set()
 		self.stopping = threading.Event()
-		self.setup_failure = None
+		self.broken = None	# (grade's exit status, why) when grading cannot go on
 
 	def done_path(self, student):
 		return self.out_dir / "staff" / student.key / "done.json"
@@ -250,28 +251,27 @@ class ClassRun:
 		started = time.monotonic()
 		env = dict(os.environ, PAGELAB_BUILD_JOBS=str(max(1, (os.cpu_count() or 1) // self.jobs)))
 		command = [sys.executable, str(GRADE), str(self.assignment), str(student.path),
-			   "--out", str(out), "--logs", str(staff)] + (["--public"] if self.public else [])
-		with open(os.devnull, "w") as devnull:
-			child = subprocess.Popen(command, stdout=devnull, stderr=devnull, env=env)
+			   "--out", str(out), "--logs", str(staff)] + self.grade_options
+		child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+					 env=env)
 		self.children.add(child)
 		try:
-			status = child.wait(self.timeout)
+			_, errors = child.communicate(timeout=self.timeout)
+			outcome = read_json(staff / "outcome.json") or {}
 		except subprocess.TimeoutExpired:
 			child.terminate()
-			status = child.wait()
+			_, errors = child.communicate()
 			outcome = {"status": "timeout"}
-		else:
-			outcome = read_json(staff / "outcome.json") or {}
 		finally:
 			self.children.discard(child)
+		status = child.returncode
 		if self.stopping.is_set():
 			return None
-		if status == 3:
-			self.setup_failure = f"{student.shown}: {outcome.get('status')} (see {staff}/staff.log)"
-			self.stopping.set()
-			return None
-		if status == 2:
-			self.setup_failure = f"the assignment is broken (see {staff}/staff.log)"
+		if status in (2, 3):
+			said = safetext.decode(errors[-1500:]).strip()
+			self.broken = (status, f"grade exited {status} on {student.shown} (2: a broken"
+				       " assignment or option, 3: the kernel could not be prepared):\n"
+				       + said)
 			self.stopping.set()
 			return None
 		if status not in FINISHED_EXITS and outcome.get("status") != "timeout":
@@ -313,9 +313,9 @@ class ClassRun:
 			signal.signal(signal.SIGINT, previous[1])
 			progress.close()
 		write_class_reports([self.out_dir], self.out_dir, Path(self.assignment).name)
-		if self.setup_failure:
-			self.log(f"stopped: {self.setup_failure}")
-			return 3
+		if self.broken:
+			self.log(f"stopped: {self.broken[1]}")
+			return self.broken[0]
 		if self.stopping.is_set():
 			self.log("interrupted: rerun the same command to grade the rest")
 			return 130
