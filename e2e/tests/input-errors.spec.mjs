@@ -53,3 +53,23 @@ test.describe('the scenario form refuses bad input', () => {
 		await lab.waitForStep(4, 20);
 	});
 });
+
+test('a paste too large to edit is held outside the box: typing stays in a small box, Apply runs all of it, Clear drops it', async ({ lab, page }) => {
+	const pasted = Array.from({ length: 100_000 }, (_, i) => (i * 7) % 500).join(' ');
+	await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+	await page.evaluate((text) => navigator.clipboard.writeText(text), pasted);
+	const box = lab.byTestId('refs-input');
+	await box.fill('');
+	await box.focus();
+	await page.keyboard.press('Control+V');
+	await expect(lab.byTestId('refs-held')).toContainText('Holding 100,000 pasted references');
+	await expect(box).toHaveValue('');
+	await page.keyboard.type(' 1 2 3');
+	await expect(box).toHaveValue(' 1 2 3');
+	await lab.byTestId('apply-scenario').click();
+	await expect(lab.byTestId('stat-whole')).toContainText('100,003 refs');
+	/* Applied, it stays held (not put back into the box). */
+	await expect(lab.byTestId('refs-held')).toContainText('100,003');
+	await lab.byTestId('refs-held-clear').click();
+	await expect(lab.byTestId('refs-held')).toHaveCount(0);
+});

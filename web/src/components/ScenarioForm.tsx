@@ -14,12 +14,20 @@
  * copied into a render on every keystroke.  The textarea keeps its own text
  * (read on Apply, set when another scenario is applied) and stays mounted
  * while the generator is shown, so switching back keeps what was typed.
+ * A paste of more than LARGE_TEXT characters (or an applied trace that long)
+ * is held outside the textarea too: a browser re-lays out the whole text of
+ * a textarea on every key, seconds per key for megabytes.  The box then says
+ * what it holds (refs-held) and takes typing for references after it; Clear
+ * (refs-held-clear) drops the held part.
  */
-import { memo, useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useRef, useState, type ClipboardEvent } from 'react';
 import { PagelabError, type GeneratorSpec, type PolicyInfo } from '../wasm/protocol';
 import { PRESETS, presetById, type Scenario } from '../model/scenario';
 import { parseFrames, parseParam } from '../model/inputCheck';
 import './scenarioForm.css';
+
+/* More text than this is held, not put in the textarea (about 30,000 references). */
+const LARGE_TEXT = 200_000;
 
 interface Props {
 	policies: PolicyInfo[];
@@ -75,6 +83,19 @@ function number(label: string, text: string): number {
 	const value = Number(text);
 	if (text.trim() === '' || !Number.isFinite(value)) throw new PagelabError(`${label}: '${text}' is not a number`);
 	return value;
+}
+
+/* Roughly how many references a text holds: its tokens (for the held-paste note only; the core counts exactly). */
+function countReferences(text: string): number {
+	let count = 0;
+	let inToken = false;
+	for (let i = 0; i < text.length; i++) {
+		const code = text.charCodeAt(i);
+		const separator = code === 32 || code === 10 || code === 13 || code === 9 || code === 44;
+		if (!separator && !inToken) count++;
+		inToken = !separator;
+	}
+	return count;
 }
 
 /* An error on Apply remembers which field it is about, so that field is marked. */
@@ -141,10 +162,20 @@ export const ScenarioForm = memo(function ScenarioForm({ policies, applied, busy
 	const [preset, setPreset] = useState('');
 	const [invalid, setInvalid] = useState<string | null>(null);
 	const refsBox = useRef<HTMLTextAreaElement>(null);
+	/* A large reference string, held as text outside the page's DOM; `size` is what the box says of it. */
+	const held = useRef('');
+	const [heldSize, setHeldSize] = useState<{ chars: number; references: number } | null>(null);
+	const hold = (text: string) => {
+		held.current = text;
+		setHeldSize(text ? { chars: text.length, references: countReferences(text) } : null);
+	};
 	useEffect(() => {
 		setDraft(draftOf(applied));
 		setInvalid(null);
-		if (refsBox.current) refsBox.current.value = applied.trace.kind === 'refs' ? applied.trace.text : '';
+		const text = applied.trace.kind === 'refs' ? applied.trace.text : '';
+		const large = text.length > LARGE_TEXT;
+		hold(large ? text : '');
+		if (refsBox.current) refsBox.current.value = large ? '' : text;
 	}, [applied]);
 	const policy = policies.find((p) => p.name === draft.policy) ?? policies[0];
 	const ready = policies.length > 0;
@@ -153,7 +184,18 @@ export const ScenarioForm = memo(function ScenarioForm({ policies, applied, busy
 		setInvalid(null);
 	};
 
-	const refs = () => refsBox.current?.value ?? '';
+	const refs = () => {
+		const typed = refsBox.current?.value ?? '';
+		return held.current ? `${held.current}\n${typed}` : typed;
+	};
+	const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+		const pasted = event.clipboardData.getData('text/plain');
+		const box = event.currentTarget;
+		if (pasted.length + box.value.length <= LARGE_TEXT) return;
+		event.preventDefault();
+		hold(`${held.current}${held.current ? '\n' : ''}${box.value.slice(0, box.selectionStart)}${pasted}${box.value.slice(box.selectionEnd)}`);
+		box.value = '';
+	};
 	const apply = () => {
 		if (!policy) return;
 		try {
@@ -246,9 +288,21 @@ export const ScenarioForm = memo(function ScenarioForm({ policies, applied, busy
 				<label>
 					<input type="radio" name="source" checked={draft.source === 'generator'} onChange={() => edit({ source: 'generator' })} /> generate
 				</label>
+				{heldSize && draft.source === 'refs' && (
+					<p className="pl-form-held" data-testid="refs-held">
+						<span>
+							Holding {heldSize.references.toLocaleString('en')} pasted references ({(heldSize.chars / 1e6).toFixed(1)} MB), too many to edit
+							here; what you type below comes after them.
+						</span>
+						<button type="button" data-testid="refs-held-clear" onClick={() => hold('')}>
+							Clear
+						</button>
+					</p>
+				)}
 				<textarea
 					data-testid="refs-input"
 					ref={refsBox}
+					onPaste={onPaste}
 					rows={3}
 					hidden={draft.source !== 'refs'}
 					defaultValue={applied.trace.kind === 'refs' ? applied.trace.text : ''}
