@@ -4,7 +4,8 @@
 #   scripts/setup.sh core     gcc, make (native core, CLI, sanitizers)
 #   scripts/setup.sh wasm     Debian's emscripten (the core as WebAssembly)
 #   scripts/setup.sh browser  Debian's chromium (Playwright drives it; never downloaded)
-#   scripts/setup.sh kernel   linux-source-6.1, qemu, busybox-static, ccache, build deps
+#   scripts/setup.sh kernel   linux-source-6.1, qemu, busybox-static, ccache, build deps,
+#                             bubblewrap (the grader's sandbox)
 #   scripts/setup.sh node     npm dependencies of the workspaces (npm ci / npm install)
 #   scripts/setup.sh reference  a Python virtual environment with libCacheSim's bindings
 #                             (PyPI libcachesim, pinned), the outside reference the core's
@@ -77,6 +78,8 @@ setup_kernel() {
 	# patches, static libc for the guest programs
 	need 'command -v python3 && command -v patch' python3 patch
 	need 'test -f /usr/lib/x86_64-linux-gnu/libc.a' libc6-dev
+	# the sandbox every submission's build, checkpatch and boot run in (--overlay: 0.8+)
+	need 'command -v bwrap && bwrap --help | grep -q -- --overlay-src' bubblewrap
 }
 
 setup_node() {

@@ -108,13 +108,15 @@ def load_tests(path):
 BOOT_TROUBLE = {
 	"panic": "the kernel panicked",
 	"oops": "the kernel oopsed (a kernel bug; the machine stopped there)",
-	"hang": "the test run hung (no power-off within {timeout} s; it was stopped)",
+	"hang": "the test run hung and was stopped at a time limit (a step's, or the boot's"
+		" {timeout} s)",
 	"flood": "the guest flooded its output (the run was stopped at the size cap)",
 	"crashed": "QEMU stopped unexpectedly",
 }
 
 
 KEY_LINE = re.compile(r"BUG:|Oops|RIP:|Kernel panic|general protection|stall|WARNING:|"
+		      r"^step '.*' did not finish|"
 		      r"^\s*\??\s*[\w.]+\+0x[0-9a-f]+/0x[0-9a-f]+")
 KEY_LINES_SHOWN = 10
 

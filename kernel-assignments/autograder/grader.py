@@ -9,10 +9,12 @@ Interface:
             .status (ok, refused, missing, build-failed, timeout), .limit (the intake limit
             that refused it, or None), .fingerprint (see submission.fingerprint)
 
-Order of work: inspect the submission (refusals need no kernel tree and never build), lock
-the work tree, prepare, apply a patch to the starting files, configure + overlay + build,
-then run the tests in order, booting each Boot lazily the first time a selected test
-needs it.  checkpatch runs only on a submission that builds.
+Order of work: inspect the submission (refusals need no kernel tree and never build),
+refuse if no sandbox can be made (unless --no-sandbox), prepare the assignment's kernel
+layers (once), apply a patch to the starting files, make this grade's own build directory,
+overlay + build in the sandbox, then run the tests in order, booting each Boot lazily the
+first time a selected test needs it.  checkpatch runs only on a submission that builds.
+The build directory (and the boots' disks) are removed at the end.
 
 Invariants: every declared test that is selected (all, or the public ones with --public)
 gets exactly one entry with a score in [0, points]; a test that crashes scores zero with
@@ -20,18 +22,16 @@ its traceback marked as a grader error, and never stops the others.
 """
 import difflib
 import shutil
-import subprocess
-import tempfile
 import traceback
-from pathlib import Path
 
 import initramfs
 import qemu
 import results
 import safetext
+import sandbox
 import submission as submissions
 from gradelib import Fail, Run, TestsError, load_tests
-from kbuild import WorkTree
+from kbuild import AssignmentTree, SetupError, SubmissionBuild, run_checkpatch
 
 CHECKPATCH_LINES_SHOWN = 40
 
@@ -96,23 +96,17 @@ def student_diff(tree, contents):
 	return "".join(parts)
 
 
-def run_checkpatch(tree, contents, points, log):
+def checkpatch_score(tree, contents, points, log):
 	diff = student_diff(tree, contents)
 	if not diff:
 		return 0, "no changes to check: the files are still the starting versions"
-	proc = subprocess.run(["perl", str(tree.path / "scripts/checkpatch.pl"), "--no-tree",
-			       "--no-signoff", "--color=never", "--show-types", "--quiet",
-			       # a diff of files has no commit message, and a new file always
-			       # asks whether MAINTAINERS needs updating: neither is the student's
-			       "--ignore", "FILE_PATH_CHANGES,COMMIT_MESSAGE", "-"],
-			      input=diff.encode("utf-8", "replace"), stdout=subprocess.PIPE,
-			      stderr=subprocess.STDOUT)
-	lines = safetext.decode(proc.stdout).strip().splitlines()
+	clean, output = run_checkpatch(diff.encode("utf-8", "replace"), log)
+	lines = safetext.decode(output).strip().splitlines()
 	log("checkpatch said:\n" + "\n".join(lines))
 	shown = "\n".join(lines[:CHECKPATCH_LINES_SHOWN])
 	if len(lines) > CHECKPATCH_LINES_SHOWN:
 		shown += f"\n... ({len(lines) - CHECKPATCH_LINES_SHOWN} more lines)"
-	return (points if proc.returncode == 0 else 0), shown
+	return (points if clean else 0), shown
 
 
 class Boots:
@@ -125,7 +119,12 @@ class Boots:
 		self.logs_dir = logs_dir
 		self.log = log
 		self.runs = {}
+		self.unreturned = {}
 		self.base = None
+
+	def note_unreturned(self, boot_name, title):
+		"""The first test of a boot that got no result: the one that did not return."""
+		self.unreturned.setdefault(boot_name, title)
 
 	def run_for(self, boot):
 		if boot.name not in self.runs:
@@ -136,7 +135,7 @@ class Boots:
 		if self.base is None:
 			self.base = initramfs.base_initramfs(self.assignment, self.log)
 		directory = self.workdir / boot.name
-		directory.mkdir()
+		directory.mkdir(parents=True)
 		key = results.new_key()
 		ramdisk = initramfs.run_initramfs(self.base, key, directory)
 		drives = []
@@ -184,6 +183,8 @@ def boot_notes(boots):
 			 f" ({outcome.accel.upper()})"]
 		if outcome.status != "finished":
 			lines.append(outcome.problem)
+		if outcome.status == "hang" and name in boots.unreturned:
+			lines.append(f"the test that did not return: '{boots.unreturned[name]}'")
 		if run.suspicious:
 			lines.append("SUSPICIOUS: " + results.unauthenticated_note(len(run.suspicious))
 				     + " (forged, replayed or corrupted):\n" +
@@ -200,7 +201,7 @@ def grade_tests(report, tests, tree, contents, boots, blocked, log):
 		parent = test.parent
 		if test.kind == "checkpatch":
 			score, output = (0, f"not run: {blocked}") if blocked else \
-				run_checkpatch(tree, contents, test.points, log)
+				checkpatch_score(tree, contents, test.points, log)
 		elif test.boot is not None and blocked:
 			score, output = 0, f"not run: {blocked}"
 		elif parent is not None and id(parent) in scores and scores[id(parent)] < parent.points:
@@ -209,6 +210,8 @@ def grade_tests(report, tests, tree, contents, boots, blocked, log):
 			score, output = run_test(test, boots.run_for(test.boot) if test.boot else None)
 		if output.startswith("GRADER ERROR"):
 			report.grader_errors.append(f"{test.title}: {output}")
+		if test.boot is not None and boots is not None and output.startswith("no result"):
+			boots.note_unreturned(test.boot.name, test.title)
 		scores[id(test)] = score
 		report.entries.append(Entry(test.title, test.points, score, output, test.hidden,
 					    test.functional))
@@ -240,28 +243,30 @@ def grade(assignment, submission_path, public, logs_dir, log):
 	inspected = submissions.inspect(submission_path, assignment)
 	if inspected.problem:
 		return nothing_graded(report, tests, inspected, log)
-	tree = WorkTree(assignment, log)
-	with tree.lock():
-		tree.prepare()
-		collected = submissions.collect(inspected, assignment, tree.start_version)
-		if collected.problem:
-			return nothing_graded(report, tests, collected, log)
-		report.entries.append(submission_entry(collected))
-		report.fingerprint = submissions.fingerprint(collected, assignment,
-							     tree.start_version)
-		tree.configure()
-		tree.overlay(collected.contents)
-		log("building the kernel (incremental)")
-		built = tree.build()
+	if not sandbox.is_disabled() and sandbox.available():
+		raise SetupError(f"no sandbox can be made on this machine ({sandbox.available()}):"
+				 " untrusted submissions are refused; for trusted input only, a TA"
+				 " may pass --no-sandbox")
+	tree = AssignmentTree(assignment, log)
+	tree.prepare()
+	collected = submissions.collect(inspected, assignment, tree.start_version)
+	if collected.problem:
+		return nothing_graded(report, tests, collected, log)
+	report.entries.append(submission_entry(collected))
+	report.fingerprint = submissions.fingerprint(collected, assignment, tree.start_version)
+	with SubmissionBuild(tree, log) as build:
+		build.overlay(collected.contents)
+		log("building the kernel (incremental, in the sandbox)")
+		built = build.build()
+		if built.output:
+			log("make said:\n" + built.output)
 		report.entries.append(build_entry(built))
 		if not built.ok:
 			report.status = "build-failed"
-		with tempfile.TemporaryDirectory(prefix="pagelab-run-") as workdir:
-			boots = Boots(assignment, built.image, Path(workdir), logs_dir, log)
-			grade_tests(report, tests, tree, collected.contents, boots,
-				    None if built.ok else "your kernel does not compile (see Kernel build)",
-				    log)
-			report.notes += boot_notes(boots)
-			if any(run.outcome.status == "hang" for run in boots.runs.values()):
-				report.status = "timeout"
+		boots = Boots(assignment, built.image, build.directory / "boots", logs_dir, log)
+		grade_tests(report, tests, tree, collected.contents, boots,
+			    None if built.ok else "your kernel does not compile (see Kernel build)", log)
+		report.notes += boot_notes(boots)
+		if any(run.outcome.status == "hang" for run in boots.runs.values()):
+			report.status = "timeout"
 	return report

@@ -1,42 +1,62 @@
-"""Kernel source, work trees, configuration and cached builds.
+"""Kernel source, the layered kernel trees, and sandboxed builds.
 
 Interface:
     cache_dir() -> Path                  ${PAGELAB_CACHE:-~/.cache/pagelab}
     pristine_tree(log) -> Path           Debian's linux-source-6.1, extracted once
     kernel_version(tree) -> str          "6.1.192", read from the top Makefile
-    WorkTree(assignment, log)            per-assignment tree: pristine + base patch
-        .lock()                          context manager: one grade per tree at a time
-        .prepare()                       (re)creates the tree when its inputs changed
-        .configure()                     tinyconfig + common + assignment options, verified
-        .build() -> BuildResult          incremental `make bzImage` through ccache
+    AssignmentTree(assignment, log)      the assignment's prepared kernel, built
+        .prepare()                       makes (once) the shared base layer and this
+                                         assignment's layer; safe to call concurrently
+        .start_version(path) / .base_version(path)   a student file at the start / as
+                                         pristine + base patch left it (None: new file)
+        .layers                          host directories stacked at /build, top first
+    SubmissionBuild(tree, log)           one grade's own build directory (context manager:
+                                         made empty, removed afterwards)
+        .overlay(contents)               writes the files that differ from their start
+        .build() -> BuildResult          incremental `make bzImage` in the sandbox
+    run_checkpatch(diff, log) -> (ok, text)   checkpatch.pl --no-tree in the sandbox
+
+Layers (overlayfs, stacked by sandbox.Overlay at the same path /build every time):
+
+    builds/<grade>/upper   one submission: its files, the objects they change, the image
+    layers/<assignment>-<digest>/upper   base patch + skeleton (+ the assignment's config),
+                                         built: only what the base patch touches
+    layers/base-<digest>/upper           tinyconfig + common/minimal.config, built once for
+                                         every assignment
+    src/linux                            pristine, never written
 
 Invariants:
-    - The pristine tree is never modified after extraction; work trees are copies.
-    - A work tree records what it was made from (pristine version + base patch hash) in
-      .pagelab/made-from; when that changes the tree is remade from scratch.
-    - .pagelab/start/<path> holds each student file as a fresh tree has it (skeleton, or
-      pristine + base version); .pagelab/base/<path> the pristine + base version, absent when
-      the file is new.  Overlays compare against these, so unchanged files keep their mtime
-      and a re-grade rebuilds only what changed.
-    - A build counts only when make succeeds: an image left by an earlier build is never
-      handed out after a failed one.  .pagelab/built-from records the inputs of the last
-      clean build (config + student files); identical inputs skip make altogether.
+    - Layers are made by the grader from trusted inputs (kernel source, base patch, skeleton)
+      and are read-only once complete; a layer's name holds the digest of everything it was
+      made from, so a changed input makes a new layer instead of patching an old one.
+    - A student's build sees the layers read-only and writes only its own upper directory,
+      which starts empty for every grade: nothing of another submission is visible.
+    - Every build runs in the sandbox with the same make command line and the same /build
+      path, so make's command records match across layers and ccache keys match across
+      assignments; only the trusted layers write to ccache (student builds run with
+      CCACHE_DISABLE, so they can neither poison nor read another build's objects).
+    - A build counts only when make succeeds: an image is never handed out after a failure.
 Errors in the setup itself raise SetupError with a message naming the input.
 """
+
 import contextlib
 import fcntl
 import hashlib
 import os
 import re
 import shutil
+import stat
 import subprocess
+import tempfile
 import time
 from pathlib import Path
+
+import sandbox
 
 SOURCE_TARBALL = Path("/usr/src/linux-source-6.1.tar.xz")
 COMMON_DIR = Path(__file__).resolve().parent.parent / "common"
 MINIMAL_CONFIG = COMMON_DIR / "minimal.config"
-BUILD_JOBS = str(max(1, os.cpu_count() or 1))
+BUILD_JOBS = os.environ.get("PAGELAB_BUILD_JOBS") or str(max(1, os.cpu_count() or 1))
 COMPILER_LINES_SHOWN = 40
 
 
@@ -140,22 +160,22 @@ def missing_options(dot_config_text, wanted):
 
 
 class BuildResult:
-	def __init__(self, ok, seconds, image=None, compiler_lines=(), warnings=()):
+	def __init__(self, ok, seconds, image=None, compiler_lines=(), warnings=(), compiled=(),
+		     output=""):
 		self.ok = ok
 		self.seconds = seconds
 		self.image = image
 		self.compiler_lines = list(compiler_lines)
 		self.warnings = list(warnings)
+		self.compiled = list(compiled)
+		self.output = output
 
 
 def compiler_lines(make_output):
 	"""The lines a student needs from a failed build: the compiler's and make's errors."""
 	shown = []
 	for line in make_output.splitlines():
-		if re.match(r"^\s+(CC|LD|AR|AS|HOSTCC|GEN|CALL|CHK|UPD|SYNC|OBJCOPY|"
-			    r"KSYMS|SYSMAP|MODPOST|VOFFSET|ZOFFSET|MKPIGGY|LZ4|RELOCS|"
-			    r"BUILD|SORTTAB|DESCEND|WRAP|SYSHDR|SYSTBL|HYPERCALLS|"
-			    r"POLICY|UPD|MKELF|CPUSTR|PASYMS|HOSTLD|LDS|TABLE|SHIPPED)\b", line):
+		if QUIET_MAKE_LINE.match(line):
 			continue
 		if line.startswith(("make[", "make:")) and "Error" not in line:
 			continue
@@ -165,148 +185,269 @@ def compiler_lines(make_output):
 		if len(shown) > COMPILER_LINES_SHOWN else [])
 
 
-class WorkTree:
+QUIET_MAKE_LINE = re.compile(
+	r"^\s+(CC|LD|AR|AS|HOSTCC|GEN|CALL|CHK|UPD|SYNC|OBJCOPY|KSYMS|SYSMAP|MODPOST|VOFFSET|"
+	r"ZOFFSET|MKPIGGY|LZ4|RELOCS|BUILD|SORTTAB|DESCEND|WRAP|SYSHDR|SYSTBL|HYPERCALLS|"
+	r"POLICY|MKELF|CPUSTR|PASYMS|HOSTLD|LDS|TABLE|SHIPPED|YACC|LEX|XZKERN|GZIP)\b")
+
+
+def make_command(targets):
+	"""The same make line for every layer and every student: kbuild compares command
+	lines, so a different CC here would recompile the whole kernel."""
+	return ["make", "-j", BUILD_JOBS, "CC=ccache gcc", "HOSTCC=ccache gcc"] + targets
+
+
+def make_env(ccache):
+	env = {"KBUILD_BUILD_TIMESTAMP": "pagelab", "KBUILD_BUILD_USER": "pagelab",
+	       "KBUILD_BUILD_HOST": "pagelab", "CCACHE_DIR": "/ccache", "CCACHE_BASEDIR": "/build",
+	       "CCACHE_MAXSIZE": os.environ.get("CCACHE_MAXSIZE", "5G")}
+	if not ccache:
+		env["CCACHE_DISABLE"] = "1"
+	return env
+
+
+def trusted_make(overlay, targets, log):
+	"""make in a layer the grader builds from trusted inputs (these fill ccache)."""
+	(cache_dir() / "ccache").mkdir(exist_ok=True)
+	done = sandbox.run(make_command(targets), sandbox.BUILD_LIMITS, build=overlay,
+			   writable={"/ccache": cache_dir() / "ccache"}, env=make_env(True))
+	if done.status != 0:
+		raise SetupError(f"make {' '.join(targets)} failed in {overlay.directory}"
+				 f" ({done.status}{', stopped: time limit' if done.timed_out else ''}):\n"
+				 + done.text()[-3000:])
+	log(f"make {' '.join(targets)}: {done.seconds:.0f} s")
+	return done
+
+
+def through_layers(layers, path):
+	"""PATH as /build shows it: from the topmost layer holding it (None: absent/deleted)."""
+	for layer in layers:
+		candidate = Path(layer) / path
+		try:
+			facts = candidate.lstat()
+		except FileNotFoundError:
+			continue
+		if stat.S_ISCHR(facts.st_mode) and facts.st_rdev == 0:
+			return None  # an overlayfs whiteout: deleted in that layer
+		return candidate
+	return None
+
+
+def read_through(layers, path):
+	found = through_layers(layers, path)
+	return found.read_bytes() if found else None
+
+
+def toolchain_identity():
+	proc = subprocess.run(["gcc", "--version"], stdout=subprocess.PIPE, text=True)
+	return proc.stdout.splitlines()[0] if proc.stdout else "gcc ?"
+
+
+def configure(overlay, layers, wanted, log, origin):
+	"""Sets WANTED ([(name, value)]) on the .config /build shows, then olddefconfig, checked."""
+	lines = (read_through(layers, ".config") or b"").decode().splitlines()
+	names = {name for name, _ in wanted}
+	kept = [line for line in lines
+		if not any(re.match(rf"^(# )?{name}[= ]", line) for name in names)]
+	kept += [f"{name}={value}" if value != "n" else f"# {name} is not set"
+		 for name, value in wanted]
+	write_file(overlay.upper / ".config", ("\n".join(kept) + "\n").encode())
+	trusted_make(overlay, ["olddefconfig"], log)
+	lost = missing_options((overlay.upper / ".config").read_text(), wanted)
+	if lost:
+		raise SetupError(f"{origin}: these kernel options did not stick after olddefconfig"
+				 " (a dependency is missing): " + ", ".join(lost))
+
+
+class Layer:
+	"""A directory layers/<name>-<digest>/ holding one overlay upper, made once."""
+
+	def __init__(self, name, digest, below):
+		self.directory = cache_dir() / "layers" / f"{name}-{digest[:16]}"
+		self.name = name
+		self.below = below  # host directories under this layer, top first
+		self.overlay = sandbox.Overlay(below, self.directory)
+		self.upper = self.overlay.upper
+
+	@property
+	def stack(self):
+		return [self.upper] + self.below
+
+	def ensure(self, make, log):
+		"""Runs MAKE(layer) unless the layer is complete; one maker at a time."""
+		with file_lock(self.directory.with_name(self.directory.name + ".lock"), log,
+			       f"the {self.name} kernel layer"):
+			if (self.directory / "complete").exists():
+				return
+			shutil.rmtree(self.directory, ignore_errors=True)
+			self.overlay.make_directories()
+			make(self)
+			(self.directory / "complete").write_text(time.strftime("%F %T\n"))
+
+
+def base_layer(log):
+	"""Pristine + the common minimal config, fully built: shared by every assignment."""
+	pristine = pristine_tree(log)
+	digest = hashlib.sha256((kernel_version(pristine) + toolchain_identity()).encode() +
+				MINIMAL_CONFIG.read_bytes())
+	layer = Layer("base", digest.hexdigest(), [pristine])
+
+	def make(layer):
+		log("building the shared base kernel (tinyconfig + common/minimal.config; once"
+		    " for every assignment)")
+		trusted_make(layer.overlay, ["tinyconfig"], log)
+		configure(layer.overlay, layer.stack, read_config_list(MINIMAL_CONFIG), log,
+			  str(MINIMAL_CONFIG))
+		trusted_make(layer.overlay, ["bzImage"], log)
+	layer.ensure(make, log)
+	return layer
+
+
+class AssignmentTree:
 	def __init__(self, assignment, log):
 		self.assignment = assignment
 		self.log = log
-		self.path = cache_dir() / "trees" / assignment.name
-		self.meta = self.path / ".pagelab"
+		self.layer = None
+		self.layers = []
 
-	def lock(self):
-		return file_lock(self.path.with_name(self.assignment.name + ".lock"), self.log,
-				 f"the {self.assignment.name} kernel tree")
-
-	def made_from(self, pristine):
-		digest = hashlib.sha256(self.assignment.base_patch_bytes())
+	def digest(self, base):
+		digest = hashlib.sha256(str(base.directory).encode() +
+					self.assignment.base_patch_bytes())
 		for path in self.assignment.student_files:
-			digest.update(path.encode())
-			digest.update(self.assignment.skeleton_bytes(path) or b"")
-		return f"{kernel_version(pristine)} {digest.hexdigest()}\n"
+			digest.update(path.encode() + b"\0" + (self.assignment.skeleton_bytes(path) or b""))
+		digest.update(repr(self.wanted()).encode())
+		return digest.hexdigest()
+
+	def wanted(self):
+		return [parse_config_line(line, f"{self.assignment.descriptor}: config")
+			for line in self.assignment.config]
 
 	def prepare(self):
-		pristine = pristine_tree(self.log)
-		stamp = self.made_from(pristine)
-		if (self.meta / "made-from").exists() and \
-		   (self.meta / "made-from").read_text() == stamp:
-			return
-		version = kernel_version(pristine)
+		base = base_layer(self.log)
+		version = kernel_version(pristine_tree(self.log))
+		self.layer = Layer(self.assignment.name, self.digest(base), base.stack)
+		self.layers = self.layer.stack
 		if self.assignment.linux and version != self.assignment.linux:
 			self.log(f"warning: the source is Linux {version} but {self.assignment.name}'s"
-				 f" patches were made against {self.assignment.linux}; applying anyway")
-		self.log(f"making the {self.assignment.name} work tree (pristine {version} + base patch)")
-		shutil.rmtree(self.path, ignore_errors=True)
-		self.path.parent.mkdir(parents=True, exist_ok=True)
-		run(["cp", "-a", "--reflink=auto", str(pristine), str(self.path)])
-		(self.path / ".pagelab-complete").unlink()
-		self.apply_base_patch()
-		self.record_student_file_starts()
-		(self.meta / "made-from").write_text(stamp)
+				 f" patches were made against {self.assignment.linux}")
+		self.layer.ensure(self.make_layer, self.log)
 
-	def apply_base_patch(self):
+	def make_layer(self, layer):
+		self.log(f"making the {self.assignment.name} layer (base patch + skeleton)")
+		self.apply_base_patch(layer)
+		self.record_student_file_starts(layer)
+		if self.wanted():
+			configure(layer.overlay, layer.stack, self.wanted(), self.log,
+				  f"{self.assignment.descriptor}: config")
+		trusted_make(layer.overlay, ["bzImage"], self.log)
+
+	def apply_base_patch(self, layer):
 		patch = self.assignment.base_patch_path()
 		if patch is None:
 			return
-		status, output = run(["patch", "-p1", "--batch", "--forward", "-i", str(patch)],
-				     cwd=self.path, check=False)
-		if status != 0:
-			shutil.rmtree(self.path, ignore_errors=True)
+		done = sandbox.run(["patch", "-p1", "--batch", "--forward", "-i", "/input/base.patch"],
+				   sandbox.CHECK_LIMITS, build=layer.overlay,
+				   read_only={"/input/base.patch": patch})
+		if done.status != 0:
 			raise SetupError(f"{patch}: the base patch does not apply to Linux "
-					 f"{kernel_version(pristine_tree(self.log))}:\n{output[-3000:]}")
+					 f"{kernel_version(pristine_tree(self.log))}:\n{done.text()[-3000:]}")
 
-	def record_student_file_starts(self):
+	def record_student_file_starts(self, layer):
 		for path in self.assignment.student_files:
-			in_tree = self.path / path
-			base = in_tree.read_bytes() if in_tree.exists() else None
+			base = read_through(layer.stack, path)
 			start = self.assignment.skeleton_bytes(path)
 			if start is None:
 				start = base
 			if start is None:
 				raise SetupError(f"{self.assignment.descriptor}: student file {path} is"
 						 " neither in the kernel tree nor in the skeleton directory")
-			write_file(self.meta / "start" / path, start)
+			write_file(layer.directory / "start" / path, start)
 			if base is not None:
-				write_file(self.meta / "base" / path, base)
-			write_if_changed(in_tree, start)
+				write_file(layer.directory / "base" / path, base)
+			if start != base:
+				write_file(layer.upper / path, start)
 
 	def start_version(self, path):
-		return (self.meta / "start" / path).read_bytes()
+		return (self.layer.directory / "start" / path).read_bytes()
 
 	def base_version(self, path):
 		"""The pristine + base patch version of PATH, or None for a file the student adds."""
-		saved = self.meta / "base" / path
+		saved = self.layer.directory / "base" / path
 		return saved.read_bytes() if saved.exists() else None
 
+	def image(self):
+		return through_layers(self.layers, IMAGE)
+
+
+IMAGE = "arch/x86/boot/bzImage"
+
+
+class SubmissionBuild:
+	"""One grade's build directory under builds/: empty at the start, removed at the end."""
+
+	def __init__(self, tree, log):
+		self.tree = tree
+		self.log = log
+		self.directory = None
+		self.changed = []
+
+	def __enter__(self):
+		root = cache_dir() / "builds"
+		root.mkdir(exist_ok=True)
+		self.directory = Path(tempfile.mkdtemp(prefix=f"{self.tree.assignment.name}-", dir=root))
+		return self
+
+	def __exit__(self, *exc):
+		shutil.rmtree(self.directory, ignore_errors=True)
+
 	def overlay(self, contents):
-		"""Puts CONTENTS (path -> bytes) in the tree; other student files go back to start."""
-		for path in self.assignment.student_files:
+		"""Writes each student file that differs from its start into this build's upper."""
+		upper = self.directory / "upper"
+		for path in self.tree.assignment.student_files:
 			data = contents.get(path)
-			write_if_changed(self.path / path, data if data is not None
-					 else self.start_version(path))
-
-	def configure(self):
-		wanted = read_config_list(MINIMAL_CONFIG) + [
-			parse_config_line(line, f"{self.assignment.descriptor}: config")
-			for line in self.assignment.config]
-		stamp = repr(wanted)
-		if (self.meta / "configured").exists() and \
-		   (self.meta / "configured").read_text() == stamp and \
-		   (self.path / ".config").exists():
-			return
-		self.log("configuring: tinyconfig + " + str(len(wanted)) + " options")
-		self.make(["tinyconfig"])
-		lines = (self.path / ".config").read_text().splitlines()
-		names = {name for name, _ in wanted}
-		kept = [line for line in lines
-			if not any(re.match(rf"^(# )?{name}[= ]", line) for name in names)]
-		kept += [f"{name}={value}" if value != "n" else f"# {name} is not set"
-			 for name, value in wanted]
-		(self.path / ".config").write_text("\n".join(kept) + "\n")
-		self.make(["olddefconfig"])
-		lost = missing_options((self.path / ".config").read_text(), wanted)
-		if lost:
-			raise SetupError("these kernel options did not stick after olddefconfig"
-					 " (a dependency is missing): " + ", ".join(lost))
-		(self.meta / "configured").write_text(stamp)
-
-	def make_env(self):
-		env = dict(os.environ)
-		env.update(CCACHE_DIR=str(cache_dir() / "ccache"), CCACHE_BASEDIR=str(self.path),
-			   CCACHE_MAXSIZE=env.get("CCACHE_MAXSIZE", "5G"),
-			   KBUILD_BUILD_TIMESTAMP="pagelab", KBUILD_BUILD_USER="pagelab",
-			   KBUILD_BUILD_HOST="pagelab", LC_ALL="C")
-		return env
-
-	def make(self, targets, check=True):
-		return run(["make", "-j", BUILD_JOBS, "CC=ccache gcc", "HOSTCC=ccache gcc"] + targets,
-			   cwd=self.path, env=self.make_env(), check=check)
-
-	def built_from(self, image):
-		"""The config, the student files' contents and the image's identity: any build
-		that did not record itself (an older grader, a hand-run make) changes the last."""
-		digest = hashlib.sha256((self.meta / "configured").read_bytes())
-		for path in self.assignment.student_files:
-			digest.update(path.encode() + b"\0" + (self.path / path).read_bytes())
-		facts = image.stat()
-		digest.update(f"{facts.st_mtime_ns} {facts.st_size} {facts.st_ino}".encode())
-		return digest.hexdigest()
+			if data is not None and data != self.tree.start_version(path):
+				write_file(upper / path, data)
+				self.changed.append(path)
 
 	def build(self):
-		"""Runs make unless the image was built from exactly these inputs already."""
-		image = self.path / "arch/x86/boot/bzImage"
-		stamp = self.meta / "built-from"
-		if image.exists() and stamp.exists() and stamp.read_text() == self.built_from(image):
-			return BuildResult(True, 0, image=image)
-		stamp.unlink(missing_ok=True)
-		started = time.monotonic()
-		status, output = self.make(["bzImage"], check=False)
-		seconds = time.monotonic() - started
+		"""make bzImage in the sandbox; an unchanged submission uses the layer's image."""
+		if not self.changed:
+			return BuildResult(True, 0, image=self.tree.image())
+		overlay = sandbox.Overlay(self.tree.layers, self.directory)
+		done = sandbox.run(make_command(["bzImage"]), STUDENT_BUILD_LIMITS,
+				   build=overlay, env=make_env(False))
+		output = done.text()
+		image = overlay.upper / IMAGE
 		warnings = [line for line in output.splitlines() if "warning:" in line
-			    and any(path in line for path in self.assignment.student_files)]
-		if status != 0 or not image.exists():
-			return BuildResult(False, seconds, compiler_lines=compiler_lines(output),
-					   warnings=warnings)
-		stamp.write_text(self.built_from(image))
-		return BuildResult(True, seconds, image=image, warnings=warnings)
+			    and any(path in line for path in self.tree.assignment.student_files)]
+		compiled = re.findall(r"^\s+CC\s+(\S+)$", output, re.M)
+		if done.status != 0 or not image.exists():
+			lines = compiler_lines(output)
+			if done.timed_out:
+				lines.append(f"(the build was stopped after {STUDENT_BUILD_LIMITS.wall_seconds} s)")
+			elif done.truncated:
+				lines.append("(the build was stopped: it printed more than"
+					     f" {STUDENT_BUILD_LIMITS.output >> 20} MiB)")
+			return BuildResult(False, done.seconds, compiler_lines=lines, warnings=warnings,
+					   compiled=compiled, output=output)
+		return BuildResult(True, done.seconds, image=image, warnings=warnings,
+				   compiled=compiled, output=output)
+
+
+# a student's build recompiles a few files and relinks: minutes at most, even under load
+STUDENT_BUILD_LIMITS = sandbox.BUILD_LIMITS.replace(cpu_seconds=900, wall_seconds=900)
+
+
+def run_checkpatch(diff, log):
+	"""checkpatch.pl --no-tree on DIFF (bytes) in the sandbox; (clean?, its output)."""
+	done = sandbox.run(["perl", "/src/scripts/checkpatch.pl", "--no-tree", "--no-signoff",
+			    "--color=never", "--show-types", "--quiet",
+			    # a diff of files has no commit message, and a new file always asks
+			    # whether MAINTAINERS needs updating: neither is the student's
+			    "--ignore", "FILE_PATH_CHANGES,COMMIT_MESSAGE", "-"],
+			   sandbox.CHECK_LIMITS, read_only={"/src": pristine_tree(log)},
+			   stdin=diff, cwd="/tmp")
+	return done.status == 0 and not done.timed_out, done.output
 
 
 def write_file(path, data):

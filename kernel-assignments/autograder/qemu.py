@@ -1,7 +1,7 @@
 """Boots a kernel under QEMU and watches it.
 
 Interface:
-    boot(image, initramfs, plan, memory, timeout, swap=None, disk=None, log=print)
+    boot(image, initramfs, plan, memory, timeout, workdir, drives=(), log=print)
         -> BootOutcome with .status, .console (serial log text), .results (results port
            text), .seconds, .accel, .problem (the lines that explain a bad status)
     accelerator(image, initramfs, log) -> "kvm" | "tcg"   (probe result cached)
@@ -11,20 +11,29 @@ Status, in order of precedence:
     "oops"      an Oops / BUG: / general protection fault (oops=panic then panics;
                 .problem starts at the oops, not at the panic it caused)
     "panic"     "Kernel panic" without an oops before it (e.g. panic() at boot)
-    "hang"      the run did not end within the timeout (stopped); .problem shows the
+    "hang"      the run did not end within the timeout, or a step of the plan did not
+                end within its own limit (stopped); .problem names the step and shows the
                 RCU stall or soft-lockup report if the kernel printed one
     "finished"  /init powered off through isa-debug-exit
-    "crashed"   QEMU ended any other way (its stderr is in .problem)
+    "crashed"   QEMU ended any other way (its error lines are in .problem)
 
-Invariants: a run never outlives its timeout plus a few seconds; captured text is capped
-so a flooding guest cannot fill the disk or memory; QEMU is killed on every exit path.
+Steps: booting is the first step ("boot", BOOT_STEP_SECONDS, until /init says it runs the
+plan); then a plan announces each step on the console as "pl-step: NAME SECONDS"; a step
+ends at the next announcement or when the plan exits ("pl-init: plan ... exited").  A
+step still running after SECONDS stops the boot as a hang, so a kernel stuck in the first
+system call is stopped in seconds, not at the boot's timeout.  Each step's duration goes
+to the log (for tuning the limits).
+
+Invariants: QEMU runs in the sandbox (sandbox.py), seeing only the image, the initramfs and
+the boot's directory; a run never outlives its timeout plus a second; captured text is
+capped so a flooding guest cannot fill the disk or memory; QEMU is killed on every exit path.
 """
 import os
 import re
 import subprocess
-import threading
 import time
 
+import sandbox
 from kbuild import cache_dir
 
 CONSOLE_CAP = 4 << 20
@@ -34,6 +43,7 @@ PANIC_PATTERN = re.compile(r"Kernel panic")
 STALL_PATTERN = re.compile(r"rcu.*stall|soft lockup|blocked for more than")
 DEBUG_EXIT_FINISHED = 1  # /init writes 0 to isa-debug-exit; QEMU exits with (0 << 1) | 1
 KVM_PROBE_TIMEOUT = 30
+BOOT_STEP_SECONDS = 90  # QEMU start to /init running the plan (TCG on a loaded machine)
 
 
 class BootOutcome:
@@ -46,38 +56,18 @@ class BootOutcome:
 		self.problem = problem
 
 
-class CappedReader(threading.Thread):
-	"""Drains a pipe into memory, keeping at most CAP bytes; sets .overflowed past that."""
-
-	def __init__(self, pipe, cap):
-		super().__init__(daemon=True)
-		self.pipe = pipe
-		self.cap = cap
-		self.chunks = []
-		self.size = 0
-		self.overflowed = threading.Event()
-
-	def run(self):
-		for chunk in iter(lambda: self.pipe.read1(65536), b""):
-			if self.size < self.cap:
-				self.chunks.append(chunk[:self.cap - self.size])
-			self.size += len(chunk)
-			if self.size > self.cap:
-				self.overflowed.set()
-
-	def text(self):
-		return b"".join(self.chunks).decode("utf-8", "replace").replace("\r", "")
-
-
-def qemu_command(image, initramfs, plan, memory, results_path, accel, drives):
+def qemu_command(plan, memory, accel, drives):
+	"""QEMU's command line inside the sandbox: the image and initramfs at /boot, the
+	results file and disks in /run (the boot's directory)."""
 	append = ["console=ttyS0", "panic=-1", "oops=panic", f"pl.plan={plan}"]
 	command = ["qemu-system-x86_64", "-nodefaults", "-no-reboot", "-display", "none",
-		   "-m", str(memory), "-smp", "2", "-kernel", str(image), "-initrd", str(initramfs),
-		   "-serial", "stdio", "-serial", f"file:{results_path}",
+		   "-m", str(memory), "-smp", "2", "-kernel", "/boot/bzImage",
+		   "-initrd", "/boot/initramfs.cpio", "-serial", "stdio",
+		   "-serial", f"file:/run/results-{plan}.txt",
 		   "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
 	command += ["-accel", "kvm", "-cpu", "host"] if accel == "kvm" else ["-accel", "tcg"]
 	for letter, (role, path) in zip("abcdefgh", drives):
-		command += ["-drive", f"file={path},if=virtio,format=raw"]
+		command += ["-drive", f"file=/run/{path.name},if=virtio,format=raw"]
 		append.append(f"pl.{role}=/dev/vd{letter}")
 	return command + ["-append", " ".join(append)]
 
@@ -110,42 +100,68 @@ def classify(console, flooded, timed_out, exit_code, stderr):
 		last_lines(console)
 
 
+class StepWatch:
+	"""Reads the plan's "pl-step: NAME SECONDS" console lines as they arrive: a step that
+	has not been followed by another (or by the plan's end) within SECONDS is overdue."""
+
+	LINE = re.compile(rb"^pl-step: (\S+) (\d+)\r?$", re.M)
+
+	def __init__(self):
+		self.seen = 0
+		self.partial = b""
+		self.step = ("boot", BOOT_STEP_SECONDS, time.monotonic())  # (name, seconds, started)
+		self.overdue = None
+		self.durations = []
+
+	def __call__(self, chunks):
+		while self.seen < len(chunks):
+			text = self.partial + chunks[self.seen]
+			self.seen += 1
+			complete, _, self.partial = text.rpartition(b"\n")
+			for line in complete.split(b"\n"):
+				self.line(line.rstrip(b"\r"))
+		if self.step and time.monotonic() - self.step[2] > self.step[1]:
+			self.overdue = self.step
+			return True
+		return False
+
+	def line(self, line):
+		match = self.LINE.match(line)
+		ended = match or line.startswith((b"pl-init: plan ", b"pl-init: running plan"))
+		if ended and self.step:
+			self.durations.append((self.step[0], time.monotonic() - self.step[2]))
+			self.step = None
+		if match:
+			self.step = (match.group(1).decode(), int(match.group(2)), time.monotonic())
+
+
 def boot(image, initramfs, plan, memory, timeout, workdir, drives=(), accel=None, log=print):
-	"""DRIVES: (role, image path) pairs; roles are 'swap' and 'disk'."""
+	"""DRIVES: (role, image path) pairs, the images in WORKDIR; roles 'swap' and 'disk'.
+	QEMU runs in the sandbox: it sees the image, the initramfs and WORKDIR, nothing else."""
 	accel = accel or accelerator(image, initramfs, workdir, log)
 	results_path = workdir / f"results-{plan}.txt"
 	results_path.write_bytes(b"")
-	command = qemu_command(image, initramfs, plan, memory, results_path, accel, drives)
-	started = time.monotonic()
-	qemu = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-				stderr=subprocess.PIPE)
-	console = CappedReader(qemu.stdout, CONSOLE_CAP)
-	errors = CappedReader(qemu.stderr, 64 << 10)
-	console.start()
-	errors.start()
-	timed_out = flooded = False
-	try:
-		while qemu.poll() is None:
-			if console.overflowed.is_set() or results_path.stat().st_size > RESULTS_CAP:
-				flooded = True
-				break
-			if time.monotonic() - started > timeout:
-				timed_out = True
-				break
-			time.sleep(0.1)
-	finally:
-		if qemu.poll() is None:
-			qemu.kill()
-		qemu.wait()
-		console.join(5)
-		errors.join(5)
-	seconds = time.monotonic() - started
+	limits = sandbox.BOOT_LIMITS.replace(wall_seconds=timeout, output=CONSOLE_CAP)
+	steps = StepWatch()
+	done = sandbox.run(qemu_command(plan, memory, accel, drives), limits, cwd="/run",
+			   read_only={"/boot/bzImage": image, "/boot/initramfs.cpio": initramfs},
+			   writable={"/run": workdir},
+			   devices=["/dev/kvm"] if accel == "kvm" else [],
+			   stop_when=lambda chunks: results_path.stat().st_size > RESULTS_CAP or
+			   steps(chunks))
+	flooded = done.truncated or results_path.stat().st_size > RESULTS_CAP
 	with open(results_path, "rb") as results_file:
 		results = results_file.read(RESULTS_CAP).decode("utf-8", "replace").replace("\r", "")
-	text = console.text()
-	status, problem = classify(text, flooded, timed_out, qemu.returncode, errors.text())
+	text = done.text().replace("\r", "")
+	qemu_errors = "\n".join(line for line in text.splitlines() if line.startswith("qemu-system"))
+	status, problem = classify(text, flooded, done.timed_out or steps.overdue, done.status,
+				   qemu_errors)
+	if status == "hang" and steps.overdue:
+		name, seconds, _ = steps.overdue
+		problem = f"step '{name}' did not finish within its {seconds} s\n{problem}"
+	log("steps: " + ", ".join(f"{name} {seconds:.1f} s" for name, seconds in steps.durations))
 	(workdir / f"console-{plan}.log").write_text(text)
-	return BootOutcome(status, text, results, seconds, accel, problem)
+	return BootOutcome(status, text, results, done.seconds, accel, problem)
 
 
 def qemu_identity():

@@ -41,11 +41,11 @@ import hashlib
 import os
 import re
 import stat
-import subprocess
 import tempfile
 from pathlib import Path
 
 import safetext
+import sandbox
 
 DEFAULT_LIMITS = {
 	"max_files": 200,		# files and directories in a submission directory
@@ -477,11 +477,11 @@ def finish(submission, assignment):
 
 
 def apply_patch(directory, patch):
-	"""Applies PATCH (bytes, -p1, only plain ---/+++ headers) in DIRECTORY."""
-	proc = subprocess.run(["patch", "-p1", "--batch", "--forward", "--no-backup-if-mismatch",
-			       "-r", "-", "-d", str(directory)],
-			      input=patch, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-	return proc.returncode == 0, safetext.decode(proc.stdout).strip()
+	"""Applies PATCH (bytes, -p1, only plain ---/+++ headers) in DIRECTORY, in the sandbox
+	(GNU patch parses the student's bytes; DIRECTORY is all it can see or write)."""
+	done = sandbox.run(["patch", "-p1", "--batch", "--forward", "--no-backup-if-mismatch",
+			    "-r", "-"], sandbox.CHECK_LIMITS, build=directory, stdin=patch)
+	return done.status == 0 and not done.timed_out, safetext.decode(done.output).strip()
 
 
 def rebuilt_patch(sections):

@@ -7,6 +7,7 @@ Cases run in an order that keeps rebuilds few: identical submissions follow each
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -14,7 +15,9 @@ import zipfile
 from pathlib import Path
 
 import assignment as assignments
+import canary
 import gradelib
+import hostile
 import kbuild
 import submission as submissions
 from harness import check, expect
@@ -43,12 +46,8 @@ SELFTEST_CASES = [
 
 def grade(assignment, submission, *options):
 	"""Runs the grade command; returns (process, results.json as a dict or None)."""
-	with tempfile.TemporaryDirectory(prefix="pagelab-case-") as scratch:
-		out = Path(scratch) / "results.json"
-		proc = subprocess.run([str(GRADE), str(assignment), str(submission), "--out", str(out),
-				       *options], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-		data = json.loads(out.read_text()) if out.exists() else None
-	return proc, data
+	proc, raw, _ = hostile.run_grade(assignment, submission, *options)
+	return proc, None if raw is None else json.loads(raw)
 
 
 def all_output(data):
@@ -58,13 +57,12 @@ def all_output(data):
 def reference_files(assignment_dir, reference_dir):
 	"""The reference submission as {kernel path: bytes}, every student file present."""
 	assignment = assignments.load_assignment(assignment_dir)
-	tree = kbuild.WorkTree(assignment, lambda message: None)
-	with tree.lock():
-		tree.prepare()
-		collected = submissions.collect(handed_in_plain(reference_dir), assignment,
-						tree.start_version)
-		return {path: collected.contents.get(path, tree.start_version(path))
-			for path in assignment.student_files}
+	tree = kbuild.AssignmentTree(assignment, lambda message: None)
+	tree.prepare()
+	collected = submissions.collect(handed_in_plain(reference_dir), assignment,
+					tree.start_version)
+	return {path: collected.contents.get(path, tree.start_version(path))
+		for path in assignment.student_files}
 
 
 def broken_copy(assignment_dir, case_dir, reference_dir, scratch):
@@ -100,6 +98,8 @@ def handed_in(case_dir, scratch, assignment_dir=None, reference_dir=None):
 def expect_graded(proc, data):
 	expect(proc.returncode == 0, f"grade exited {proc.returncode}:\n{proc.stderr[-3000:]}")
 	expect(data is not None, "no results.json written")
+	shown = canary.host_path_shown(json.dumps(data, ensure_ascii=False) + proc.stdout)
+	expect(shown is None, f"student-visible output shows {shown}:\n{proc.stdout[-3000:]}")
 
 
 def expect_case(assignment_dir, case_dir, reference_dir):
@@ -150,14 +150,18 @@ def register_selftest_case(case, sentence):
 register_selftest_case(*SELFTEST_CASES[0])
 
 
-@check("grading the same submission again recompiles nothing")
-def regrade_is_incremental():
-	tree = kbuild.cache_dir() / "trees" / "selftest"
-	objects = sorted(tree.glob("kernel/*.o"))
-	before = {path: path.stat().st_mtime for path in objects}
-	full_marks(SELFTEST, SELFTEST / "cases" / "reference")
-	changed = [path.name for path in objects if path.stat().st_mtime != before[path]]
-	expect(objects and not changed, f"recompiled: {changed}")
+@check("a grade compiles only the student's file, in a build directory of its own that is"
+       " gone afterwards")
+def grade_compiles_only_student_files():
+	with tempfile.TemporaryDirectory() as logs:
+		full_marks(SELFTEST, SELFTEST / "cases" / "reference", "--logs", logs)
+		build_log = (Path(logs) / "build.log").read_text()
+	compiled = re.findall(r"^\s+CC\s+(\S+)$", build_log, re.M)
+	expect("kernel/pagelab_selftest.o" in compiled, build_log[-2000:])
+	expect(set(compiled) <= {"kernel/pagelab_selftest.o", "init/version-timestamp.o"},
+	       f"compiled more than the student's file: {compiled}")
+	expect(not list((kbuild.cache_dir() / "builds").glob("selftest-*")),
+	       "a build directory was left behind")
 
 
 @check("--public leaves the hidden tests out")
@@ -168,7 +172,8 @@ def public_run():
 	expect("public tests only" in proc.stdout, proc.stdout)
 
 
-@check("two grades of one assignment at once take turns on the work tree and both succeed")
+@check("two grades of one assignment at once build in separate directories and both get"
+       " full marks")
 def concurrent_grades():
 	reference = SELFTEST / "cases" / "reference"
 	with tempfile.TemporaryDirectory() as scratch:
@@ -181,7 +186,6 @@ def concurrent_grades():
 		scores = [json.loads(out.read_text())["score"] for out in outs]
 	expect([proc.returncode for proc in procs] == [0, 0], errors)
 	expect(scores == [17, 17], scores)
-	expect(any("waiting: another grade" in error for error in errors), errors)
 
 
 for selftest_case in SELFTEST_CASES[1:]:

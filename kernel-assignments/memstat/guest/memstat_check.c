@@ -9,6 +9,9 @@
  *   memstat_check pressure DIR        anon + file workload (file in DIR) that forces
  *                                     activation, deactivation and eviction; the
  *                                     counter deltas next to /proc/vmstat's
+ *   memstat_check cold DIR            a file read twice (active), mapped, then
+ *                                     madvise(MADV_COLD): deactivations that are
+ *                                     not reclaim, next to /proc/vmstat's
  *   memstat_check concurrent          four callers at once under memory pressure
  *   memstat_check efault              bad user pointers must give EFAULT
  *
@@ -37,6 +40,7 @@
 #define STABLE_TRIES 100
 #define CALLERS 4
 #define CALLS_PER_CALLER 150
+#define COLD_FILE_PAGES 2048
 
 /* ---------- /proc readers ---------- */
 
@@ -359,6 +363,56 @@ static int check_pressure(const char *directory)
 	return 0;
 }
 
+/*
+ * Deactivations that are not reclaim.  A file read twice sits on the active
+ * file list; mapped, then madvise(MADV_COLD) on the mapping, its
+ * pages move to the inactive list through lru_deactivate_fn() in mm/swap.c,
+ * which /proc/vmstat counts as pgdeactivate.  No reclaim runs (the machine has
+ * plenty of free memory here), so memstat's demoted, which counts only what
+ * reclaim demotes, must stay put while pgdeactivate grows by about the file's
+ * size.  A kernel that copies the global counters cannot tell the two apart.
+ */
+static int check_cold(const char *directory)
+{
+	const char *id = "memstat.cold";
+	size_t bytes = COLD_FILE_PAGES * PAGE_SIZE;
+	struct memstat before, after;
+	struct vm_events events_before, events_after;
+	char path[256];
+	char *map;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/cold.dat", directory);
+	if (write_file(path, bytes) || read_by_pages(path) < 0 || read_by_pages(path) < 0) {
+		pl_result(id, 0, "the test could not write and read %s: %s", path,
+			  strerror(errno));
+		return 0;
+	}
+	fd = open(path, O_RDONLY);
+	/* MAP_POPULATE maps every page now: MADV_COLD acts on mapped pages only */
+	map = fd < 0 ? MAP_FAILED : mmap(NULL, bytes, PROT_READ, MAP_SHARED | MAP_POPULATE, fd, 0);
+	if (map == MAP_FAILED) {
+		pl_result(id, 0, "the test could not map %s: %s", path, strerror(errno));
+		return 0;
+	}
+	if (settled_snapshot(id, &before, &events_before))
+		return 0;
+	if (madvise(map, bytes, MADV_COLD)) {
+		pl_result(id, 0, "madvise(MADV_COLD) failed: %s", strerror(errno));
+		return 0;
+	}
+	if (settled_snapshot(id, &after, &events_after))
+		return 0;
+	munmap(map, bytes);
+	close(fd);
+	unlink(path);
+	report_deltas(id, &before, &after, &events_before, &events_after);
+	pl_value(id, "file_pages", COLD_FILE_PAGES);
+	pl_result(id, 1, "madvise(MADV_COLD) on a %d-page active file mapping",
+		  COLD_FILE_PAGES);
+	return 0;
+}
+
 /* ---------- concurrent callers ---------- */
 
 struct caller_report {
@@ -505,7 +559,7 @@ static int check_efault(void)
 static int usage(void)
 {
 	fprintf(stderr, "usage: memstat_check exists | lists TAG | referenced FILE"
-		" | pressure DIR | concurrent | efault\n");
+		" | pressure DIR | cold DIR | concurrent | efault\n");
 	return 2;
 }
 
@@ -519,6 +573,8 @@ int main(int argc, char **argv)
 		return check_referenced(argv[2]);
 	if (argc == 3 && strcmp(argv[1], "pressure") == 0)
 		return check_pressure(argv[2]);
+	if (argc == 3 && strcmp(argv[1], "cold") == 0)
+		return check_cold(argv[2]);
 	if (argc == 2 && strcmp(argv[1], "concurrent") == 0)
 		return check_concurrent();
 	if (argc == 2 && strcmp(argv[1], "efault") == 0)
