@@ -285,13 +285,7 @@ def odd_macs_ignored():
 
 
 class FakeTree:
-	"""A work tree whose checkpatch.pl prints bytes that are not UTF-8, with an ESC."""
-
-	def __init__(self, root):
-		self.path = root
-		(root / "scripts").mkdir()
-		(root / "scripts" / "checkpatch.pl").write_text(
-			'binmode STDOUT; print "WARNING: caf\\xe9 \\x1b[2J\\xff\\n"; exit 1;\n')
+	"""An assignment tree whose student file starts as the skeleton."""
 
 	def start_version(self, path):
 		return SKELETON
@@ -300,11 +294,20 @@ class FakeTree:
 		return SKELETON
 
 
+def non_utf8_checkpatch(diff, log):
+	"""checkpatch.pl as a hostile diff could make it talk: bytes not UTF-8, with an ESC."""
+	return False, b"WARNING: caf\xe9 \x1b[2J\xff\n"
+
+
 @check("checkpatch output that is not UTF-8 and holds ESC is shown replaced and escaped")
 def checkpatch_bytes_safe():
-	with scratch() as root:
-		score, output = grader.run_checkpatch(FakeTree(root), {STUDENT_FILE: REFERENCE}, 1,
-						      lambda message: None)
+	original = grader.run_checkpatch
+	grader.run_checkpatch = non_utf8_checkpatch
+	try:
+		score, output = grader.checkpatch_score(FakeTree(), {STUDENT_FILE: REFERENCE}, 1,
+							lambda message: None)
+	finally:
+		grader.run_checkpatch = original
 	expect(score == 0 and output == "WARNING: caf\ufffd \\x1b[2J\ufffd", repr(output))
 
 
@@ -461,23 +464,13 @@ def unusable_staff_directory():
 	expect(proc.returncode == 4 and "internal grader error" in data["output"], proc.stderr)
 
 
-class FailingBuildTree:
-	"""A work tree whose build fails, for the path a compile error takes through grade()."""
+class StartingTree:
+	"""An assignment tree that is already prepared (no kernel needed)."""
 
 	def __init__(self, assignment, log):
 		self.assignment = assignment
 
-	@contextlib.contextmanager
-	def lock(self):
-		yield
-
 	def prepare(self):
-		pass
-
-	def configure(self):
-		pass
-
-	def overlay(self, contents):
 		pass
 
 	def start_version(self, path):
@@ -486,20 +479,36 @@ class FailingBuildTree:
 	def base_version(self, path):
 		return SKELETON
 
+
+class FailingBuild:
+	"""A grade's build whose compile fails, for the path a compile error takes through grade()."""
+
+	def __init__(self, tree, log):
+		self.directory = Path("/nonexistent-build")  # never booted: the build fails
+
+	def __enter__(self):
+		return self
+
+	def __exit__(self, *exc):
+		return False
+
+	def overlay(self, contents):
+		pass
+
 	def build(self):
 		return kbuild.BuildResult(False, 1.0, compiler_lines=["kernel/x.c:1:1: error: \x1b[2J"])
 
 
 @check("a submission that does not build gets no style point: checkpatch is not run")
 def no_style_points_without_a_build():
-	original = grader.WorkTree
-	grader.WorkTree = FailingBuildTree
+	originals = grader.AssignmentTree, grader.SubmissionBuild
+	grader.AssignmentTree, grader.SubmissionBuild = StartingTree, FailingBuild
 	try:
 		with scratch() as root:
 			report = grader.grade(selftest(), with_student_file(root), False, root,
 					      lambda message: None)
 	finally:
-		grader.WorkTree = original
+		grader.AssignmentTree, grader.SubmissionBuild = originals
 	style = [entry for entry in report.entries if entry.title.startswith("checkpatch")]
 	expect(len(style) == 1 and style[0].score == 0 and style[0].output.startswith(
 		"not run: your kernel does not compile"), [vars(entry) for entry in style])
