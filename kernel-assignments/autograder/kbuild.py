@@ -279,7 +279,7 @@ class Layer:
 			       f"the {self.name} kernel layer"):
 			if (self.directory / "complete").exists():
 				return
-			shutil.rmtree(self.directory, ignore_errors=True)
+			remove_tree(self.directory)
 			self.overlay.make_directories()
 			make(self)
 			(self.directory / "complete").write_text(time.strftime("%F %T\n"))
@@ -398,7 +398,7 @@ class SubmissionBuild:
 		return self
 
 	def __exit__(self, *exc):
-		shutil.rmtree(self.directory, ignore_errors=True)
+		remove_tree(self.directory)
 
 	def overlay(self, contents):
 		"""Writes each student file that differs from its start into this build's upper."""
@@ -448,6 +448,15 @@ def run_checkpatch(diff, log):
 			   sandbox.CHECK_LIMITS, read_only={"/src": pristine_tree(log)},
 			   stdin=diff, cwd="/tmp")
 	return done.status == 0 and not done.timed_out, done.output
+
+
+def remove_tree(path):
+	"""rmtree that also removes overlayfs's work/work, which it leaves with mode 000."""
+	for directory, subdirectories, _ in os.walk(path):
+		for name in subdirectories:
+			if not os.path.islink(os.path.join(directory, name)):
+				os.chmod(os.path.join(directory, name), 0o700)
+	shutil.rmtree(path, ignore_errors=True)
 
 
 def write_file(path, data):
