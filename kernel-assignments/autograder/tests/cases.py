@@ -46,8 +46,8 @@ SELFTEST_CASES = [
 
 def grade(assignment, submission, *options):
 	"""Runs the grade command; returns (process, results.json as a dict or None)."""
-	proc, raw, _ = hostile.run_grade(assignment, submission, *options)
-	return proc, None if raw is None else json.loads(raw)
+	proc, data, _, _ = hostile.run_grade(assignment, submission, *options)
+	return proc, data
 
 
 def all_output(data):

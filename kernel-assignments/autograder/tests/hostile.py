@@ -7,10 +7,9 @@ Interface:
         BUILD(scratch: Path, canary) -> the submission's path (made inside SCRATCH)
         STATUS: the staff outcome.json's "status" (ok, refused, build-failed, timeout...)
     register(cases)             one harness check per case, in order
-    run_grade(assignment, submission, *options)
-        -> (process, results.json text or None, the staff outcome.json dict or None)
-    strict_json(text) -> dict   parses results.json as strict JSON (no NaN, no lone
-                                surrogates, no control characters outside \\n and \\t)
+    run_grade(assignment, submission, *options) -> (process, results.json as a dict
+        (checked strict and printable by intake_checks.strictly_valid) or None, its text,
+        the staff outcome.json as a dict or None)
 
 Every case asserts, besides its own expectation: grade exits 0; results.json exists and
 is strict; and no student-visible output (results.json and the printed report) shows the
@@ -19,16 +18,15 @@ list CASES; run.py registers them.
 """
 import functools
 import json
-import re
 import subprocess
 import tempfile
 from pathlib import Path
 
 import canary as canaries
 from harness import check, expect
+from intake_checks import strictly_valid
 
 GRADE = Path(__file__).resolve().parent.parent / "grade"
-CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
 class HostileCase:
@@ -46,45 +44,21 @@ class HostileCase:
 
 
 def run_grade(assignment, submission, *options):
-	"""The grade command on SUBMISSION; (process, results.json text or None, the staff
-	outcome.json as a dict or None)."""
+	"""The grade command on SUBMISSION; (process, results.json as a dict after checking it
+	is strict, printable UTF-8 JSON, or None; its text; the staff outcome.json or None)."""
 	with tempfile.TemporaryDirectory(prefix="pagelab-case-") as scratch:
 		out = Path(scratch) / "results.json"
 		logs = Path(scratch) / "logs"
 		proc = subprocess.run([str(GRADE), str(assignment), str(submission), "--out", str(out),
 				       "--logs", str(logs), *options],
 				      stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-		raw = out.read_bytes() if out.exists() else None
+		data = strictly_valid(out) if out.exists() else None
+		raw = out.read_text() if out.exists() else ""
 		outcome = json.loads((logs / "outcome.json").read_text()) \
 			if (logs / "outcome.json").exists() else None
 	proc.stdout = proc.stdout.decode("utf-8", "replace")
 	proc.stderr = proc.stderr.decode("utf-8", "replace")
-	return proc, None if raw is None else raw.decode("utf-8"), outcome
-
-
-def reject_constant(name):
-	raise ValueError(f"not strict JSON: {name}")
-
-
-def strict_json(text):
-	data = json.loads(text, parse_constant=reject_constant)
-	for value in strings(data):
-		value.encode("utf-8")  # a lone surrogate raises here
-		expect(not CONTROL.search(value),
-		       f"results.json holds a control character: {value[:120]!r}")
-	return data
-
-
-def strings(value):
-	if isinstance(value, str):
-		yield value
-	elif isinstance(value, dict):
-		for key, item in value.items():
-			yield key
-			yield from strings(item)
-	elif isinstance(value, list):
-		for item in value:
-			yield from strings(item)
+	return proc, data, raw, outcome
 
 
 def all_output(data):
@@ -96,10 +70,9 @@ def run_case(case):
 	try:
 		with tempfile.TemporaryDirectory(prefix="pagelab-hostile-") as scratch:
 			submission = case.build(Path(scratch), canary)
-			proc, raw, outcome = run_grade(case.assignment, submission, *case.options)
+			proc, data, raw, outcome = run_grade(case.assignment, submission, *case.options)
 		expect(proc.returncode == 0, f"grade exited {proc.returncode}:\n{proc.stderr[-3000:]}")
-		expect(raw is not None, "no results.json written")
-		data = strict_json(raw)
+		expect(data is not None, "no results.json written")
 		leak = canaries.leaked(canary, raw + proc.stdout)
 		expect(leak is None, f"student-visible output shows {leak}:\n{proc.stdout[-3000:]}")
 		score = data["score"]
