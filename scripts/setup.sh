@@ -78,8 +78,10 @@ setup_kernel() {
 	# patches, static libc for the guest programs
 	need 'command -v python3 && command -v patch' python3 patch
 	need 'test -f /usr/lib/x86_64-linux-gnu/libc.a' libc6-dev
-	# the sandbox every submission's build, checkpatch and boot run in (--overlay: 0.8+)
-	need 'command -v bwrap && bwrap --help | grep -q -- --overlay-src' bubblewrap
+	# the sandbox every submission's patch, build, checkpatch and boot run in: bubblewrap,
+	# with util-linux's unshare (mounts the build's overlay) and prlimit (resource limits)
+	need 'command -v bwrap' bubblewrap
+	need 'command -v unshare && command -v prlimit' util-linux
 }
 
 setup_node() {
