@@ -38,7 +38,8 @@ SELFTEST_CASES = [
 	("compile-error", "a compile error scores zero and shows the compiler's line"),
 	("boot-panic", "a panic while booting scores zero and shows the panic"),
 	("oops", "an oops during a test fails the rest of that boot and shows the oops"),
-	("hang", "a hang is stopped at the boot's timeout and graded as hung"),
+	("hang", "a hang is stopped at its step's limit, graded as hung, naming the test that"
+		 " did not return"),
 	("flood", "an output flood is stopped at the size cap and graded as a flood"),
 	("forged", "result lines forged by the kernel earn nothing and are reported as suspicious"),
 ]
