@@ -464,11 +464,3 @@ def write_file(path, data):
 	temporary = path.with_name(path.name + ".pagelab-tmp")
 	temporary.write_bytes(data)
 	os.replace(temporary, path)
-
-
-def write_if_changed(path, data):
-	"""Writes DATA unless PATH already holds it, so make sees no change."""
-	if path.exists() and path.read_bytes() == data:
-		return False
-	write_file(path, data)
-	return True
