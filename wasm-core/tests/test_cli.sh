@@ -366,7 +366,8 @@ done_
 test_case "gen writes a trace that run reads, with the sleeps of a timed workload as times"
 pagelab gen seed002-lru-wins --memory 16 -o "$tmp/t.trace"
 expect_status 0
-grep -q "^1 # t=1000$" "$tmp/t.trace" || problem "the second read is not at t=1000 ms"
+grep -q "^page time$" "$tmp/t.trace" || problem "no 'page time' header"
+grep -q "^1 1000$" "$tmp/t.trace" || problem "the second read is not at t=1000 ms"
 pagelab run --policy lru --frames 16 --trace "$tmp/t.trace" --json
 expect_status 0
 expect_json 'j.references === 84 && j.misses === 16'

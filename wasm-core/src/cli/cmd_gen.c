@@ -1,13 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * cmd_gen.c - `pagelab gen NAME`: writes one of the seeds' workloads as a
- * trace file (one reference per line, "PAGE[w]", and for a timed workload
- * "PAGE[w] # t=MS"), scaled to a memory size, deterministic for a seed.
- *
- * The time goes in a comment because the trace reader has no time column
- * yet (issue 11 gives it one): the file reads correctly today, with the
- * reference's index as its time, and keeps the times for when it can.
- * `pagelab experiment` builds its traces in memory, times included.
+ * trace file (one reference per line, "PAGE[w]"; a timed workload is a
+ * table with the header "page time" and lines "PAGE[w] TIME", time in ms),
+ * scaled to a memory size, deterministic for a seed.
  */
 #include <errno.h>
 #include <string.h>
@@ -64,12 +60,14 @@ static void write_trace(FILE *out, const struct workload *w, uint64_t memory, ui
 	fprintf(out, "# pagelab gen %s --memory %llu --seed %llu: %s\n", w->name,
 		(unsigned long long)memory, (unsigned long long)seed, w->help);
 	fprintf(out, "# %u references to %u pages%s\n", t->n, t->npages,
-		w->timed ? "; each reference's time (ms) follows it as '# t=MS'" : "");
+		w->timed ? "; time in ms" : "");
+	if (t->vtime)
+		fputs("page time\n", out);
 	for (uint32_t i = 0; i < t->n; i++) {
 		fprintf(out, "%llu%s", (unsigned long long)t->number[t->page[i]],
 			t->flags[i] & PL_REF_WRITE ? "w" : "");
 		if (t->vtime)
-			fprintf(out, " # t=%llu", (unsigned long long)t->vtime[i]);
+			fprintf(out, " %llu", (unsigned long long)t->vtime[i]);
 		fputc('\n', out);
 	}
 }
@@ -113,9 +111,10 @@ const struct cli_command cli_command_gen = {
 	"usage: pagelab gen NAME [--memory PAGES] [--seed S] [-o FILE]\n"
 	"\n"
 	"Writes a seed report's workload as a trace, one reference per line\n"
-	"('PAGE', 'PAGEw' for a write; a timed workload adds its time in ms as a\n"
-	"comment, '# t=MS'), with sizes scaled to a memory of PAGES pages.  The\n"
-	"same NAME, PAGES and S always give the same trace.\n"
+	"('PAGE', 'PAGEw' for a write; a timed workload is a table headed\n"
+	"'page time', each line 'PAGE TIME' with the time in ms), with sizes\n"
+	"scaled to a memory of PAGES pages.  The same NAME, PAGES and S always\n"
+	"give the same trace.\n"
 	"\n"
 	"  --memory PAGES  the memory the workload is sized for (default 1024,\n"
 	"                  at most 1048576); simulate it with --frames PAGES\n"
