@@ -73,7 +73,12 @@ describe('the link', () => {
 
 	it('says a truncated or damaged link is truncated, and opens the default', () => {
 		const link = encodeState(withRefs(refsOf(500, 50)));
-		for (const cut of [link.slice(0, link.length - 7), link.slice(0, link.indexOf('.', 4)), link.slice(0, 12)]) {
+		const trace = decodeState(link.slice(0, link.length - 7));
+		expect(trace.state).toEqual(DEFAULT_STATE);
+		expect(trace.errors).toEqual([expect.stringMatching(/^link: its trace is truncated or damaged/)]);
+		const lecture = decodeState(encodeState({ ...DEFAULT_STATE, lecture: true, scenario: withRefs(refsOf(500, 50)).scenario }).slice(0, -7));
+		expect(lecture.state.lecture).toBe(true);
+		for (const cut of [link.slice(0, link.indexOf('.', 4)), link.slice(0, 12)]) {
 			const decoded = decodeState(cut);
 			expect(decoded.state, cut).toEqual(DEFAULT_STATE);
 			expect(decoded.errors, cut).toEqual([expect.stringMatching(/^link: it is truncated or damaged/)]);

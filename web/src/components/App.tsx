@@ -254,7 +254,16 @@ export function App() {
 					{fullscreen ? 'exit full screen' : 'full screen'}
 				</button>
 			</header>
-			{blank && <div className="pl-app-blank-screen" data-testid="blank-screen" onClick={() => setBlank(false)} aria-label="screen blanked: press any key" />}
+			{blank && (
+				<div
+					className="pl-app-blank-screen"
+					data-testid="blank-screen"
+					tabIndex={-1}
+					ref={(overlay) => overlay?.focus()}
+					onClick={() => setBlank(false)}
+					aria-label="screen blanked: press any key"
+				/>
+			)}
 			{linkProblem && (
 				<div className="pl-banner pl-app-link-problem" role="alert" data-testid="link-problem">
 					<span>{linkProblem}</span>

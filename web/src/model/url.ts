@@ -174,6 +174,7 @@ const LINK_JSON_LIMIT = 1_000_000;
 /** Largest reference string a scenario file may hold (characters). */
 const FILE_JSON_LIMIT = 64_000_000;
 const MAX_STEP = 100_000_000;
+const DEFAULT_PRESET = PRESETS[0].id;
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -404,11 +405,15 @@ function decodeFragment(fragment: string): Decoded {
 			return undefined;
 		}
 	});
-	if (state === undefined || trace === undefined) return fail('it is truncated or damaged (its content does not decompress to a scenario); copy the whole link again');
-	if (!isObject(state)) return fail('its content is not a scenario');
-	const json = { ...state, trace };
+	if (state === undefined || !isObject(state)) return fail('it is truncated or damaged (its content does not decompress to a scenario); copy the whole link again');
 	const errors: string[] = [];
-	return { state: fromJson(json, errors, at, LINK_JSON_LIMIT), errors };
+	/* A link cut inside its trace still opens its view and mode (lecture mode shows the message too). */
+	if (trace === undefined) {
+		const kept = fromJson({ ...state, trace: { preset: DEFAULT_PRESET } }, errors, at, LINK_JSON_LIMIT);
+		errors.push(`${at}its trace is truncated or damaged (it does not decompress); the default trace is shown instead: copy the whole link again`);
+		return { state: { ...kept, step: 0 }, errors };
+	}
+	return { state: fromJson({ ...state, trace }, errors, at, LINK_JSON_LIMIT), errors };
 }
 
 /**

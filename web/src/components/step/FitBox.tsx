@@ -39,13 +39,10 @@ export function FitBox({ fit, children }: { fit: boolean; children: ReactNode })
 		observer.observe(inner);
 		return () => observer.disconnect();
 	}, [fit]);
+	if (!fit) return <>{children}</>;
 	return (
-		<div className={fit ? 'pl-step-fit-box' : undefined} ref={box} data-scale={fit ? scale.toFixed(2) : undefined}>
-			<div
-				className={fit ? 'pl-step-fit-content' : undefined}
-				ref={content}
-				style={fit && scale < 1 ? { transform: `scale(${scale})`, width: `${100 / scale}%` } : undefined}
-			>
+		<div className="pl-step-fit-box" ref={box} data-scale={scale.toFixed(2)}>
+			<div className="pl-step-fit-content" ref={content} style={scale < 1 ? { transform: `scale(${scale})`, width: `${100 / scale}%` } : undefined}>
 				{children}
 			</div>
 		</div>

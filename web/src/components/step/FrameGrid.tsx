@@ -68,7 +68,7 @@ const Column = memo(function Column({ k, page, rows, column, result, moment, onP
 	}
 	const outcome = result === 'F' ? 'fault' : result === 'H' ? 'hit' : 'not yet shown';
 	return (
-		<div className={`pl-step-grid-column pl-step-${moment}`} role="row" data-step={k} aria-current={moment === 'current' ? 'step' : undefined}>
+		<div className={`pl-step-grid-column pl-step-${moment}`} role="row" data-column={k} aria-current={moment === 'current' ? 'step' : undefined}>
 			<div
 				className="pl-step-cell pl-step-ref"
 				role="rowheader"
@@ -82,6 +82,7 @@ const Column = memo(function Column({ k, page, rows, column, result, moment, onP
 			</div>
 			{cells}
 			<div className={`pl-step-cell pl-step-result pl-step-${result}`} role="gridcell" tabIndex={-1} data-row={rows + 1} aria-label={`step ${k}: ${outcome}`} data-testid={`grid-result-${k}`}>
+				{result && <span className="pl-step-mark" data-testid={`grid-mark-${k}`} aria-hidden="true" />}
 				{result}
 			</div>
 		</div>
@@ -91,10 +92,10 @@ const Column = memo(function Column({ k, page, rows, column, result, moment, onP
 /* Arrow keys move the focus between cells; Enter shows the focused cell's step. */
 function moveFocus(event: KeyboardEvent<HTMLDivElement>, onPick?: (step: number) => void): void {
 	const cell = event.target instanceof HTMLElement ? event.target.closest<HTMLElement>('[data-row]') : null;
-	const column = cell?.closest<HTMLElement>('[data-step]');
+	const column = cell?.closest<HTMLElement>('[data-column]');
 	if (!cell || !column) return;
 	const row = Number(cell.dataset.row);
-	const step = Number(column.dataset.step);
+	const step = Number(column.dataset.column);
 	if (event.key === 'Enter') {
 		onPick?.(step);
 		event.preventDefault();
@@ -104,7 +105,7 @@ function moveFocus(event: KeyboardEvent<HTMLDivElement>, onPick?: (step: number)
 	const move = delta[event.key];
 	if (!move) return;
 	const grid = event.currentTarget;
-	const target = grid.querySelector<HTMLElement>(`[data-step="${step + move[0]}"] [data-row="${row + move[1]}"]`);
+	const target = grid.querySelector<HTMLElement>(`[data-column="${step + move[0]}"] [data-row="${row + move[1]}"]`);
 	if (target) {
 		cell.tabIndex = -1;
 		target.tabIndex = 0;
@@ -127,7 +128,9 @@ function RowLabels({ rows }: { rows: number }) {
 				ref
 			</div>
 			{labels}
-			<div className="pl-step-cell pl-step-label" role="columnheader" aria-label="hit or fault" />
+			<div className="pl-step-cell pl-step-label" role="columnheader">
+				<span className="pl-visually-hidden">hit or fault</span>
+			</div>
 		</div>
 	);
 }

@@ -26,7 +26,7 @@ import { Controls } from './Controls';
 import { FrameGrid, widestPage } from './FrameGrid';
 import { FitBox } from './FitBox';
 import { useElementWidth } from '../charts/useElementWidth';
-import { StructureView } from './StructureView';
+import { StructureView, drawingFor } from './StructureView';
 import { PredictPanel, score, type Prediction, type Scored } from './PredictPanel';
 import { stepLogCsv } from '../../model/stepLog';
 import './step.css';
@@ -220,6 +220,8 @@ export function StepView({ run, step: requested, onStep, lecture, hideAnswers, p
 		const onKey = (event: KeyboardEvent) => {
 			if (elementTakesTyping(event.target) || event.altKey || event.ctrlKey || event.metaKey) return;
 			const target = event.target instanceof HTMLElement ? event.target : null;
+			/* A blanked screen takes the next key to come back (App), not to step. */
+			if (target?.closest('.blank-screen')) return;
 			/* The grid's own arrows move between its cells. */
 			if (target?.closest('[role=grid]') && /^Arrow/.test(event.key)) return;
 			const next = stepForKey(event.key, step, total);
@@ -333,7 +335,8 @@ export function StepView({ run, step: requested, onStep, lecture, hideAnswers, p
 					<h2>
 						{run.policy.title} <span className="pl-step-policy-name">({run.policy.name})</span>
 					</h2>
-					<FitBox fit={lecture}>
+					{/* The clock face is an SVG that scales itself to the panel; the lists and lanes are scaled by FitBox. */}
+					<FitBox fit={lecture && drawingFor({ policy: run.policy, frames: run.scenario.frames }) !== 'clock'}>
 					{shown ? (
 						<StructureView
 							policy={run.policy}
