@@ -6,9 +6,10 @@
  * cannot be driven at all (a test id missing, a scenario refused), naming why.
  *
  * Figures:
- *   1. Per-step render time with 64 and 256 frames (and 3, the textbook size, as
- *      the baseline that shows what the frame count costs), for LRU (the generic list
- *      view) and CLOCK (its clock face): from the step-forward click to the step
+ *   1. Per-step render time with 16, 1024 and 4096 frames (the step view's
+ *      largest), for Linux (its lanes, the longest narrations: a reclaim batch
+ *      of 32 at 4096 frames) and CLOCK (its clock face at 16, the generic list
+ *      view above 32): from the step-forward click to the step
  *      view committing the new step (`data-step` on frame-grid and structure) plus
  *      the forced style and layout of the result.  Goal: <= 16 ms, one frame.
  *      Measured inside the page, so Playwright's round trips are not counted;
@@ -22,6 +23,8 @@
  *      (lib/main-thread.mjs), during the 1M upload of 2, while 1M references
  *      are pasted into the trace box, while a few characters are typed after
  *      them, and while that 1M typed trace is applied.  Goal: <= 50 ms each.
+ *   5. The length of the link (URL) for a 20 000-reference scenario (presets
+ *      travel by name: test/scenario-url.test.ts checks the 1M one is short).
  *
  * Traces are generated here from a fixed seed, so every run measures the same work.
  * `node e2e/bench/browser-bench.mjs --main-thread` runs figures 2 to 4 only.
@@ -274,6 +277,17 @@ async function benchTyping(lab) {
 	console.log(`  Apply until simulated and shown: ${describeTasks(applied)} (goal: longest <= 50 ms)`);
 }
 
+/* The URL the page writes for a 20k-reference scenario, and for the zipf preset. */
+async function benchLinkLength(lab) {
+	const refs = referenceStream(20_000, 500, 3).join(' ');
+	await lab.setScenario({ policy: 'lru', frames: 64, refs });
+	await lab.page.waitForFunction(() => location.hash.startsWith('#v1.'));
+	await lab.page.waitForTimeout(700);
+	const twentyK = (await lab.page.evaluate(() => location.href)).length;
+	console.log(`link length, 20 000 references: ${twentyK.toLocaleString('en')} characters ` +
+		`(the references as text: ${refs.length.toLocaleString('en')}; the page writes at most 64 000)`);
+}
+
 async function main() {
 	const site = await startStaticServer();
 	const browser = await launchChromium();
@@ -289,10 +303,12 @@ async function main() {
 		console.log(`browser bench: Chromium ${browser.version()}, headless, no GPU; ` +
 			`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores (other work slows every figure)`);
 		/* --main-thread: only the 1M upload and the trace box (figures 2 to 4). */
-		if (!process.argv.includes('--main-thread'))
-			for (const frames of [3, 64, 256])
-				for (const policy of ['lru', 'clock'])
+		if (!process.argv.includes('--main-thread')) {
+			for (const frames of [16, 1024, 4096])
+				for (const policy of ['linux', 'clock'])
 					await benchStepRender(lab, cdp, policy, frames);
+			await benchLinkLength(lab);
+		}
 		await lab.setScenario({ policy: 'lru', frames: 32, refs: '1 2 3 4 1 2 5' });
 		await lab.byTestId('tab-charts').click();
 		await benchBigTrace(lab);

@@ -298,6 +298,8 @@ export function App() {
 					/>
 				</aside>
 				<main className="pl-app-main">
+					{/* Each view's heading, for screen readers (the tabs show it): the views' own headings sit under it. */}
+					<h2 className="pl-visually-hidden">{TABS.filter((tab) => tab.view === state.view).map((tab) => tab.label + tab.more)}</h2>
 					{!run && <p className="pl-note">{progress !== null ? 'simulating…' : 'no scenario yet'}</p>}
 					<ViewErrorBoundary
 						view={viewName(state.view)}

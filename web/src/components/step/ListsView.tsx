@@ -60,8 +60,13 @@ export function endsOf(policy: PolicyInfo, list: number): string {
 	return 'head → tail';
 }
 
+/* A ghost list shows its newest entries only: history, not memory, and up to `frames` long. */
+const GHOSTS_SHOWN = 24;
+
 export function ListRow({ policy, snapshot, fieldMax, transitions, list }: DrawingProps & { list: number }) {
 	const info = policy.lists[list];
+	const entries = info.ghost ? snapshot.lists[list].slice(0, GHOSTS_SHOWN) : snapshot.lists[list];
+	const hidden = snapshot.lists[list].length - entries.length;
 	const hands = policy.hands
 		.map((hand, h) => ({ ...hand, h, position: snapshot.hands[h] }))
 		.filter((hand) => hand.list === list);
@@ -74,7 +79,7 @@ export function ListRow({ policy, snapshot, fieldMax, transitions, list }: Drawi
 				<span className="pl-step-ends">{endsOf(policy, list)}</span>
 			</header>
 			<ol className="pl-step-chips" data-testid={`list-${info.name}`}>
-				{snapshot.lists[list].map((entry, i) => (
+				{entries.map((entry, i) => (
 					<PageChip
 						key={entry.page}
 						policy={policy}
@@ -86,6 +91,7 @@ export function ListRow({ policy, snapshot, fieldMax, transitions, list }: Drawi
 					/>
 				))}
 				<EvictedGhosts list={list} transitions={transitions} />
+				{hidden > 0 && <li className="pl-note">and {hidden} older</li>}
 			</ol>
 			{hands.map((hand) => (
 				<div key={hand.name} className="pl-step-hand-marker" data-testid={`hand-${hand.name}`} data-position={String(hand.position)}>
