@@ -2,7 +2,8 @@
  * Every view has its own style sheet beside it, and every class a sheet
  * styles carries the sheet's prefix, so one view's rules cannot reach into
  * another's.  The base sheet (src/styles.css) holds only the shared classes
- * (the shell and lecture-mode markers, notes, banners, the primary button).
+ * (the shell and lecture-mode markers, notes, banners, the primary button,
+ * text for screen readers only).
  * One sheet is a mode, not a view: lecture.css (lecture mode's layout and
  * minimum sizes across the views) may style any view's prefixed classes.
  */
@@ -12,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const SRC = fileURLToPath(new URL('../src', import.meta.url));
-const SHARED = ['pl-app', 'pl-lecture', 'pl-note', 'pl-banner', 'pl-primary'];
+const SHARED = ['pl-app', 'pl-lecture', 'pl-note', 'pl-banner', 'pl-primary', 'pl-visually-hidden'];
 const PREFIXES: Record<string, string[]> = {
 	'styles.css': [],
 	'components/app.css': ['pl-app-'],
