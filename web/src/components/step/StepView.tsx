@@ -221,7 +221,7 @@ export function StepView({ run, step: requested, onStep, lecture, hideAnswers, p
 			if (elementTakesTyping(event.target) || event.altKey || event.ctrlKey || event.metaKey) return;
 			const target = event.target instanceof HTMLElement ? event.target : null;
 			/* A blanked screen takes the next key to come back (App), not to step. */
-			if (target?.closest('.blank-screen')) return;
+			if (target?.closest('.pl-app-blank-screen')) return;
 			/* The grid's own arrows move between its cells. */
 			if (target?.closest('[role=grid]') && /^Arrow/.test(event.key)) return;
 			const next = stepForKey(event.key, step, total);
