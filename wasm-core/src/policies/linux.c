@@ -38,25 +38,9 @@
  */
 #include "lru_lists.h"
 
-static void deactivate_tail(struct lruvec *vec, enum lru_list_id active, uint32_t nr)
-{
-	for (uint32_t i = 0; i < nr; i++) {
-		vec->count[LRU_PGREFILL]++;
-		lruvec_deactivate(vec, lruvec_tail(vec, active));
-	}
-}
-
-static uint32_t tail_or_newcomer(const struct lruvec *vec, enum lru_list_id active,
-				 uint32_t newcomer)
-{
-	uint32_t tail = lruvec_tail(vec, active);
-
-	return tail != PL_NONE ? tail : newcomer;
-}
-
 static const struct lru_aging second_chance_aging = {
-	.shrink_active = deactivate_tail,
-	.first_deactivated = tail_or_newcomer,
+	.shrink_active = lruvec_deactivate_tail,
+	.first_deactivated = lruvec_tail_or_newcomer,
 };
 
 static void *linux_create(struct pl_ctx *ctx, struct pl_error *err)

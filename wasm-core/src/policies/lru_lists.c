@@ -242,6 +242,28 @@ void lruvec_deactivate(struct lruvec *vec, uint32_t page)
 	vec->count[LRU_DEMOTED]++;
 }
 
+static bool may_activate(const struct lruvec *vec, uint32_t page)
+{
+	return !vec->aging->may_activate || vec->aging->may_activate(vec, page);
+}
+
+/* shrink_active_list() of 6.1 for anything but executable file pages. */
+void lruvec_deactivate_tail(struct lruvec *vec, enum lru_list_id active, uint32_t nr)
+{
+	for (uint32_t i = 0; i < nr; i++) {
+		vec->count[LRU_PGREFILL]++;
+		lruvec_deactivate(vec, lruvec_tail(vec, active));
+	}
+}
+
+uint32_t lruvec_tail_or_newcomer(const struct lruvec *vec, enum lru_list_id active,
+				 uint32_t newcomer)
+{
+	uint32_t tail = lruvec_tail(vec, active);
+
+	return tail != PL_NONE ? tail : newcomer;
+}
+
 /* folio_mark_accessed(), the four-state table in the header. */
 static void mark_accessed(struct lruvec *vec, uint32_t page)
 {
@@ -249,7 +271,7 @@ static void mark_accessed(struct lruvec *vec, uint32_t page)
 
 	if (!lruvec_field(vec, page, LRU_REFERENCED)) {
 		lruvec_set_field(vec, page, LRU_REFERENCED, 1);
-	} else if (!was_active) {
+	} else if (!was_active && may_activate(vec, page)) {
 		activate(vec, page);
 		lruvec_set_field(vec, page, LRU_REFERENCED, 0);
 		vec->count[LRU_PROMOTED]++;
@@ -258,8 +280,12 @@ static void mark_accessed(struct lruvec *vec, uint32_t page)
 		vec->aging->accessed_active(vec, page);
 }
 
-static void touch(struct lruvec *vec, uint32_t page)
+static void touch(struct lruvec *vec, const struct pl_ref *ref, bool fault)
 {
+	uint32_t page = ref->page;
+
+	if (vec->aging->referenced)
+		vec->aging->referenced(vec, page, pl_time(vec->ctx, ref->step), fault);
 	if (marks_accessed(vec, page))
 		mark_accessed(vec, page);
 	else
@@ -289,6 +315,19 @@ static int32_t clamp_field(uint64_t value)
 {
 	return value > INT32_MAX ? INT32_MAX : (int32_t)value;
 }
+
+/* Sets the wide value of a resident page (non-negative; shown clamped to a field). */
+void lruvec_set_wide(struct lruvec *vec, uint32_t page, int64_t value)
+{
+	int64_t old = vec->wide[page];
+
+	if (old == value)
+		return;
+	pl_emit_set(vec->ctx, page, LRU_WIDE, clamp_field((uint64_t)old),
+		    clamp_field((uint64_t)value));
+	vec->wide[page] = value;
+}
+
 
 /* Drops a page's entry from the shadow list (its shadow value stays). */
 static void forget_shadow(struct lruvec *vec, uint32_t page)
@@ -356,12 +395,13 @@ void lruvec_destroy(void *state)
 		return;
 	pl_links_free(&vec->links);
 	free(vec->page);
+	free(vec->wide);
 	free(vec);
 }
 
 void lruvec_hit(void *state, const struct pl_ref *ref)
 {
-	touch(state, ref->page);
+	touch(state, ref, false);
 }
 
 /*
@@ -406,7 +446,7 @@ void lruvec_insert(void *state, const struct pl_ref *ref)
 		if (vec->aging->activated)
 			vec->aging->activated(vec, page);
 	}
-	touch(vec, page);
+	touch(vec, ref, true);
 }
 
 uint32_t lruvec_reclaim_goal(const void *state, uint32_t resident)
@@ -503,7 +543,8 @@ static enum folio_references check_references(const struct lruvec *vec, uint32_t
 {
 	if (!lruvec_field(vec, page, LRU_ACCESSED))
 		return FOLIOREF_RECLAIM;
-	return lruvec_field(vec, page, LRU_REFERENCED) ? FOLIOREF_ACTIVATE : FOLIOREF_KEEP;
+	return lruvec_field(vec, page, LRU_REFERENCED) && may_activate(vec, page) ?
+	       FOLIOREF_ACTIVATE : FOLIOREF_KEEP;
 }
 
 /*
@@ -538,6 +579,8 @@ static uint32_t reclaim(struct lruvec *vec, uint32_t page)
 	vec->page[page].lru = LRU_NOT_RESIDENT;
 	vec->page[page].shadow = ++vec->nonresident_age;	/* workingset_eviction() */
 	memset(vec->page[page].field, 0, sizeof(vec->page[page].field));
+	if (vec->wide)
+		vec->wide[page] = 0;
 	pl_emit_evict(vec->ctx, page, lru);
 	if (vec->workingset)
 		add_shadow(vec, page);
@@ -627,6 +670,8 @@ void lruvec_snapshot(const void *state, struct pl_snapshot *out)
 		     page = vec->links.link[page].next) {
 			for (unsigned f = 0; f < vec->nfields; f++)
 				values[f] = lruvec_field(vec, page, f);
+			if (vec->wide && lru != LRU_SHADOW)
+				values[LRU_WIDE] = clamp_field((uint64_t)vec->wide[page]);
 			values[vec->nfields] = lru == LRU_SHADOW ?
 					       clamp_field(vec->page[page].shadow - 1) : 0;
 			pl_snapshot_push(out, lru, page, values);

@@ -55,6 +55,9 @@ enum lru_field {
 	LRU_ACCESSED,	/* the hardware accessed ("young") bit of its PTE */
 	LRU_COMMON_FIELDS,
 	LRU_RRPV = LRU_COMMON_FIELDS,	/* linux_rrip only */
+	LRU_WIDE = LRU_COMMON_FIELDS,	/* shows lruvec.wide, for variants that have it */
+	LRU_CLOSE,			/* linux_lruk: the latest reference came within
+					 * `threshold` of the one before */
 	LRU_MAX_FIELDS
 };
 
@@ -154,6 +157,18 @@ struct lru_aging {
 	 */
 	uint32_t (*first_deactivated)(const struct lruvec *vec, enum lru_list_id active,
 				      uint32_t newcomer);
+	/*
+	 * Optional.  A reference to the page at `time` is about to be handled
+	 * (`fault`: the page has just been brought in).
+	 */
+	void (*referenced)(struct lruvec *vec, uint32_t page, uint64_t time, bool fault);
+	/*
+	 * Optional, read-only.  May this inactive page be promoted now?  Asked
+	 * by folio_mark_accessed() and by reclaim's folio_check_references()
+	 * before an activation; when it says no, the page stays inactive
+	 * (referenced, kept).  NULL: always.
+	 */
+	bool (*may_activate)(const struct lruvec *vec, uint32_t page);
 };
 
 /* What the model keeps per page, together so that a reference touches one line. */
@@ -176,6 +191,11 @@ struct lruvec {
 	int64_t scan_credit[2];	/* anon, file: see scan_lru() */
 	uint64_t nonresident_age;	/* lruvec->nonresident_age */
 	int32_t rrpv_max;	/* linux_rrip only */
+	uint64_t threshold;	/* linux_lruk only */
+	int64_t *wide;		/* [npages] a variant's own per-page value too wide
+				 * for a field byte (linux_lruk: the time of the
+				 * last reference), shown as field LRU_WIDE; 0
+				 * while not resident; NULL if the variant has none */
 };
 
 /* The ops of a variant's table. */
@@ -208,8 +228,17 @@ static inline uint32_t lruvec_toward_head(const struct lruvec *vec, uint32_t pag
 }
 
 void lruvec_set_field(struct lruvec *vec, uint32_t page, enum lru_field f, int32_t value);
+void lruvec_set_wide(struct lruvec *vec, uint32_t page, int64_t value);
 /* Moves a resident page to the head of list `to`. */
 void lruvec_move_head(struct lruvec *vec, uint32_t page, enum lru_list_id to);
+/*
+ * Stock Linux's aging hooks (shrink_active_list deactivates the tail), for
+ * variants that change something else: linux, linux_lruk.
+ */
+void lruvec_deactivate_tail(struct lruvec *vec, enum lru_list_id active, uint32_t nr);
+uint32_t lruvec_tail_or_newcomer(const struct lruvec *vec, enum lru_list_id active,
+				 uint32_t newcomer);
+
 /* Moves an active page to the head of its inactive list, as shrink_active_list does. */
 void lruvec_deactivate(struct lruvec *vec, uint32_t page);
 
