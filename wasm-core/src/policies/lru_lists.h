@@ -199,6 +199,21 @@ struct lruvec {
 };
 
 /* The ops of a variant's table. */
+#define LRUVEC_OPS						\
+	.lists = lru_list_names,				\
+	.nlists = NR_LRU_ALL_LISTS,				\
+	.ghost_lists = 1 << LRU_SHADOW,				\
+	.counters = lru_counter_names,				\
+	.ncounters = NR_LRU_COUNTERS,				\
+	.destroy = lruvec_destroy,				\
+	.hit = lruvec_hit,					\
+	.insert = lruvec_insert,				\
+	.victim = lruvec_victim,				\
+	.evict = lruvec_evict,					\
+	.reclaim_goal = lruvec_reclaim_goal,			\
+	.snapshot = lruvec_snapshot,				\
+	.read_counters = lruvec_read_counters
+
 void *lruvec_create(struct pl_ctx *ctx, const struct lru_aging *aging, unsigned nfields,
 		    struct pl_error *err);
 void lruvec_destroy(void *state);
