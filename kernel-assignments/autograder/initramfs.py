@@ -19,7 +19,7 @@ import stat
 import subprocess
 from pathlib import Path
 
-from kbuild import COMMON_DIR, SetupError, cache_dir, write_file
+from kbuild import COMMON_DIR, SetupError, cache_dir, file_lock, write_file
 
 BUSYBOX = Path("/bin/busybox")
 GUEST_LIBRARY = COMMON_DIR / "guest"
@@ -115,20 +115,22 @@ def base_entries(assignment, programs):
 
 
 def base_initramfs(assignment, log):
+	"""Builds the archive unless it is current; concurrent grades take turns."""
 	target = cache_dir() / "initramfs" / f"{assignment.name}.cpio"
 	stamp = target.with_suffix(".inputs")
 	digest = inputs_digest(assignment)
-	if target.exists() and stamp.exists() and stamp.read_text() == digest:
+	with file_lock(target.with_suffix(".lock"), log, f"the {assignment.name} initramfs"):
+		if target.exists() and stamp.exists() and stamp.read_text() == digest:
+			return target
+		log(f"building the {assignment.name} initramfs (busybox + guest programs)")
+		workdir = target.with_suffix(".build")
+		shutil.rmtree(workdir, ignore_errors=True)
+		workdir.mkdir(parents=True)
+		programs = guest_programs(assignment, workdir)
+		write_file(target, newc_archive(base_entries(assignment, programs)))
+		stamp.write_text(digest)
+		shutil.rmtree(workdir, ignore_errors=True)
 		return target
-	log(f"building the {assignment.name} initramfs (busybox + guest programs)")
-	workdir = target.with_suffix(".build")
-	shutil.rmtree(workdir, ignore_errors=True)
-	workdir.mkdir(parents=True)
-	programs = guest_programs(assignment, workdir)
-	write_file(target, newc_archive(base_entries(assignment, programs)))
-	stamp.write_text(digest)
-	shutil.rmtree(workdir, ignore_errors=True)
-	return target
 
 
 def run_initramfs(base, key, directory_path):

@@ -27,9 +27,11 @@ from gradelib import Boot, Fail, checkpatch, test
 
 HERE = Path(__file__).resolve().parent
 
+# Whole-boot limits; each step of a plan has its own, much shorter one (pl-step lines).
+# Measured at load 15: pressure 51 s, faults 7 s.
 pressure = Boot("pressure", plan="pressure", memory="96M", swap="64M", disk=True,
-		timeout=300)
-faults = Boot("faults", plan="faults", memory="64M", timeout=90)
+		timeout=180)
+faults = Boot("faults", plan="faults", memory="64M", timeout=60)
 
 LIST_SLACK_PAGES = 32
 LIST_SLACK_FRACTION = 0.02
