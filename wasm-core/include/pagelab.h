@@ -208,6 +208,8 @@ struct pl_snapshot {
 void pl_snapshot_init(struct pl_snapshot *s, const struct pl_policy_ops *ops);
 void pl_snapshot_free(struct pl_snapshot *s);
 void pl_snapshot_clear(struct pl_snapshot *s);
+/* Room for `entries` entries without growing; -1 when out of memory. */
+int pl_snapshot_reserve(struct pl_snapshot *s, uint32_t entries);
 int pl_snapshot_copy(struct pl_snapshot *dst, const struct pl_snapshot *src);
 bool pl_snapshot_equal(const struct pl_snapshot *a, const struct pl_snapshot *b);
 /*

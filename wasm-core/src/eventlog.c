@@ -35,7 +35,7 @@ size_t eventlog_bytes(const struct eventlog *log, uint32_t n)
 		const struct pl_snapshot *cp = &log->checkpoints[i];
 
 		bytes += sizeof(*cp) + (size_t)cp->cap * (sizeof(*cp->page) +
-			 (cp->nfields ? cp->nfields : 1) * sizeof(*cp->value));
+			 cp->nfields * sizeof(*cp->value));
 	}
 	return bytes;
 }
@@ -65,6 +65,11 @@ struct pl_snapshot *eventlog_begin_step(struct eventlog *log, uint32_t pos,
 		return NULL;
 	cp = &log->checkpoints[log->ncheckpoints++];
 	pl_snapshot_init(cp, ops);
+	/* sized like the previous one (memory changes little in K steps), not
+	 * grown by doubling: less copying and no unused half (a failure here
+	 * shows again, and is reported, when the snapshot is pushed) */
+	if (log->ncheckpoints > 1)
+		pl_snapshot_reserve(cp, cp[-1].total);
 	return cp;
 }
 

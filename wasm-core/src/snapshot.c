@@ -61,8 +61,8 @@ static int reserve(struct pl_snapshot *s, uint32_t want)
 	if (!page)
 		return -1;
 	s->page = page;
-	/* at least one value slot, so that a field-less snapshot has a buffer */
-	value = realloc(s->value, (size_t)cap * (s->nfields ? s->nfields : 1) * sizeof(*value));
+	/* a field-less snapshot keeps a one-byte buffer: no value per entry */
+	value = realloc(s->value, s->nfields ? (size_t)cap * s->nfields * sizeof(*value) : 1);
 	if (!value)
 		return -1;
 	s->value = value;
@@ -161,19 +161,33 @@ static void remove_entry(struct pl_snapshot *s, uint32_t at)
 	s->total--;
 }
 
+/*
+ * Appends at the end, the one place a push may go: no gap to open, so
+ * none of insert_entry()'s moves (a checkpoint is thousands of pushes).
+ */
 int pl_snapshot_push(struct pl_snapshot *s, unsigned list, uint32_t page, const int32_t *values)
 {
-	if (list >= s->nlists || s->total != list_start(s, list + 1)) {
-		/* a list after this one already has entries: pushed out of order */
+	uint32_t at = s->total;
+	int32_t *v;
+
+	if (list >= s->nlists || at != list_start(s, list + 1) ||
+	    (at == s->cap && reserve(s, at + 1))) {
+		/* pushed out of order (a later list has entries), or out of memory */
 		s->failed = true;
 		return -1;
 	}
-	if (insert_entry(s, s->total, page, values)) {
-		s->failed = true;
-		return -1;
-	}
+	s->page[at] = page;
+	v = values_of(s, at);
+	for (uint32_t f = 0; f < s->nfields; f++)
+		v[f] = values ? values[f] : 0;
+	s->total++;
 	s->len[list]++;
 	return 0;
+}
+
+int pl_snapshot_reserve(struct pl_snapshot *s, uint32_t entries)
+{
+	return reserve(s, entries);
 }
 
 void pl_snapshot_set_hand(struct pl_snapshot *s, unsigned hand, int32_t pos)
