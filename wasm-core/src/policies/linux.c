@@ -34,7 +34,22 @@
  * frames and up), wmark_low 0, wmark_high 0, workingset 1.
  *
  * Cost per reference: O(1) for hits and faults, reclaim amortized O(1)
- * (see lru_lists.c).
+ * (see lru_lists.c).  It is several times LRU's by design; per reference
+ * the model does, beyond LRU's unlink and push:
+ *   - every reference: the page's type (a hash of its id), then the
+ *     folio_mark_accessed() table or the accessed bit: one or two field
+ *     updates, each also keeping the referenced-pages gauge, and on the
+ *     promotion an activation (a move between lists, three counters);
+ *   - every fault: the refault test against the page's shadow value (and
+ *     the working set size), the insert into one of four lists, the touch;
+ *   - every eviction: get_scan_count()'s weighted choice of anon or file
+ *     (64-bit products), inactive_is_low(), then the walk from the inactive
+ *     tail - run twice, read-only for victim() and for real in evict(),
+ *     which also rotates or activates every page it passes over, and every
+ *     batch pages a shrink_active_list() - and the shadow entry pushed
+ *     (and the oldest dropped).
+ * Measured with callgrind on the benchmark's zipf trace (64K frames):
+ * about 3.5 times LRU's instructions per reference (README, Benchmark).
  */
 #include "lru_lists.h"
 

@@ -35,7 +35,13 @@
  *
  * Cost per reference: amortized O(2^M): a deactivation may pass over
  * active pages several times, but each pass raises their RRPV, and an RRPV
- * only falls again on a reference.
+ * only falls again on a reference.  Per reference it does all that linux
+ * does (linux.c lists it: the type hash, the mark_accessed table with its
+ * field updates, the refault test, two reclaim walks per eviction, the
+ * shadow entry) plus the RRPV updates on promotion and on active hits, and
+ * at isolation the rotations of active pages below the maximum RRPV; by
+ * callgrind on the benchmark's zipf trace, about 3.8 times LRU's
+ * instructions per reference (README, Benchmark).
  */
 #include "lru_lists.h"
 
