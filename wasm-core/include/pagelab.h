@@ -48,7 +48,7 @@
 #define PL_NONE UINT32_MAX	/* "no page", "never used again" */
 #define PL_MAX_LISTS 8
 #define PL_MAX_FIELDS 8
-#define PL_MAX_HANDS 2
+#define PL_MAX_HANDS 3
 #define PL_MAX_PARAMS 8
 #define PL_MAX_COUNTERS 24
 

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * test_modern.c - the adaptive and scan-resistant policies: ARC, 2Q, SLRU,
- * SIEVE, S3-FIFO, LIRS, CAR, W-TinyLFU, LeCaR.
+ * SIEVE, S3-FIFO, LIRS, CAR, CLOCK-Pro, W-TinyLFU, LeCaR.
  *
  * Golden tests: small traces worked by hand from each paper's rules (the
  * expected structures are written out in the comments, step by step).
  *
- * Differential tests: ARC, 2Q and CAR (absent from libCacheSim) against straightforward transcriptions of
+ * Differential tests: ARC, 2Q, CAR and CLOCK-Pro (absent from libCacheSim or, for CLOCK-Pro, not usable there) against straightforward transcriptions of
  * their papers' pseudocode kept here -- lists as arrays searched linearly,
  * O(c) per reference, sharing nothing with the policies but the trace -- on
  * thousands of random traces, comparing every hit and miss and the final
@@ -197,6 +197,51 @@ TEST(car_gives_a_referenced_page_a_place_on_t2_and_adapts_p_like_arc)
 	run_step(&r);
 	CHECK_STR_EQ(run_describe(&r), "t1: 5; t2: 3; b1: 4; b2: 1; p=1");
 	CHECK_EQ(pl_sim_stats(r.sim)->misses, 6);
+	run_free(&r);
+}
+
+TEST(clockpro_turns_a_cold_page_hot_when_it_is_reused_during_its_test_period)
+{
+	struct run r;
+
+	/* c = 4: the cold target mc starts at 1 (at most 3), so at most 3
+	 * pages are hot.  1 2 3 4 enter cold, each starting a test period,
+	 * in clock order 1 2 3 4 (order = the place in the clock); HAND_hot
+	 * is at 1 (always position 0), HAND_cold and HAND_test at 1 too.
+	 * 1 is hit: only its reference bit is set. */
+	run_start(&r, "clockpro", 4, "1 2 3 4 1 5 6 2", NULL, 0);
+	for (int i = 0; i < 5; i++)
+		run_step(&r);
+	CHECK_STR_EQ(run_describe(&r), "clock: 1(test=1,referenced=1,order=1) 2(test=1,order=2) "
+		     "3(test=1,order=3) 4(test=1,order=4); test:; hand_hot=0; hand_cold=0; "
+		     "hand_test=0");
+	/* 5 faults, memory is full: HAND_cold finds 1 referenced during its
+	 * test period, so 1 turns hot (bit cleared) and mc := 2; the hand
+	 * goes on to 2, unreferenced: 2 is evicted but, in its test period,
+	 * stays in the clock as a non-resident cold page.  5 enters at the
+	 * head (behind HAND_hot): the clock is 1 2 3 4 5, HAND_cold on 3. */
+	run_step(&r);
+	CHECK_STR_EQ(run_describe(&r), "clock: 1(hot=1,order=1) 3(test=1,order=3) "
+		     "4(test=1,order=4) 5(test=1,order=5); test: 2(test=1,order=2); hand_hot=0; "
+		     "hand_cold=2; hand_test=0");
+	CHECK_EQ(run_counter(&r, "cold_target"), 2);
+	/* 6: HAND_cold evicts 3 the same way (it keeps its test period). */
+	run_step(&r);
+	CHECK_STR_EQ(run_list(&r, "test"), "2 3");
+	/* 2 again, while its test period runs: HAND_cold first evicts 4;
+	 * then 2 leaves its place and enters at the head as a HOT page
+	 * (its reuse distance is smaller than the clock), mc := 3.  Now 2 hot
+	 * pages > 4 - 3, so HAND_hot runs: 1 is hot and unreferenced, it
+	 * turns cold (no test period) and HAND_hot passes it: 1 goes after
+	 * 2 at the head.  The clock: 3 4 (non-resident) 5 6 2 1, HAND_cold on
+	 * 5 (position 2), HAND_test still on 1 (position 5). */
+	run_step(&r);
+	CHECK_STR_EQ(run_describe(&r), "clock: 5(test=1,order=5) 6(test=1,order=6) "
+		     "2(hot=1,order=7) 1(order=8); test: 3(test=1,order=3) 4(test=1,order=4); "
+		     "hand_hot=0; hand_cold=2; hand_test=5");
+	CHECK_EQ(run_counter(&r, "promotions"), 2);
+	CHECK_EQ(run_counter(&r, "cold_target"), 3);
+	CHECK_EQ(pl_sim_stats(r.sim)->misses, 7);
 	run_free(&r);
 }
 
@@ -495,6 +540,170 @@ static bool naive_car_ref(struct naive_car *a, uint32_t x)
 	return false;
 }
 
+/*
+ * CLOCK-Pro as in Jiang, Chen and Zhang's Section 3, with the choices
+ * clockpro.c's header names: the clock as an array from HAND_hot (index
+ * 0) to the head (where pages enter); HAND_hot passing a page moves it to
+ * the end; the other hands are indices, and a hand on an entry that leaves
+ * moves to the next one.
+ */
+struct naive_clockpro {
+	uint32_t c, mc, mc_max, stamp, n, cold_hand, test_hand;
+	struct cp_entry {
+		uint32_t page, order;
+		bool hot, test, ref, resident;
+	} e[MAX_LIST];
+};
+
+static uint32_t cp_count(const struct naive_clockpro *a, bool resident, bool hot)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < a->n; i++)
+		k += a->e[i].resident == resident && (!resident || a->e[i].hot == hot);
+	return k;
+}
+
+static void cp_hand_after_removal(uint32_t *hand, uint32_t i, uint32_t n)
+{
+	if (*hand > i)
+		(*hand)--;
+	if (*hand >= n)
+		*hand = 0;
+}
+
+static void cp_remove(struct naive_clockpro *a, uint32_t i)
+{
+	memmove(&a->e[i], &a->e[i + 1], (a->n - i - 1) * sizeof(a->e[0]));
+	a->n--;
+	cp_hand_after_removal(&a->cold_hand, i, a->n);
+	cp_hand_after_removal(&a->test_hand, i, a->n);
+}
+
+static void cp_add_at_head(struct naive_clockpro *a, uint32_t page, bool hot)
+{
+	a->e[a->n++] = (struct cp_entry){ .page = page, .order = ++a->stamp, .hot = hot,
+					  .test = !hot, .resident = true };
+}
+
+static void cp_pass_hot_hand(struct naive_clockpro *a)
+{
+	struct cp_entry first = a->e[0];
+
+	memmove(&a->e[0], &a->e[1], (a->n - 1) * sizeof(a->e[0]));
+	first.order = ++a->stamp;
+	a->e[a->n - 1] = first;
+	a->cold_hand = a->cold_hand ? a->cold_hand - 1 : a->n - 1;
+	a->test_hand = a->test_hand ? a->test_hand - 1 : a->n - 1;
+}
+
+/* A test period ends without a reuse; returns whether the entry left. */
+static bool cp_end_test(struct naive_clockpro *a, uint32_t i)
+{
+	a->e[i].test = false;
+	if (a->mc > 1)
+		a->mc--;
+	if (a->e[i].resident)
+		return false;
+	cp_remove(a, i);
+	return true;
+}
+
+static void cp_run_hot_hand(struct naive_clockpro *a)
+{
+	for (;;) {
+		struct cp_entry *e = &a->e[0];
+
+		if (e->hot && !e->ref) {
+			e->hot = false;
+			cp_pass_hot_hand(a);
+			return;
+		}
+		if (e->hot)
+			e->ref = false;
+		else if (e->test && cp_end_test(a, 0))
+			continue;
+		cp_pass_hot_hand(a);
+	}
+}
+
+static void cp_promote(struct naive_clockpro *a)
+{
+	if (a->mc < a->mc_max)
+		a->mc++;
+}
+
+static int cp_find(const struct naive_clockpro *a, uint32_t page)
+{
+	for (uint32_t i = 0; i < a->n; i++)
+		if (a->e[i].page == page)
+			return (int)i;
+	return -1;
+}
+
+static void cp_replace(struct naive_clockpro *a)
+{
+	uint32_t i;
+
+	for (;;) {
+		struct cp_entry *e = &a->e[a->cold_hand];
+
+		if (!e->resident || e->hot) {
+			a->cold_hand = (a->cold_hand + 1) % a->n;
+			continue;
+		}
+		if (!e->ref)
+			break;
+		e->ref = false;
+		a->cold_hand = (a->cold_hand + 1) % a->n;
+		if (!e->test) {
+			e->test = true;
+			continue;
+		}
+		e->hot = true;
+		e->test = false;
+		cp_promote(a);
+		if (cp_count(a, true, false) == 0)
+			cp_run_hot_hand(a);
+	}
+	i = a->cold_hand;
+	a->e[i].resident = false;
+	if (a->e[i].test)
+		a->cold_hand = (i + 1) % a->n;
+	else
+		cp_remove(a, i);
+}
+
+static bool naive_clockpro_ref(struct naive_clockpro *a, uint32_t x)
+{
+	int i = cp_find(a, x);
+
+	if (i >= 0 && a->e[i].resident) {
+		a->e[i].ref = true;
+		return true;
+	}
+	if (cp_count(a, true, true) + cp_count(a, true, false) == a->c)
+		cp_replace(a);
+	i = cp_find(a, x);
+	if (i >= 0) {
+		cp_remove(a, (uint32_t)i);
+		cp_add_at_head(a, x, true);
+		cp_promote(a);
+	} else {
+		cp_add_at_head(a, x, false);
+	}
+	while (cp_count(a, true, true) > a->c - a->mc)
+		cp_run_hot_hand(a);
+	while (cp_count(a, false, false) > a->c) {
+		uint32_t t = a->test_hand;
+
+		a->test_hand = (t + 1) % a->n;
+		if (!a->e[t].hot && a->e[t].test)
+			cp_end_test(a, t);
+	}
+	return false;
+}
+
 static void random_trace(uint64_t *rng, struct pl_trace *t, uint32_t c)
 {
 	uint32_t n = 20 + (uint32_t)(splitmix64_next(rng) % (MAX_REFS - 20));
@@ -541,6 +750,7 @@ static void compare_with_reference(const char *policy, size_t model_size,
 		struct naive_arc arc;
 		struct naive_twoq twoq;
 		struct naive_car car;
+		struct naive_clockpro clockpro;
 	} model;
 
 	CHECK(model_size <= sizeof(model));
@@ -678,6 +888,59 @@ static void car_describe(const void *model, const struct pl_trace *t, char *out,
 TEST(car_follows_the_papers_pseudocode_on_3000_random_traces)
 {
 	compare_with_reference("car", sizeof(struct naive_car), car_init, car_ref, car_describe);
+}
+
+static void clockpro_init(void *model, uint32_t c)
+{
+	struct naive_clockpro *a = model;
+
+	a->c = c;
+	a->mc_max = c > 1 ? c - 1 : 1;
+	a->mc = c / 100 > 1 ? c / 100 : 1;
+}
+
+static bool clockpro_ref(void *model, uint32_t page)
+{
+	return naive_clockpro_ref(model, page);
+}
+
+static void describe_entries(char *out, size_t size, const struct naive_clockpro *a,
+			     bool resident, const struct pl_trace *t)
+{
+	size_t len = strlen(out);
+
+	snprintf(out + len, size - len, "%s:", resident ? "clock" : "test");
+	for (uint32_t i = 0; i < a->n; i++) {
+		const struct cp_entry *e = &a->e[i];
+
+		if (e->resident != resident)
+			continue;
+		len = strlen(out);
+		snprintf(out + len, size - len, " %llu(%s%s%sorder=%u)",
+			 (unsigned long long)t->number[e->page], e->hot ? "hot=1," : "",
+			 e->test ? "test=1," : "", e->ref ? "referenced=1," : "", e->order);
+	}
+	len = strlen(out);
+	snprintf(out + len, size - len, "; ");
+}
+
+static void clockpro_describe(const void *model, const struct pl_trace *t, char *out,
+			      size_t size)
+{
+	const struct naive_clockpro *a = model;
+	size_t len;
+
+	describe_entries(out, size, a, true, t);
+	describe_entries(out, size, a, false, t);
+	len = strlen(out);
+	snprintf(out + len, size - len, "hand_hot=0; hand_cold=%u; hand_test=%u",
+		 a->n ? a->cold_hand : 0, a->n ? a->test_hand : 0);
+}
+
+TEST(clockpro_follows_the_papers_rules_on_3000_random_traces)
+{
+	compare_with_reference("clockpro", sizeof(struct naive_clockpro), clockpro_init,
+			       clockpro_ref, clockpro_describe);
 }
 
 TEST(arc_follows_the_papers_pseudocode_on_3000_random_traces)

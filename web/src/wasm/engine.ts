@@ -28,7 +28,7 @@ import {
 const EVENT_WORDS = 5;
 const PL_NONE = 0xffffffff;
 const MAX_LISTS = 8;
-const MAX_HANDS = 2;
+const MAX_HANDS = 3;
 
 export class Engine {
 	private readonly policies: PolicyInfo[];

@@ -1,0 +1,488 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * clockpro.c - CLOCK-Pro (S. Jiang, F. Chen and X. Zhang, "CLOCK-Pro: An
+ * Effective Improvement of the CLOCK Replacement", USENIX ATC 2005,
+ * Section 3).
+ *
+ * LIRS's idea on a clock.  A page is hot (LIRS's LIR: a small reuse
+ * distance) or cold (HIR).  A cold page gets a test period when it enters
+ * or is used again: re-referenced during it, its reuse distance is smaller
+ * than the hot pages' and it becomes hot; the test period of a cold page
+ * that was evicted goes on after it leaves memory (a non-resident cold page
+ * is history only, like LIRS's non-resident HIR pages).  Hits only set a
+ * reference bit, as in CLOCK.
+ *
+ * One clock holds the resident hot and cold pages and the non-resident
+ * cold pages in their test period, in the order the hands meet them.
+ * Three hands go round it, all the same way:
+ *
+ *                    HAND_hot (always at the clock's tail: the page
+ *                     |         there has the largest recency)
+ *          head  ...  v
+ *        [c n H] -> [H h c n H c] -> ...      H hot, c resident cold,
+ *            ^           ^      ^             n non-resident cold (test),
+ *            |           |      HAND_cold     h hot (reference bit set)
+ *      new pages enter   HAND_test
+ *      here, behind HAND_hot
+ *
+ *   HAND_cold  evicts: stops at resident cold pages only.
+ *   HAND_hot   turns the hot page of largest recency cold, ending the
+ *              test period of each cold page it passes.
+ *   HAND_test  ends test periods (forgets non-resident pages) when more
+ *              than m (= frames) non-resident pages are kept.
+ *
+ * pagelab keeps the clock cut at HAND_hot: the page under HAND_hot is the
+ * first, the head (where pages enter) the last, and HAND_hot moving past a
+ * page moves it to the end ("equivalent to leaving the page it moves by at
+ * the list head", the paper says).  So HAND_hot is always at position 0.
+ *
+ * Transitions (x the referenced page; m frames; mc the cold target,
+ * adaptive in [1, max(1, m - 1)], starting at max(1, m / 100) like LIRS's
+ * HIR share; hot pages are kept at most m - mc)
+ *   hit                   referenced(x) := 1, nothing moves
+ *   fault, memory full    HAND_cold, from its page, over resident cold pages:
+ *     referenced 0        evict it; in its test period it stays in the
+ *                         clock, non-resident; otherwise it leaves the clock
+ *     referenced 1, test  referenced := 0, it becomes hot, mc := mc + 1
+ *     referenced 1        referenced := 0, a new test period begins
+ *                         until one page is evicted
+ *   fault, x non-resident x leaves its place and enters at the head, hot;
+ *     in the clock        mc := mc + 1 (re-used during its test period)
+ *   fault, x not in it    x enters at the head, cold, in its test period
+ *   then                  while hot pages > m - mc: HAND_hot; then while
+ *                         non-resident pages > m: HAND_test
+ *   HAND_hot, one step    hot, referenced 1: referenced := 0, pass it;
+ *                         hot, referenced 0: it becomes cold (no test
+ *                         period), pass it, stop; cold in test: the test
+ *                         ends (mc := mc - 1), a non-resident page leaves
+ *                         the clock; other pages: pass
+ *   HAND_test, one step   cold in test: the test ends (mc := mc - 1), a
+ *                         non-resident page leaves the clock; pass
+ *
+ * Where the paper leaves a choice, pagelab takes the simple one and says so:
+ *   - HAND_cold leaves a referenced cold page where it is (as CLOCK does)
+ *     rather than moving it to the head;
+ *   - the HAND_hot work due to the cold pages HAND_cold turned hot is done
+ *     after the eviction, not in the middle of HAND_cold's sweep (so that
+ *     victim() can name the victim without running HAND_hot) -- unless the
+ *     sweep turns the last resident cold page hot, when HAND_hot runs once
+ *     there so that a page can be evicted at all;
+ *   - a hot page HAND_hot turns cold gets no test period (like a LIR page
+ *     LIRS demotes, which leaves the stack S);
+ *   - HAND_test runs while more than m pages are non-resident (the bound
+ *     of the paper's Section 3.3).
+ * libCacheSim's ClockPro is not a usable reference (it misses 2-3x more
+ * than LRU on correlated bursts), so tests/test_modern.c checks this file
+ * against a transcription of these rules, every hit and miss and the final
+ * clock, on thousands of random traces; the benchmark compares its misses
+ * with LIRS's.
+ *
+ * Snapshot: lists clock (the resident pages) and test (ghost: the
+ * non-resident cold pages), each in clock order from HAND_hot.  Fields:
+ * hot, test (in its test period), referenced, and order, which merges the
+ * two lists into the one clock (ascending).  The hands' positions count
+ * the entries of both lists in that merged order.  Counters: cold_target
+ * (mc), promotions (cold pages turned hot), tests_expired.
+ * Cost per reference: O(1) per hit; per fault, the hands' steps, each O(1):
+ * HAND_cold's are paid by the hits that set bits or by evictions, but
+ * HAND_cold and HAND_test also step over pages they skip (hot pages), so a
+ * fault costs up to the clock's length when cold pages are few and far
+ * apart (bench/: its ns/ref against LRU).  While recording, each event's
+ * position costs a walk of the clock.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy.h"
+#include "dlist.h"
+
+enum { CLOCK, TEST };
+enum { HOT, IN_TEST, REFERENCED, ORDER };
+enum { HAND_HOT, HAND_COLD, HAND_TEST, NHANDS };
+enum { COLD_TARGET, PROMOTIONS, TESTS_EXPIRED };
+
+struct clockpro {
+	struct pl_ctx *ctx;
+	struct pl_links links;
+	struct pl_dlist clock;		/* every entry, from HAND_hot to the head */
+	uint8_t *in_clock, *hot, *test, *ref;	/* [npages] */
+	uint32_t *order;		/* [npages] */
+	uint32_t next_order;
+	uint32_t hand_cold, hand_test;	/* pages, PL_NONE if the clock is empty */
+	int32_t shown[NHANDS];		/* the hand positions last reported */
+	uint32_t m, mc, mc_max;
+	uint32_t nhot, ncold, nghost;
+	uint64_t promotions, tests_expired;
+};
+
+static void clockpro_destroy(void *state)
+{
+	struct clockpro *c = state;
+
+	if (!c)
+		return;
+	pl_links_free(&c->links);
+	free(c->in_clock);
+	free(c->hot);
+	free(c->test);
+	free(c->ref);
+	free(c->order);
+	free(c);
+}
+
+static void *clockpro_create(struct pl_ctx *ctx, struct pl_error *err)
+{
+	struct clockpro *c = calloc(1, sizeof(*c));
+	size_t n = ctx->npages ? ctx->npages : 1;
+
+	if (!c || pl_links_init(&c->links, ctx->npages) || !(c->in_clock = calloc(n, 1)) ||
+	    !(c->hot = calloc(n, 1)) || !(c->test = calloc(n, 1)) || !(c->ref = calloc(n, 1)) ||
+	    !(c->order = calloc(n, sizeof(*c->order)))) {
+		clockpro_destroy(c);
+		snprintf(err->msg, sizeof(err->msg), "clockpro: out of memory");
+		return NULL;
+	}
+	c->ctx = ctx;
+	c->m = ctx->frames;
+	c->mc_max = c->m > 1 ? c->m - 1 : 1;
+	c->mc = c->m / 100 > 1 ? c->m / 100 : 1;
+	c->hand_cold = c->hand_test = PL_NONE;
+	pl_dlist_init(&c->clock);
+	return c;
+}
+
+static void set_field(struct clockpro *c, uint8_t *field, unsigned id, uint32_t page, uint8_t v)
+{
+	if (field[page] == v)
+		return;
+	pl_emit_set(c->ctx, page, id, field[page], v);
+	field[page] = v;
+}
+
+static void set_order(struct clockpro *c, uint32_t page)
+{
+	uint32_t to = ++c->next_order;
+
+	pl_emit_set(c->ctx, page, ORDER, (int32_t)c->order[page], (int32_t)to);
+	c->order[page] = to;
+}
+
+/* The page after `page` going round the clock. */
+static uint32_t after(const struct clockpro *c, uint32_t page)
+{
+	uint32_t next = c->links.link[page].next;
+
+	return next != PL_NONE ? next : c->clock.head;
+}
+
+static bool resident_cold(const struct clockpro *c, uint32_t page)
+{
+	return pl_resident(c->ctx, page) && !c->hot[page];
+}
+
+/* Position of `page` among the entries of its own list (resident or not),
+ * or in the whole clock if `merged`: only computed while recording. */
+static int32_t position(const struct clockpro *c, uint32_t page, bool merged)
+{
+	int32_t pos = 0;
+	bool resident;
+
+	if (!c->ctx->recording || page == PL_NONE)
+		return 0;
+	resident = pl_resident(c->ctx, page);
+	for (uint32_t p = c->clock.head; p != page; p = c->links.link[p].next)
+		pos += merged || pl_resident(c->ctx, p) == resident;
+	return pos;
+}
+
+/* Reports the hands that moved (their positions shift as pages come and go). */
+static void show_hands(struct clockpro *c)
+{
+	uint32_t at[NHANDS] = { c->clock.head, c->hand_cold, c->hand_test };
+
+	if (!c->ctx->recording)
+		return;
+	for (unsigned h = 0; h < NHANDS; h++) {
+		int32_t pos = position(c, at[h], true);
+
+		if (pos != c->shown[h])
+			pl_emit_hand(c->ctx, h, (uint32_t)c->shown[h], (uint32_t)pos);
+		c->shown[h] = pos;
+	}
+}
+
+/* A hand on `page` moves on before the page leaves the clock. */
+static void release_hands(struct clockpro *c, uint32_t page)
+{
+	uint32_t next = c->clock.len > 1 ? after(c, page) : PL_NONE;
+
+	if (c->hand_cold == page)
+		c->hand_cold = next;
+	if (c->hand_test == page)
+		c->hand_test = next;
+}
+
+/* Takes a non-resident page out of the clock, forgotten. */
+static void forget(struct clockpro *c, uint32_t page)
+{
+	release_hands(c, page);
+	pl_dlist_remove(&c->links, &c->clock, page);
+	c->in_clock[page] = 0;
+	c->test[page] = 0;
+	c->order[page] = 0;
+	c->nghost--;
+	pl_emit_remove(c->ctx, page, TEST);
+}
+
+static void end_test(struct clockpro *c, uint32_t page)
+{
+	set_field(c, c->test, IN_TEST, page, 0);
+	c->tests_expired++;
+	if (c->mc > 1)
+		c->mc--;
+	if (!pl_resident(c->ctx, page))
+		forget(c, page);
+}
+
+static void raise_mc(struct clockpro *c)
+{
+	c->promotions++;
+	if (c->mc < c->mc_max)
+		c->mc++;
+}
+
+/* HAND_hot passes the page under it: the page goes to the head's side. */
+static void pass_hot_hand(struct clockpro *c, uint32_t page)
+{
+	unsigned list = pl_resident(c->ctx, page) ? CLOCK : TEST;
+	uint32_t len = list == CLOCK ? c->ctx->nresident : c->nghost;
+
+	pl_dlist_remove(&c->links, &c->clock, page);
+	pl_dlist_push_tail(&c->links, &c->clock, page);
+	pl_emit_move(c->ctx, page, list, list, len - 1);
+	set_order(c, page);
+}
+
+/* HAND_hot runs until it has turned one hot page cold. */
+static void run_hot_hand(struct clockpro *c)
+{
+	for (;;) {
+		uint32_t p = c->clock.head;
+
+		if (c->hot[p] && !c->ref[p]) {
+			set_field(c, c->hot, HOT, p, 0);
+			c->nhot--;
+			c->ncold++;
+			pass_hot_hand(c, p);
+			return;
+		}
+		if (c->hot[p]) {
+			set_field(c, c->ref, REFERENCED, p, 0);
+		} else if (c->test[p]) {
+			end_test(c, p);
+			if (!c->in_clock[p])
+				continue;
+		}
+		pass_hot_hand(c, p);
+	}
+}
+
+static void run_test_hand(struct clockpro *c)
+{
+	while (c->nghost > c->m) {
+		uint32_t p = c->hand_test;
+
+		c->hand_test = after(c, p);
+		if (!c->hot[p] && c->test[p])
+			end_test(c, p);
+	}
+}
+
+/*
+ * HAND_cold's sweep without changing anything.  In the first lap from the
+ * hand, the first resident cold page with its bit clear is the victim;
+ * failing that, the first one whose bit the lap cleared and that stayed
+ * cold (no test period); failing that every cold page turned hot, and
+ * HAND_hot turns the first hot page it meets with a clear bit cold -- the
+ * pages just turned hot have clear bits, and HAND_cold then finds it.
+ */
+static uint32_t clockpro_victim(const void *state)
+{
+	const struct clockpro *c = state;
+	uint32_t p = c->hand_cold, kept = PL_NONE, cold_left = c->ncold;
+
+	for (uint32_t i = 0; i < c->clock.len; i++, p = after(c, p)) {
+		if (!resident_cold(c, p))
+			continue;
+		if (!c->ref[p])
+			return p;
+		if (!c->test[p] && kept == PL_NONE)
+			kept = p;
+		if (c->test[p] && --cold_left == 0)
+			break;
+	}
+	if (kept != PL_NONE)
+		return kept;
+	for (p = c->clock.head; !pl_resident(c->ctx, p) || (c->hot[p] && c->ref[p]);)
+		p = after(c, p);
+	return p;
+}
+
+static void clockpro_evict(void *state, uint32_t victim)
+{
+	struct clockpro *c = state;
+
+	(void)victim;
+	for (;;) {
+		uint32_t p = c->hand_cold;
+
+		if (!resident_cold(c, p)) {
+			c->hand_cold = after(c, p);
+			continue;
+		}
+		if (!c->ref[p])
+			break;
+		set_field(c, c->ref, REFERENCED, p, 0);
+		c->hand_cold = after(c, p);
+		if (!c->test[p]) {
+			set_field(c, c->test, IN_TEST, p, 1);
+			continue;
+		}
+		set_field(c, c->hot, HOT, p, 1);
+		set_field(c, c->test, IN_TEST, p, 0);
+		c->nhot++;
+		raise_mc(c);
+		if (--c->ncold == 0)
+			run_hot_hand(c);
+	}
+	victim = c->hand_cold;
+	c->ncold--;
+	pl_emit_evict(c->ctx, victim, CLOCK);
+	if (c->test[victim]) {
+		/* stays in the clock, non-resident, until its test period ends */
+		c->hand_cold = after(c, victim);
+		c->nghost++;
+		pl_emit_insert(c->ctx, victim, TEST, (uint32_t)position(c, victim, false));
+		pl_emit_set(c->ctx, victim, IN_TEST, 0, 1);
+		pl_emit_set(c->ctx, victim, ORDER, 0, (int32_t)c->order[victim]);
+	} else {
+		release_hands(c, victim);
+		pl_dlist_remove(&c->links, &c->clock, victim);
+		c->in_clock[victim] = 0;
+		c->order[victim] = 0;
+	}
+	show_hands(c);
+}
+
+static void clockpro_insert(void *state, const struct pl_ref *ref)
+{
+	struct clockpro *c = state;
+	uint32_t x = ref->page;
+
+	if (c->in_clock[x]) {
+		/* non-resident, in its test period: a small reuse distance */
+		release_hands(c, x);
+		pl_dlist_remove(&c->links, &c->clock, x);
+		c->nghost--;
+		pl_dlist_push_tail(&c->links, &c->clock, x);
+		pl_emit_move(c->ctx, x, TEST, CLOCK, c->ctx->nresident);
+		set_field(c, c->hot, HOT, x, 1);
+		set_field(c, c->test, IN_TEST, x, 0);
+		set_order(c, x);
+		c->nhot++;
+		raise_mc(c);
+	} else {
+		pl_dlist_push_tail(&c->links, &c->clock, x);
+		c->in_clock[x] = 1;
+		pl_emit_insert(c->ctx, x, CLOCK, c->ctx->nresident);
+		set_field(c, c->test, IN_TEST, x, 1);
+		set_order(c, x);
+		c->ncold++;
+	}
+	if (c->hand_cold == PL_NONE)
+		c->hand_cold = x;
+	if (c->hand_test == PL_NONE)
+		c->hand_test = x;
+	while (c->nhot > c->m - c->mc)
+		run_hot_hand(c);
+	run_test_hand(c);
+	show_hands(c);
+}
+
+static void clockpro_hit(void *state, const struct pl_ref *ref)
+{
+	struct clockpro *c = state;
+
+	set_field(c, c->ref, REFERENCED, ref->page, 1);
+}
+
+static void clockpro_snapshot(const void *state, struct pl_snapshot *out)
+{
+	const struct clockpro *c = state;
+	uint32_t at[NHANDS] = { c->clock.head, c->hand_cold, c->hand_test };
+
+	for (unsigned l = CLOCK; l <= TEST; l++) {
+		for (uint32_t p = c->clock.head; p != PL_NONE; p = c->links.link[p].next) {
+			int32_t v[] = { c->hot[p], c->test[p], c->ref[p], (int32_t)c->order[p] };
+
+			if (pl_resident(c->ctx, p) == (l == CLOCK))
+				pl_snapshot_push(out, l, p, v);
+		}
+	}
+	for (unsigned h = 0; h < NHANDS; h++) {
+		int32_t pos = 0;
+
+		for (uint32_t p = c->clock.head; at[h] != PL_NONE && p != at[h];
+		     p = c->links.link[p].next)
+			pos++;
+		pl_snapshot_set_hand(out, h, pos);
+	}
+}
+
+static void clockpro_read_counters(const void *state, uint64_t *counters)
+{
+	const struct clockpro *c = state;
+
+	counters[COLD_TARGET] = c->mc;
+	counters[PROMOTIONS] = c->promotions;
+	counters[TESTS_EXPIRED] = c->tests_expired;
+}
+
+static const char *const clockpro_lists[] = { [CLOCK] = "clock", [TEST] = "test" };
+static const char *const clockpro_fields[] = {
+	[HOT] = "hot", [IN_TEST] = "test", [REFERENCED] = "referenced", [ORDER] = "order",
+};
+static const char *const clockpro_hands[] = {
+	[HAND_HOT] = "hand_hot", [HAND_COLD] = "hand_cold", [HAND_TEST] = "hand_test",
+};
+static const unsigned clockpro_hand_lists[] = { CLOCK, CLOCK, CLOCK };
+static const char *const clockpro_counters[] = {
+	[COLD_TARGET] = "cold_target", [PROMOTIONS] = "promotions",
+	[TESTS_EXPIRED] = "tests_expired",
+};
+
+const struct pl_policy_ops pl_policy_clockpro = {
+	.name = "clockpro",
+	.title = "CLOCK-Pro",
+	.help = "LIRS on a clock: cold pages get a test period, and one re-used during it "
+		"turns hot; three hands evict cold pages, turn old hot pages cold and end "
+		"test periods; the cold share adapts.",
+	.lists = clockpro_lists,
+	.nlists = 2,
+	.ghost_lists = 1u << TEST,
+	.fields = clockpro_fields,
+	.nfields = 4,
+	.hands = clockpro_hands,
+	.hand_lists = clockpro_hand_lists,
+	.nhands = NHANDS,
+	.counters = clockpro_counters,
+	.ncounters = 3,
+	.create = clockpro_create,
+	.destroy = clockpro_destroy,
+	.hit = clockpro_hit,
+	.insert = clockpro_insert,
+	.victim = clockpro_victim,
+	.evict = clockpro_evict,
+	.snapshot = clockpro_snapshot,
+	.read_counters = clockpro_read_counters,
+};
