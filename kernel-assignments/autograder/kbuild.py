@@ -21,7 +21,9 @@ Layers (overlayfs, stacked by sandbox.Overlay at the same path /build every time
     builds/<grade>/upper   one submission: its files, the objects they change, the image
     layers/<assignment>-<digest>/upper   base patch + skeleton (+ the assignment's config),
                                          built: only what the base patch touches
-    layers/base-<digest>/upper           tinyconfig + common/minimal.config, built once for
+    layers/base-<digest>/upper           common/base.patch (reserved system call numbers,
+                                         declarations in widely included headers) +
+                                         tinyconfig + common/minimal.config, built once for
                                          every assignment
     src/linux                            pristine, never written
 
@@ -56,6 +58,7 @@ import sandbox
 SOURCE_TARBALL = Path("/usr/src/linux-source-6.1.tar.xz")
 COMMON_DIR = Path(__file__).resolve().parent.parent / "common"
 MINIMAL_CONFIG = COMMON_DIR / "minimal.config"
+BASE_PATCH = COMMON_DIR / "base.patch"
 BUILD_JOBS = os.environ.get("PAGELAB_BUILD_JOBS") or str(max(1, os.cpu_count() or 1))
 COMPILER_LINES_SHOWN = 40
 
@@ -215,7 +218,8 @@ def trusted_make(overlay, targets, log):
 		raise SetupError(f"make {' '.join(targets)} failed in {overlay.directory}"
 				 f" ({done.status}{', stopped: time limit' if done.timed_out else ''}):\n"
 				 + done.text()[-3000:])
-	log(f"make {' '.join(targets)}: {done.seconds:.0f} s")
+	compiled = len(re.findall(r"^\s+CC\s", done.text(), re.M))
+	log(f"make {' '.join(targets)}: {done.seconds:.0f} s, {compiled} files compiled")
 	return done
 
 
@@ -285,16 +289,29 @@ class Layer:
 			(self.directory / "complete").write_text(time.strftime("%F %T\n"))
 
 
+def apply_patch(layer, patch, log):
+	"""patch -p1 of PATCH (a trusted file) onto LAYER, in the sandbox."""
+	done = sandbox.run(["patch", "-p1", "--batch", "--forward", "-i", "/input/base.patch"],
+			   sandbox.CHECK_LIMITS, build=layer.overlay,
+			   read_only={"/input/base.patch": patch})
+	if done.status != 0:
+		raise SetupError(f"{patch}: the patch does not apply to Linux "
+				 f"{kernel_version(pristine_tree(log))}:\n{done.text()[-3000:]}")
+
+
 def base_layer(log):
-	"""Pristine + the common minimal config, fully built: shared by every assignment."""
+	"""Pristine + common/base.patch + the common minimal config, fully built: shared by
+	every assignment.  The base patch holds what would be expensive in an assignment
+	layer (reserved system call numbers, declarations in widely included headers)."""
 	pristine = pristine_tree(log)
 	digest = hashlib.sha256((kernel_version(pristine) + toolchain_identity()).encode() +
-				MINIMAL_CONFIG.read_bytes())
+				MINIMAL_CONFIG.read_bytes() + b"\0" + BASE_PATCH.read_bytes())
 	layer = Layer("base", digest.hexdigest(), [pristine])
 
 	def make(layer):
-		log("building the shared base kernel (tinyconfig + common/minimal.config; once"
-		    " for every assignment)")
+		log("building the shared base kernel (common/base.patch, tinyconfig +"
+		    " common/minimal.config; once for every assignment)")
+		apply_patch(layer, BASE_PATCH, log)
 		trusted_make(layer.overlay, ["tinyconfig"], log)
 		configure(layer.overlay, layer.stack, read_config_list(MINIMAL_CONFIG), log,
 			  str(MINIMAL_CONFIG))
@@ -343,14 +360,8 @@ class AssignmentTree:
 
 	def apply_base_patch(self, layer):
 		patch = self.assignment.base_patch_path()
-		if patch is None:
-			return
-		done = sandbox.run(["patch", "-p1", "--batch", "--forward", "-i", "/input/base.patch"],
-				   sandbox.CHECK_LIMITS, build=layer.overlay,
-				   read_only={"/input/base.patch": patch})
-		if done.status != 0:
-			raise SetupError(f"{patch}: the base patch does not apply to Linux "
-					 f"{kernel_version(pristine_tree(self.log))}:\n{done.text()[-3000:]}")
+		if patch is not None:
+			apply_patch(layer, patch, self.log)
 
 	def record_student_file_starts(self, layer):
 		for path in self.assignment.student_files:

@@ -1,4 +1,4 @@
-"""Graded tests of the autograder's self-test assignment (pagelab_selftest, syscall 451).
+"""Graded tests of the autograder's self-test assignment (pagelab_selftest, syscall 452).
 
 Two boots: 'basic' runs the system-call checks; 'disks' checks the machinery's guest
 environment (swap, the ext2 disk, several processes reporting at once) and so scores

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * selftest: guest checks for the pagelab_selftest() system call (number 451).
+ * selftest: guest checks for the pagelab_selftest() system call (number 452).
  *
  * Reports selftest.exists, selftest.sum, selftest.efault and selftest.einval as signed
  * results, and selftest.sum/total as a value the Python test compares itself.
@@ -13,7 +13,7 @@
 
 #include "pltest.h"
 
-#define NR_PAGELAB_SELFTEST 451
+#define NR_PAGELAB_SELFTEST 452
 
 static long pagelab_selftest(const uint64_t *values, unsigned int count, uint64_t *sum)
 {
