@@ -298,4 +298,51 @@ size_t pl_sim_recording_bytes(const struct pl_sim *sim);
  */
 int pl_sim_seek(const struct pl_sim *sim, uint32_t k, struct pl_snapshot *out);
 
+/* ------------------------------------------------------------- processes */
+
+/*
+ * A trace with a pid column is a multiprogrammed trace.  Under global
+ * scope (pl_sim) the policy replaces over all frames; the statistics per
+ * process are its references, hits and misses (evictions, writebacks and
+ * resident_sum stay 0: a global policy's evictions belong to no process).
+ * pl_sim_nprocs() is 0 for a trace without pids or with more than
+ * PL_MAX_PROCESSES of them.
+ */
+#define PL_MAX_PROCESSES 4096
+uint32_t pl_sim_nprocs(const struct pl_sim *sim);
+/* Process i (ascending pid): its pid and statistics so far. */
+void pl_sim_proc(const struct pl_sim *sim, uint32_t i, uint32_t *pid, struct pl_stats *stats);
+
+/*
+ * Local scope (local.c): each process gets its own share of the frames
+ * and its own instance of the policy, and replaces only among its pages.
+ * shares: weights per pid (every process of the trace needs one), or
+ * nshares 0 for equal shares.  A trace without pids is one process (pid
+ * 0), the same simulation as global scope.  No recording.  Errors: a page
+ * referenced by two processes, a share of less than one frame, a share
+ * naming a process the trace lacks or missing one it has.
+ */
+struct pl_share {
+	uint32_t pid;
+	uint32_t weight;
+};
+
+struct pl_local;
+struct pl_local *pl_local_create(const struct pl_policy_ops *ops, uint32_t frames,
+				 const int64_t *params, const struct pl_trace *trace,
+				 const struct pl_share *shares, unsigned nshares,
+				 struct pl_error *err);
+void pl_local_destroy(struct pl_local *l);
+/* Processes up to `steps` references of the trace, in trace order. */
+uint32_t pl_local_run(struct pl_local *l, uint32_t steps);
+const char *pl_local_error(const struct pl_local *l);
+/* Totals: resident_sum sums all processes' resident pages after each reference. */
+void pl_local_stats(const struct pl_local *l, struct pl_stats *total);
+/* Each counter summed over the processes. */
+void pl_local_counters(const struct pl_local *l, uint64_t *out);
+uint32_t pl_local_nprocs(const struct pl_local *l);
+/* Process i (ascending pid): pid, frames and statistics over its references. */
+void pl_local_proc(const struct pl_local *l, uint32_t i, uint32_t *pid, uint32_t *frames,
+		   struct pl_stats *stats);
+
 #endif /* PAGELAB_H */

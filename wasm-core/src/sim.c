@@ -51,6 +51,7 @@
 
 #include "eventlog.h"
 #include "policy.h"
+#include "procs.h"
 
 struct pl_sim {
 	const struct pl_policy_ops *ops;
@@ -80,6 +81,8 @@ struct pl_sim {
 
 	bool recording;
 	struct eventlog log;	/* while recording */
+
+	struct proc_table procs;	/* a trace with pids: misses per process */
 };
 
 static const char *const event_kind_names[PL_EV_KINDS] = {
@@ -459,10 +462,13 @@ static step_inline void process(struct pl_sim *sim, const struct driver *d, stru
 		ref->pid = d->pid[step];
 	if (unlikely(step == sim->next_tick))
 		run_tick(sim, d, ref, recording);
-	if (is_resident(sim, page))
+	if (is_resident(sim, page)) {
 		hit(sim, d, ref, recording);
-	else
+	} else {
 		miss(sim, d, ref, recording);
+		if (columns && d->pid && sim->procs.n)
+			sim->procs.misses[proc_table_find(&sim->procs, ref->pid)]++;
+	}
 	if (flags & PL_REF_WRITE)
 		sim->ctx.page_state[page] |= PL_PAGE_DIRTY;
 	sim->stats.resident_sum += sim->ctx.nresident;
@@ -571,6 +577,27 @@ uint32_t pl_sim_position(const struct pl_sim *sim)
 const struct pl_stats *pl_sim_stats(const struct pl_sim *sim)
 {
 	return &sim->stats;
+}
+
+uint32_t pl_sim_nprocs(const struct pl_sim *sim)
+{
+	return sim->procs.n;
+}
+
+void pl_sim_proc(const struct pl_sim *sim, uint32_t i, uint32_t *pid, struct pl_stats *stats)
+{
+	uint64_t refs = sim->procs.refs[i];	/* in the whole trace */
+
+	if (sim->pos < sim->trace->n) {		/* mid-run: count those done */
+		refs = 0;
+		for (uint32_t step = 0; step < sim->pos; step++)
+			refs += sim->trace->pid[step] == sim->procs.pid[i];
+	}
+	*pid = sim->procs.pid[i];
+	*stats = (struct pl_stats){
+		.references = refs, .misses = sim->procs.misses[i],
+		.hits = refs - sim->procs.misses[i],
+	};
 }
 
 void pl_sim_counters(const struct pl_sim *sim, uint64_t *out)
@@ -719,7 +746,8 @@ struct pl_sim *pl_sim_create(const struct pl_policy_ops *ops, uint32_t frames,
 		.ghost_lists = declared_lists(ops) & ops->ghost_lists,
 		.vtime = trace->vtime,
 	};
-	if (!sim->ctx.page_state || ((ops->flags & PL_POLICY_FUTURE) && compute_next_use(sim)))
+	if (!sim->ctx.page_state || ((ops->flags & PL_POLICY_FUTURE) && compute_next_use(sim)) ||
+	    proc_table_init(&sim->procs, trace))
 		return create_failed(sim, err, "out of memory");
 	sim->state = ops->create(&sim->ctx, err);
 	if (!sim->state)
@@ -741,5 +769,6 @@ void pl_sim_destroy(struct pl_sim *sim)
 	eventlog_free(&sim->log);
 	free(sim->next_use);
 	free(sim->ctx.page_state);
+	proc_table_free(&sim->procs);
 	free(sim);
 }

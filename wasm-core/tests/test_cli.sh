@@ -404,6 +404,66 @@ pagelab experiment seed003 --memory 64 --csv
 expect_out_lines 3
 done_
 
+# ------------------------------------------------------------ processes
+printf 'page pid\n1 1\n2 1\n100 2\n1 1\n101 2\n3 1\n100 2\n2 1\n' >"$tmp/procs.txt"
+
+test_case "run --scope local gives each process its share of the frames and shows it per process"
+pagelab run --policy lru --frames 3 --trace "$tmp/procs.txt" --scope local
+expect_status 0
+expect_out "misses         7"
+expect_out "local scope, per process:"
+[ "$(awk '$1 == "1" && $2 == "2" { print $5 }' "$tmp/out")" = 4 ] ||
+	problem "process 1 (2 frames) did not miss 4 times"
+[ "$(awk '$1 == "2" && $2 == "1" { print $5 }' "$tmp/out")" = 3 ] ||
+	problem "process 2 (1 frame) did not miss 3 times"
+done_
+
+test_case "run --scope local --param share splits the frames by weight, in JSON too"
+pagelab run --policy lru --frames 3 --trace "$tmp/procs.txt" --scope local --param share=1:1,2:2 --json
+expect_status 0
+expect_json 'j.scope === "local" && j.processes.length === 2 && j.processes[0].frames === 1 &&
+	j.processes[1].frames === 2 && j.processes[0].misses === 5 && j.processes[1].misses === 2'
+done_
+
+test_case "run under global scope counts each process's misses when the trace has pids"
+pagelab run --policy lru --frames 3 --trace "$tmp/procs.txt" --json
+expect_status 0
+expect_json 'j.scope === "global" && j.processes[0].pid === 1 && j.processes[0].misses === 4 &&
+	j.processes[1].misses === 3 && j.processes[0].frames === undefined'
+done_
+
+test_case "scope mistakes are usage errors that say what to do"
+pagelab run --policy lru --frames 3 --trace "$tmp/procs.txt" --scope nearby
+expect_status 2
+expect_err_has "pagelab: --scope: 'nearby' is not a scope (global or local)"
+pagelab run --policy lru --frames 3 --trace "$tmp/procs.txt" --param share=1:1,2:1
+expect_status 2
+expect_err_has "pagelab: --param share: shares are for --scope local"
+pagelab run --policy lru --frames 3 --trace "$tmp/procs.txt" --scope local --param share=1:x
+expect_status 2
+expect_err_has "'1:x' is not a list of PID:WEIGHT"
+pagelab run --policy lru --frames 3 --trace "$tmp/procs.txt" --scope local --events
+expect_status 2
+expect_err_has "pagelab: --events: with --scope local"
+pagelab run --policy lru --frames 3 --trace "$tmp/procs.txt" --scope local --param share=1:1
+expect_status 1
+expect_err "pagelab: share: process 2 has no share (give one for every process, e.g. share=2:1,...)"
+done_
+
+test_case "compare runs ws and pff without --frames, unbounded, with their mean resident set"
+pagelab compare --policies ws,pff --refs "1 2 3 1 2 4 5 1" --param tau=3 --csv
+expect_status 0
+expect_out "ws,,8,2,6,3,0,0.250000,2.625"
+pagelab compare --policies ws,pff --refs "1 2 3 1 2 4 5 1" --param tau=3
+expect_out "ws           unbounded"
+done_
+
+test_case "compare without --frames names the policy that needs them"
+pagelab compare --policies ws,lru --refs "1 2 3"
+expect_status 2
+expect_err_has "pagelab: --frames is required for lru"
+done_
+
 test_case "garbage arguments never crash"
 for args in "run --" "run -" "run --policy" "compare --policies , --frames 1 --refs 1" \
 	"run --policy= --frames=1 --refs=1" "run --frames 1 --policy lru --refs 0xw" \

@@ -257,6 +257,64 @@ bool cli_has_param(const struct pl_policy_ops *ops, const char *assignment)
 	return false;
 }
 
+/* ----------------------------------------------------------------- scope */
+
+bool cli_is_scope_param(const char *assignment)
+{
+	return !strncmp(assignment, "share=", 6);
+}
+
+/* "PID:WEIGHT" at *text, advancing it; false if malformed. */
+static bool parse_share(const char **text, struct pl_share *share)
+{
+	unsigned long long pid, weight;
+	char *end;
+
+	if (**text < '0' || **text > '9')
+		return false;
+	errno = 0;
+	pid = strtoull(*text, &end, 10);
+	if (*end != ':' || errno || pid >= UINT32_MAX || end[1] < '0' || end[1] > '9')
+		return false;
+	weight = strtoull(end + 1, &end, 10);
+	if (errno || !weight || weight >= UINT32_MAX || (*end && *end != ','))
+		return false;
+	*share = (struct pl_share){ .pid = (uint32_t)pid, .weight = (uint32_t)weight };
+	*text = *end ? end + 1 : end;
+	return true;
+}
+
+int cli_scope(const struct cli_args *a, struct cli_scope *scope)
+{
+	const char *name = cli_value(a, "--scope"), *params[CLI_MAX_ARGS], *share = NULL, *given;
+	unsigned n = cli_values(a, "--param", params, CLI_MAX_ARGS);
+
+	memset(scope, 0, sizeof(*scope));
+	if (name && strcmp(name, "global") && strcmp(name, "local"))
+		return cli_usage_error(a, "--scope: '%s' is not a scope (global or local)", name);
+	scope->local = name && !strcmp(name, "local");
+	for (unsigned i = 0; i < n; i++) {
+		if (!cli_is_scope_param(params[i]))
+			continue;
+		if (share)
+			return cli_usage_error(a, "--param share given twice");
+		share = params[i] + 6;
+	}
+	if (share && !scope->local)
+		return cli_usage_error(a, "--param share: shares are for --scope local");
+	given = share;
+	while (share && *share) {
+		if (scope->nshares == CLI_MAX_SHARES)
+			return cli_usage_error(a, "--param share: more than %d processes",
+					       CLI_MAX_SHARES);
+		if (!parse_share(&share, &scope->shares[scope->nshares++]))
+			return cli_usage_error(a, "--param share: '%s' is not a list of PID:WEIGHT "
+					       "(e.g. share=1:3,2:1: process 1 gets 3/4 of the "
+					       "frames)", given);
+	}
+	return 0;
+}
+
 /* ----------------------------------------------------------------- input */
 
 static int read_trace_file(const char *path, struct pl_trace *trace)
@@ -310,12 +368,53 @@ static void stream_events(struct pl_sim *sim, const struct pl_policy_ops *ops,
 		out_event_json(stdout, &events[*printed], ops, t);
 }
 
+void cli_result_free(struct cli_result *r)
+{
+	free(r->procs);
+	r->procs = NULL;
+	r->nprocs = 0;
+}
+
+static int alloc_procs(struct cli_result *r, uint32_t n)
+{
+	r->nprocs = n;
+	r->procs = n ? calloc(n, sizeof(*r->procs)) : NULL;
+	return n && !r->procs ? cli_fail("out of memory") : 0;
+}
+
+/* Each process with its own frames and policy instance (local.c). */
+static int simulate_local(struct cli_result *r, const struct pl_trace *t)
+{
+	struct pl_error err;
+	struct pl_local *l;
+	int ret = 0;
+
+	l = pl_local_create(r->ops, r->frames == CLI_UNBOUNDED ? PL_NONE - 1 : r->frames,
+			    r->params, t, r->scope->shares, r->scope->nshares, &err);
+	if (!l)
+		return cli_fail("%s", err.msg);
+	pl_local_run(l, UINT32_MAX);
+	if (pl_local_error(l))
+		ret = cli_fail("%s", pl_local_error(l));
+	pl_local_stats(l, &r->stats);
+	pl_local_counters(l, r->counters);
+	if (!ret && !(ret = alloc_procs(r, pl_local_nprocs(l))))
+		for (uint32_t i = 0; i < r->nprocs; i++)
+			pl_local_proc(l, i, &r->procs[i].pid, &r->procs[i].frames,
+				      &r->procs[i].stats);
+	pl_local_destroy(l);
+	return ret;
+}
+
 int cli_simulate(struct cli_result *r, const struct pl_trace *t, bool events)
 {
 	struct pl_error err;
 	struct pl_sim *sim;
 	uint32_t printed = 0;
 	int ret = 0;
+
+	if (r->scope && r->scope->local)
+		return simulate_local(r, t);	/* no events: the callers refuse them */
 
 	/* one checkpoint (step 0) is all a stream needs: nothing seeks */
 	sim = pl_sim_create(r->ops, r->frames == CLI_UNBOUNDED ? PL_NONE - 1 : r->frames,
@@ -333,6 +432,9 @@ int cli_simulate(struct cli_result *r, const struct pl_trace *t, bool events)
 		ret = cli_fail("%s", pl_sim_error(sim));
 	r->stats = *pl_sim_stats(sim);
 	pl_sim_counters(sim, r->counters);
+	if (!ret && !(ret = alloc_procs(r, pl_sim_nprocs(sim))))
+		for (uint32_t i = 0; i < r->nprocs; i++)
+			pl_sim_proc(sim, i, &r->procs[i].pid, &r->procs[i].stats);
 	pl_sim_destroy(sim);
 	return ret;
 }

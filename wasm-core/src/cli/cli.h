@@ -48,7 +48,8 @@ struct cli_option {
 /* The options of every command that simulates a trace (run, compare). */
 #define CLI_TRACE_OPTIONS					\
 	{ "--frames", CLI_VALUE }, { "--refs", CLI_VALUE },	\
-	{ "--trace", CLI_VALUE }, { "--param", CLI_REPEATED }
+	{ "--trace", CLI_VALUE }, { "--param", CLI_REPEATED },	\
+	{ "--scope", CLI_VALUE }
 
 struct cli_args;
 
@@ -106,6 +107,24 @@ const struct pl_policy_ops *cli_policy(const struct cli_args *a, const char *nam
 /* Loads --refs or --trace; 0 or an exit status. */
 int cli_load_trace(const struct cli_args *a, struct pl_trace *trace);
 
+/*
+ * --scope global|local and, for local, --param share=PID:WEIGHT,... (a
+ * parameter of the replacement scope rather than of a policy).
+ */
+#define CLI_MAX_SHARES 256
+struct cli_scope {
+	bool local;
+	struct pl_share shares[CLI_MAX_SHARES];
+	unsigned nshares;	/* 0: equal shares */
+};
+
+/* One process's part of a run (a trace with pids, or local scope). */
+struct cli_process {
+	uint32_t pid;
+	uint32_t frames;	/* its share (local scope); 0 under global scope */
+	struct pl_stats stats;	/* global scope: references, hits, misses only */
+};
+
 /* One policy's run: what it was asked to do and what came out. */
 struct cli_result {
 	const struct pl_policy_ops *ops;
@@ -113,13 +132,23 @@ struct cli_result {
 	int64_t params[PL_MAX_PARAMS];
 	struct pl_stats stats;
 	uint64_t counters[PL_MAX_COUNTERS];
+	const struct cli_scope *scope;	/* NULL: global */
+	uint32_t nprocs;
+	struct cli_process *procs;	/* [nprocs]: free with cli_result_free() */
 };
+
+/* Reads --scope and share; 0 or a usage error's exit status. */
+int cli_scope(const struct cli_args *a, struct cli_scope *scope);
+/* Is `assignment` (NAME=VALUE) the scope's parameter rather than a policy's? */
+bool cli_is_scope_param(const char *assignment);
+void cli_result_free(struct cli_result *r);
 
 /* Applies "NAME=VALUE" to r->params; 0 or a usage error's exit status. */
 int cli_set_param(const struct cli_args *a, struct cli_result *r, const char *assignment);
 /* Does the policy have a parameter named like the left side of `assignment`? */
 bool cli_has_param(const struct pl_policy_ops *ops, const char *assignment);
-/* Runs r->ops over the trace into r (streaming events to stdout if asked); 0 or 1. */
+/* Runs r->ops over the trace into r (streaming events to stdout if asked;
+ * not with local scope); 0 or 1. */
 int cli_simulate(struct cli_result *r, const struct pl_trace *t, bool events);
 
 /* cmd_gen.c: shared with experiment */

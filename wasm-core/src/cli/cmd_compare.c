@@ -57,6 +57,8 @@ static int compare_params(const struct cli_args *a, struct cli_result *results, 
 	for (unsigned p = 0; p < nparams; p++) {
 		bool used = false;
 
+		if (cli_is_scope_param(params[p]))
+			continue;
 		for (unsigned i = 0; i < n; i++) {
 			if (!cli_has_param(results[i].ops, params[p]))
 				continue;
@@ -71,6 +73,24 @@ static int compare_params(const struct cli_args *a, struct cli_result *results, 
 	return 0;
 }
 
+/*
+ * --frames: required unless every policy sizes its own memory (ws, pff),
+ * which then run unbounded.
+ */
+static int compare_frames(const struct cli_args *a, const struct pl_policy_ops **ops, unsigned n,
+			  uint32_t *frames)
+{
+	if (cli_value(a, "--frames"))
+		return cli_frames(a, frames);
+	for (unsigned i = 0; i < n; i++)
+		if (!pl_policy_variable_space(ops[i]))
+			return cli_usage_error(a, "--frames is required for %s (only the "
+					       "variable-space policies, such as ws and pff, size "
+					       "their own memory)", pl_policy_name(ops[i]));
+	*frames = CLI_UNBOUNDED;
+	return 0;
+}
+
 static int run_all(struct cli_result *results, unsigned n, const struct pl_trace *trace)
 {
 	for (unsigned i = 0; i < n; i++)
@@ -82,7 +102,8 @@ static int run_all(struct cli_result *results, unsigned n, const struct pl_trace
 static int compare_main(const struct cli_args *a)
 {
 	const struct pl_policy_ops *ops[CLI_MAX_POLICIES];
-	struct cli_result results[CLI_MAX_POLICIES] = { { 0 } };
+	static struct cli_result results[CLI_MAX_POLICIES];
+	static struct cli_scope scope;
 	bool json = cli_flag(a, "--json"), csv = cli_flag(a, "--csv");
 	struct pl_trace trace;
 	uint32_t frames;
@@ -91,10 +112,12 @@ static int compare_main(const struct cli_args *a)
 
 	if (json && csv)
 		return cli_usage_error(a, "choose one of --json and --csv");
-	if ((ret = compare_policies(a, ops, &n)) || (ret = cli_frames(a, &frames)))
+	if ((ret = compare_policies(a, ops, &n)) || (ret = compare_frames(a, ops, n, &frames)) ||
+	    (ret = cli_scope(a, &scope)))
 		return ret;
 	for (unsigned i = 0; i < n; i++) {
 		results[i].ops = ops[i];
+		results[i].scope = &scope;
 		results[i].frames = frames;
 		pl_params_default(ops[i], results[i].params);
 	}
@@ -110,6 +133,8 @@ static int compare_main(const struct cli_args *a)
 		out_rows_csv(stdout, results, n);
 	else if (!ret)
 		out_rows_table(stdout, results, n);
+	for (unsigned i = 0; i < n; i++)
+		cli_result_free(&results[i]);
 	pl_trace_free(&trace);
 	return ret;
 }
@@ -119,14 +144,17 @@ const struct cli_command cli_command_compare = {
 	.summary = "run several policies over the same trace, one row each",
 	.usage =
 	"usage: pagelab compare --policies A,B,... --frames N (--refs STRING | --trace FILE)\n"
-	"                       [--param NAME=VALUE]... [--json | --csv]\n"
+	"                       [--param NAME=VALUE]... [--scope global|local] [--json | --csv]\n"
 	"\n"
 	"Runs each policy over the same trace and prints one row per policy.\n"
 	"\n"
 	"  --policies A,B,...  policies from 'pagelab list' ('all' for every one)\n"
-	"  --frames N          page frames of memory (at least 1)\n"
+	"  --frames N          page frames of memory (at least 1); optional when\n"
+	"                      every policy is variable-space (ws, pff): they then\n"
+	"                      run unbounded, see mean_resident\n"
 	"  --param NAME=VALUE  set a parameter of every listed policy that has\n"
 	"                      one called NAME (repeatable; an error if none has)\n"
+	"  --scope global|local  as in 'pagelab run' (per-process figures: --json)\n"
 	"  --json              print a JSON array of summaries\n"
 	"  --csv               print comma-separated values with a header row\n",
 	.example = "example: pagelab compare --policies all --frames 4 --trace trace.txt --csv\n",

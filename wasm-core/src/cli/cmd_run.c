@@ -19,7 +19,7 @@ static int apply_params(const struct cli_args *a, struct cli_result *r)
 
 	pl_params_default(r->ops, r->params);
 	for (unsigned i = 0; i < n; i++)
-		if ((ret = cli_set_param(a, r, params[i])))
+		if (!cli_is_scope_param(params[i]) && (ret = cli_set_param(a, r, params[i])))
 			return ret;
 	return 0;
 }
@@ -29,6 +29,7 @@ static int run_main(const struct cli_args *a)
 	const char *policy = cli_value(a, "--policy");
 	bool json = cli_flag(a, "--json"), events = cli_flag(a, "--events");
 	struct cli_result r = { 0 };
+	static struct cli_scope scope;
 	struct pl_trace trace;
 	int ret;
 
@@ -36,6 +37,13 @@ static int run_main(const struct cli_args *a)
 		return cli_usage_error(a, "--policy is required");
 	if (events && json)
 		return cli_usage_error(a, "--events already prints JSON; drop --json");
+	if ((ret = cli_scope(a, &scope)))
+		return ret;
+	if (events && scope.local)
+		return cli_usage_error(a, "--events: with --scope local each process has its own "
+				       "instance of the policy, whose events are not one "
+				       "policy's; use --scope global");
+	r.scope = &scope;
 	r.ops = cli_policy(a, policy);
 	if (!r.ops)
 		return CLI_EXIT_USAGE;
@@ -55,6 +63,7 @@ static int run_main(const struct cli_args *a)
 	} else if (!ret) {
 		out_summary_text(stdout, &r);
 	}
+	cli_result_free(&r);
 	pl_trace_free(&trace);
 	return ret;
 }
@@ -64,7 +73,7 @@ const struct cli_command cli_command_run = {
 	.summary = "run one policy and print its statistics (or its event log)",
 	.usage =
 	"usage: pagelab run --policy NAME --frames N (--refs STRING | --trace FILE)\n"
-	"                   [--param NAME=VALUE]... [--json] [--events]\n"
+	"                   [--param NAME=VALUE]... [--scope global|local] [--json] [--events]\n"
 	"\n"
 	"Runs one policy and prints references, hits, misses, evictions,\n"
 	"writebacks (dirty pages evicted), the hit ratio and the policy's own\n"
@@ -76,6 +85,12 @@ const struct cli_command cli_command_run = {
 	"                      their own resident set: see 'mean resident'\n"
 	"  --param NAME=VALUE  set a policy parameter (repeatable); VALUE is an\n"
 	"                      integer or one of the parameter's named choices\n"
+	"  --scope global      (default) replace over all frames, whichever process\n"
+	"                      a page belongs to\n"
+	"  --scope local       give each process of the trace's pid column its own\n"
+	"                      share of the frames and replace within it; equal\n"
+	"                      shares, or --param share=PID:WEIGHT,... (share=1:3,2:1:\n"
+	"                      process 1 gets 3/4); statistics per process follow\n"
 	"  --json              print the summary as one JSON object\n"
 	"  --events            print every event as a JSON line, then the\n"
 	"                      summary as a last JSON line\n",

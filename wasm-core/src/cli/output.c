@@ -67,6 +67,35 @@ static void json_params(FILE *out, const struct cli_result *r)
 	fputc('}', out);
 }
 
+static bool local(const struct cli_result *r)
+{
+	return r->scope && r->scope->local;
+}
+
+/* "processes": under global scope only what a process's references saw. */
+static void json_processes(FILE *out, const struct cli_result *r)
+{
+	fputs(",\"processes\":[", out);
+	for (uint32_t i = 0; i < r->nprocs; i++) {
+		const struct pl_stats *s = &r->procs[i].stats;
+
+		fprintf(out, "%s{\"pid\":%u,\"references\":%llu,\"hits\":%llu,\"misses\":%llu,"
+			"\"hit_ratio\":%.6f", i ? "," : "", r->procs[i].pid,
+			(unsigned long long)s->references, (unsigned long long)s->hits,
+			(unsigned long long)s->misses, hit_ratio(s));
+		if (local(r) && r->frames == CLI_UNBOUNDED)
+			fputs(",\"frames\":null", out);
+		else if (local(r))
+			fprintf(out, ",\"frames\":%u", r->procs[i].frames);
+		if (local(r))
+			fprintf(out, ",\"evictions\":%llu,\"writebacks\":%llu,\"mean_resident\":%.3f",
+				(unsigned long long)s->evictions, (unsigned long long)s->writebacks,
+				out_mean_resident(s));
+		fputc('}', out);
+	}
+	fputc(']', out);
+}
+
 void out_summary_json(FILE *out, const struct cli_result *r)
 {
 	const struct pl_stats *s = &r->stats;
@@ -90,7 +119,10 @@ void out_summary_json(FILE *out, const struct cli_result *r)
 		out_json_string(out, pl_policy_counter_name(r->ops, i));
 		fprintf(out, ":%llu", (unsigned long long)r->counters[i]);
 	}
-	fputs("}}", out);
+	fprintf(out, "},\"scope\":\"%s\"", local(r) ? "local" : "global");
+	if (r->nprocs)
+		json_processes(out, r);
+	fputc('}', out);
 }
 
 /* The width of the label column: the longest label, at least "mean resident". */
@@ -102,6 +134,32 @@ static int label_width(const struct pl_policy_ops *ops)
 		if (strlen(pl_policy_counter_name(ops, i)) > width)
 			width = strlen(pl_policy_counter_name(ops, i));
 	return (int)width + 2;
+}
+
+/* One row per process; the mean resident set (over its own references)
+ * and its frames only under local scope, where a process has them. */
+static void text_processes(FILE *out, const struct cli_result *r)
+{
+	fprintf(out, "\n%s scope, per process:\n", local(r) ? "local" : "global");
+	fprintf(out, "%10s %10s %12s %12s %12s %9s", "pid", "frames", "references", "hits",
+		"misses", "hit ratio");
+	fprintf(out, local(r) ? " %12s %13s\n" : "\n", "evictions", "mean resident");
+	for (uint32_t i = 0; i < r->nprocs; i++) {
+		const struct pl_stats *s = &r->procs[i].stats;
+		char frames[16] = "-";
+
+		if (local(r) && r->frames != CLI_UNBOUNDED)
+			snprintf(frames, sizeof(frames), "%u", r->procs[i].frames);
+		else if (local(r))
+			snprintf(frames, sizeof(frames), "unbounded");
+		fprintf(out, "%10u %10s %12llu %12llu %12llu %8.2f%%", r->procs[i].pid, frames,
+			(unsigned long long)s->references, (unsigned long long)s->hits,
+			(unsigned long long)s->misses, 100.0 * hit_ratio(s));
+		if (local(r))
+			fprintf(out, " %12llu %13.2f", (unsigned long long)s->evictions,
+				out_mean_resident(s));
+		fputc('\n', out);
+	}
 }
 
 void out_summary_text(FILE *out, const struct cli_result *r)
@@ -131,6 +189,8 @@ void out_summary_text(FILE *out, const struct cli_result *r)
 	for (unsigned i = 0; i < pl_policy_ncounters(r->ops); i++)
 		fprintf(out, "%-*s%llu\n", w, pl_policy_counter_name(r->ops, i),
 			(unsigned long long)r->counters[i]);
+	if (r->nprocs)
+		text_processes(out, r);
 }
 
 /* ---------------------------------------------------------------- events */
@@ -174,30 +234,38 @@ void out_event_json(FILE *out, const struct pl_event *ev, const struct pl_policy
 
 void out_rows_table(FILE *out, const struct cli_result *results, unsigned n)
 {
-	fprintf(out, "%-12s %7s %12s %12s %12s %12s %12s %9s\n", "policy", "frames", "references",
-		"hits", "misses", "evictions", "writebacks", "hit ratio");
+	fprintf(out, "%-12s %9s %12s %12s %12s %12s %12s %9s %13s\n", "policy", "frames",
+		"references", "hits", "misses", "evictions", "writebacks", "hit ratio",
+		"mean resident");
 	for (unsigned i = 0; i < n; i++) {
 		const struct pl_stats *s = &results[i].stats;
+		char frames[16] = "unbounded";
 
-		fprintf(out, "%-12s %7u %12llu %12llu %12llu %12llu %12llu %8.2f%%\n",
-			pl_policy_name(results[i].ops), results[i].frames,
+		if (results[i].frames != CLI_UNBOUNDED)
+			snprintf(frames, sizeof(frames), "%u", results[i].frames);
+		fprintf(out, "%-12s %9s %12llu %12llu %12llu %12llu %12llu %8.2f%% %13.2f\n",
+			pl_policy_name(results[i].ops), frames,
 			(unsigned long long)s->references, (unsigned long long)s->hits,
 			(unsigned long long)s->misses, (unsigned long long)s->evictions,
-			(unsigned long long)s->writebacks, 100.0 * hit_ratio(s));
+			(unsigned long long)s->writebacks, 100.0 * hit_ratio(s), out_mean_resident(s));
 	}
 }
 
 void out_rows_csv(FILE *out, const struct cli_result *results, unsigned n)
 {
-	fputs("policy,frames,references,hits,misses,evictions,writebacks,hit_ratio\n", out);
+	fputs("policy,frames,references,hits,misses,evictions,writebacks,hit_ratio,"
+	      "mean_resident\n", out);
 	for (unsigned i = 0; i < n; i++) {
 		const struct pl_stats *s = &results[i].stats;
+		char frames[16] = "";	/* unbounded */
 
-		fprintf(out, "%s,%u,%llu,%llu,%llu,%llu,%llu,%.6f\n",
-			pl_policy_name(results[i].ops), results[i].frames,
+		if (results[i].frames != CLI_UNBOUNDED)
+			snprintf(frames, sizeof(frames), "%u", results[i].frames);
+		fprintf(out, "%s,%s,%llu,%llu,%llu,%llu,%llu,%.6f,%.3f\n",
+			pl_policy_name(results[i].ops), frames,
 			(unsigned long long)s->references, (unsigned long long)s->hits,
 			(unsigned long long)s->misses, (unsigned long long)s->evictions,
-			(unsigned long long)s->writebacks, hit_ratio(s));
+			(unsigned long long)s->writebacks, hit_ratio(s), out_mean_resident(s));
 	}
 }
 
