@@ -5,75 +5,8 @@
 # Run by 'make test' with PAGELAB set to the CLI under test (the normal
 # build and the ASan+UBSan one).  JSON output is checked by parsing it with
 # node (required by the project anyway).  Ends with "N passed, N failed".
-PAGELAB=${PAGELAB:-build/pagelab}
+. "$(dirname "$0")/cli_harness.sh"
 OSC="7,0,1,2,0,3,0,4,2,3,0,3,2,1,2,0,1,7,0,1"	# Silberschatz's string
-passed=0
-failed=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-# ------------------------------------------------------------- the harness
-# test_case NAME: starts a test; the expect_* below record failures; done ends it.
-test_case() {
-	name=$1
-	problems=
-}
-
-pagelab() {
-	"$PAGELAB" "$@" >"$tmp/out" 2>"$tmp/err"
-	status=$?
-}
-
-problem() {
-	problems="$problems
-    $1"
-}
-
-expect_status() {
-	[ "$status" = "$1" ] || problem "exit status $status, expected $1"
-	# a signal (crash, sanitizer abort) is never acceptable
-	[ "$status" -lt 128 ] || problem "killed by signal $((status - 128))"
-}
-
-expect_out() {
-	grep -qF -- "$1" "$tmp/out" || problem "stdout lacks: $1"
-}
-
-expect_err() {
-	[ "$(cat "$tmp/err")" = "$1" ] || problem "stderr is not: $1"
-}
-
-expect_err_has() {
-	grep -qF -- "$1" "$tmp/err" || problem "stderr lacks: $1"
-}
-
-expect_out_lines() {
-	[ "$(wc -l <"$tmp/out")" = "$1" ] || problem "stdout has $(wc -l <"$tmp/out") lines, expected $1"
-}
-
-# expect_json JS: stdout parsed as JSON into `j` (or `lines` for JSON lines) makes JS true
-expect_json() {
-	node -e '
-		const text = require("fs").readFileSync(process.argv[1], "utf8");
-		let j, lines;
-		try { j = JSON.parse(text); } catch (e) {
-			lines = text.trim().split("\n").map((l) => JSON.parse(l));
-		}
-		process.exit(('"$1"') ? 0 : 1);' "$tmp/out" 2>>"$tmp/err" ||
-		problem "JSON check failed: $1"
-}
-
-done_() {
-	if [ -z "$problems" ]; then
-		passed=$((passed + 1))
-		echo "ok   $name"
-	else
-		failed=$((failed + 1))
-		echo "FAIL $name$problems"
-		sed 's/^/    | out: /' "$tmp/out" | head -n 8
-		sed 's/^/    | err: /' "$tmp/err" | head -n 8
-	fi
-}
 
 # ----------------------------------------------------------------- outputs
 test_case "run prints lru's 12 faults on Silberschatz's string with 3 frames"
@@ -235,7 +168,7 @@ done_
 test_case "an unknown command is named"
 pagelab frob
 expect_status 2
-expect_err "pagelab: 'frob' is not a command (run, compare, list, gen or experiment)
+expect_err "pagelab: 'frob' is not a command (run, compare, list, gen, experiment, mrc, wss, lifetime, spacetime, reuse, pattern or anomaly)
 (see 'pagelab --help')"
 done_
 

@@ -45,11 +45,17 @@ struct cli_option {
 	enum cli_option_kind kind;
 };
 
+/* The options of every command that reads a trace (cli_load_trace()). */
+#define CLI_INPUT_OPTIONS { "--refs", CLI_VALUE }, { "--trace", CLI_VALUE }
+
 /* The options of every command that simulates a trace (run, compare). */
 #define CLI_TRACE_OPTIONS					\
-	{ "--frames", CLI_VALUE }, { "--refs", CLI_VALUE },	\
-	{ "--trace", CLI_VALUE }, { "--param", CLI_REPEATED },	\
+	{ "--frames", CLI_VALUE }, CLI_INPUT_OPTIONS, { "--param", CLI_REPEATED },	\
 	{ "--scope", CLI_VALUE }
+
+/* The analysis commands' outputs: text, or one of JSON and CSV; a plot too. */
+#define CLI_ANALYSIS_OUTPUTS						\
+	{ "--json", CLI_FLAG }, { "--csv", CLI_FLAG }, { "--svg", CLI_VALUE }
 
 struct cli_args;
 
@@ -158,6 +164,67 @@ int cli_number(const struct cli_args *a, const char *name, uint64_t min, uint64_
 	       uint64_t def, uint64_t *out);
 /* The workload named by the operand; 0 or a usage error listing them. */
 int cli_workload(const struct cli_args *a, const struct workload **w);
+
+/* cmd_compare.c: shared with mrc */
+/* Splits --policies into ops ('all': every policy); 0 or a usage error. */
+int compare_policies(const struct cli_args *a, const struct pl_policy_ops **list, unsigned *n);
+/* Applies each --param to every result whose policy has it. */
+int compare_params(const struct cli_args *a, struct cli_result *results, unsigned n);
+
+/* ranges.c: sizes written "64", "4,8,16" or "FROM:TO[:STEP]" */
+#define CLI_MAX_SIZES 10000
+struct cli_sizes {
+	unsigned n;
+	uint32_t size[CLI_MAX_SIZES];	/* ascending, distinct */
+};
+/* The sizes of option `name`, or of `def` when absent (NULL: required). */
+int cli_sizes(const struct cli_args *a, const char *name, const char *def, struct cli_sizes *s);
+
+/* progress.c: a bar on standard error when it is a terminal */
+struct cli_progress {
+	bool shown;
+	const char *what, *unit;	/* "mrc", "sizes" */
+	uint64_t total;
+	double start, drawn;
+};
+void cli_progress_start(struct cli_progress *p, const char *what, const char *unit,
+			uint64_t total);
+void cli_progress_update(struct cli_progress *p, uint64_t done);
+/* The core's progress callbacks (ctx: a struct cli_progress). */
+void cli_progress_callback(void *ctx, uint64_t done, uint64_t total);
+void cli_progress_end(struct cli_progress *p);
+
+/* cmd_mrc.c: shared with anomaly */
+/*
+ * misses[i] of `r` (policy and parameters) at sizes->size[i]: one pass for
+ * stack algorithms, else one simulation per size on `jobs` threads.
+ */
+int cli_curve(const struct cli_result *r, const struct pl_trace *t, const struct cli_sizes *sizes,
+	      unsigned jobs, uint64_t *misses);
+/* --jobs N, by default the processors online. */
+int cli_jobs(const struct cli_args *a, unsigned *jobs);
+/* Checks --json/--csv; *format: 0 text, 'j' JSON, 'c' CSV. */
+int cli_output_format(const struct cli_args *a, char *format);
+/* Steps of a default log-spaced size list, 1 .. max, about `count` sizes. */
+void cli_log_sizes(struct cli_sizes *s, uint32_t max, unsigned count);
+
+/* svg.c: plots for --svg FILE; 0 or an exit status after a message */
+struct svg_chart {
+	const char *title, *x_label, *y_label;
+	bool log_x;
+};
+struct svg_series {
+	const char *name;
+	const double *x, *y;
+	unsigned n;
+};
+int svg_lines(const char *path, const struct svg_chart *c, const struct svg_series *s,
+	      unsigned n);
+int svg_bars(const char *path, const struct svg_chart *c, const char *const *labels,
+	     const double *values, unsigned n);
+/* counts[col * rows + row]; row 0 at the bottom. */
+int svg_heat_map(const char *path, const struct svg_chart *c, const uint32_t *counts,
+		 unsigned cols, unsigned rows);
 
 /* output.c */
 /* Resident pages after each reference, averaged (the space a policy used). */

@@ -12,9 +12,7 @@ static const struct cli_option compare_options[] = {
 	{ "--json", CLI_FLAG }, { "--csv", CLI_FLAG }, { NULL },
 };
 
-/* Splits --policies into ops; 'all' means every policy. */
-static int compare_policies(const struct cli_args *a, const struct pl_policy_ops **list,
-			    unsigned *n)
+int compare_policies(const struct cli_args *a, const struct pl_policy_ops **list, unsigned *n)
 {
 	const char *policies = cli_value(a, "--policies");
 	char copy[1024], *save, *name;
@@ -48,8 +46,7 @@ static int compare_policies(const struct cli_args *a, const struct pl_policy_ops
 	return 0;
 }
 
-/* Applies each --param to every result whose policy has it. */
-static int compare_params(const struct cli_args *a, struct cli_result *results, unsigned n)
+int compare_params(const struct cli_args *a, struct cli_result *results, unsigned n)
 {
 	const char *params[CLI_MAX_ARGS];
 	unsigned nparams = cli_values(a, "--param", params, CLI_MAX_ARGS);

@@ -11,7 +11,9 @@
 #include "cli.h"
 
 extern const struct cli_command cli_command_run, cli_command_compare, cli_command_list,
-	cli_command_gen, cli_command_experiment;
+	cli_command_gen, cli_command_experiment, cli_command_mrc, cli_command_wss,
+	cli_command_lifetime, cli_command_spacetime, cli_command_reuse, cli_command_pattern,
+	cli_command_anomaly;
 
 /* In the order 'pagelab --help' lists them. */
 const struct cli_command *const cli_commands[] = {
@@ -20,6 +22,13 @@ const struct cli_command *const cli_commands[] = {
 	&cli_command_list,
 	&cli_command_gen,
 	&cli_command_experiment,
+	&cli_command_mrc,
+	&cli_command_wss,
+	&cli_command_lifetime,
+	&cli_command_spacetime,
+	&cli_command_reuse,
+	&cli_command_pattern,
+	&cli_command_anomaly,
 	NULL,
 };
 

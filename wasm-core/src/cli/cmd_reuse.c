@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd_reuse.c - `pagelab reuse`: the histogram of LRU stack (reuse)
+ * distances in power-of-two buckets, first references apart.  A reference
+ * at distance d hits in LRU with d frames or more, so the histogram is the
+ * derivative of LRU's miss-ratio curve: a peak at d says "d frames capture
+ * a loop".
+ */
+#include "cli.h"
+#include "analysis.h"
+
+static const struct cli_option reuse_options[] = {
+	CLI_INPUT_OPTIONS, CLI_ANALYSIS_OUTPUTS, { NULL },
+};
+
+#define MAX_BUCKETS 33	/* 1, 2-3, 4-7, ..., up to 2^32 - 1 */
+
+struct buckets {
+	uint64_t references, first, count[MAX_BUCKETS];
+	uint32_t distinct;
+	unsigned n;	/* buckets up to the longest distance seen */
+};
+
+static unsigned bucket_of(uint32_t distance)
+{
+	unsigned b = 0;
+
+	while (distance >>= 1)
+		b++;
+	return b;
+}
+
+static int gather(const struct pl_trace *t, struct buckets *b)
+{
+	struct cli_progress progress;
+	struct pl_error err;
+	struct pl_locality *l = pl_locality_create(0, &err);
+	const uint64_t *hist;
+	uint32_t len;
+
+	if (!l)
+		return cli_fail("%s", err.msg);
+	cli_progress_start(&progress, "reuse", "references", t->n);
+	if (pl_locality_add_trace(l, t, cli_progress_callback, &progress, &err)) {
+		cli_progress_end(&progress);
+		pl_locality_destroy(l);
+		return cli_fail("%s", err.msg);
+	}
+	cli_progress_end(&progress);
+	hist = pl_locality_stack_histogram(l, &len);
+	*b = (struct buckets){ .references = t->n, .first = hist[0], .distinct = t->npages };
+	for (uint32_t d = 1; d < len; d++) {
+		if (!hist[d])
+			continue;
+		b->count[bucket_of(d)] += hist[d];
+		if (bucket_of(d) + 1 > b->n)
+			b->n = bucket_of(d) + 1;
+	}
+	pl_locality_destroy(l);
+	return 0;
+}
+
+static uint64_t bucket_to(unsigned i)
+{
+	return (2ull << i) - 1;
+}
+
+static void print(const struct buckets *b, char format)
+{
+	if (format == 'j') {
+		printf("{\"references\":%llu,\"distinct\":%u,\"first_references\":%llu,\"buckets\":[",
+		       (unsigned long long)b->references, b->distinct, (unsigned long long)b->first);
+		for (unsigned i = 0; i < b->n; i++)
+			printf("%s\n{\"from\":%llu,\"to\":%llu,\"references\":%llu}", i ? "," : "",
+			       1ull << i, (unsigned long long)bucket_to(i),
+			       (unsigned long long)b->count[i]);
+		printf("%s]}\n", b->n ? "\n" : "");
+		return;
+	}
+	if (format == 'c') {
+		printf("from,to,references\n");
+		for (unsigned i = 0; i < b->n; i++)
+			printf("%llu,%llu,%llu\n", 1ull << i, (unsigned long long)bucket_to(i),
+			       (unsigned long long)b->count[i]);
+		return;
+	}
+	printf("reuse distances of %llu references to %u distinct pages\n"
+	       "(distance d: d-1 other pages used since the last use; LRU hits with >= d "
+	       "frames)\n\n%24s %12s %8s\n", (unsigned long long)b->references, b->distinct,
+	       "distance", "references", "share");
+	printf("%24s %12llu %7.2f%%\n", "first use", (unsigned long long)b->first,
+	       100.0 * (double)b->first / (double)b->references);
+	for (unsigned i = 0; i < b->n; i++) {
+		char range[32];
+
+		snprintf(range, sizeof(range), "%llu .. %llu", 1ull << i,
+			 (unsigned long long)bucket_to(i));
+		printf("%24s %12llu %7.2f%%\n", i ? range : "1",
+		       (unsigned long long)b->count[i],
+		       100.0 * (double)b->count[i] / (double)b->references);
+	}
+}
+
+static int plot(const struct buckets *b, const char *path)
+{
+	static char text[MAX_BUCKETS][24];
+	const char *labels[MAX_BUCKETS];
+	double values[MAX_BUCKETS];
+	struct svg_chart chart = {
+		.title = "Reuse distances", .x_label = "stack distance (from, power-of-two buckets)",
+		.y_label = "references",
+	};
+
+	for (unsigned i = 0; i < b->n; i++) {
+		snprintf(text[i], sizeof(text[i]), "%llu", 1ull << i);
+		labels[i] = text[i];
+		values[i] = (double)b->count[i];
+	}
+	return svg_bars(path, &chart, labels, values, b->n);
+}
+
+static int reuse_main(const struct cli_args *a)
+{
+	const char *svg = cli_value(a, "--svg");
+	struct pl_trace trace;
+	struct buckets b = { 0 };
+	char format;
+	int ret;
+
+	if ((ret = cli_output_format(a, &format)))
+		return ret;
+	pl_trace_init(&trace);
+	ret = cli_load_trace(a, &trace);
+	if (!ret)
+		ret = gather(&trace, &b);
+	if (!ret)
+		print(&b, format);
+	if (!ret && svg)
+		ret = plot(&b, svg);
+	pl_trace_free(&trace);
+	return ret;
+}
+
+const struct cli_command cli_command_reuse = {
+	.name = "reuse",
+	.summary = "histogram of reuse (LRU stack) distances",
+	.usage =
+	"usage: pagelab reuse (--refs STRING | --trace FILE) [--json | --csv] [--svg FILE]\n"
+	"\n"
+	"How many references come back to a page after d distinct pages, in\n"
+	"power-of-two buckets of d; first references apart.\n"
+	"\n"
+	"  --json      {\"references\", \"distinct\", \"first_references\", \"buckets\":\n"
+	"              [{\"from\", \"to\", \"references\"}]}\n"
+	"  --csv       the buckets as comma-separated values\n"
+	"  --svg FILE  also draw the histogram into FILE\n",
+	.example = "example: pagelab reuse --trace trace.txt\n",
+	.reads_trace = true,
+	.options = reuse_options,
+	.run = reuse_main,
+};

@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * locality.c - one pass over a reference stream that gathers the stack
+ * distances and intervals every locality analysis needs (interface and
+ * definitions: include/analysis.h).
+ *
+ * State, for D distinct pages seen so far and N references:
+ *   tree, owner   a Fenwick tree over "time positions" 1 .. cap: position
+ *                 t is marked (1) when it holds some page's last reference,
+ *                 and owner[t] is that page.  A reference to page p with
+ *                 its last mark at position q has stack distance
+ *                 1 + (marks after q) = 1 + D - prefix(q); then q is
+ *                 unmarked and the next free position marked.
+ *   compaction    when the positions run out, the D marks are renumbered
+ *                 1 .. D in order (their order is all distances depend
+ *                 on) and the tree rebuilt; cap doubles while D > cap / 2,
+ *                 so compaction costs O(1) amortised per reference and the
+ *                 tree stays O(D).
+ *   hist          references by stack distance (index 0: first references).
+ *   intervals     references by interval 1 .. max_window, and how many
+ *                 were longer; last_step[p] for the intervals and for the
+ *                 working sets still open at the end of the trace.
+ *   first_step    the step at which the k-th distinct page first appeared
+ *                 (LRU's resident set is min(frames, pages seen)).
+ *
+ * Invariants: the marked positions are exactly last_pos[p] for the pages
+ * seen, all below `now`; sum of hist == N; sum of intervals + hist[0] == N.
+ *
+ * Queries sum these histograms; their prefix sums are cached and rebuilt
+ * when references were added since.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+
+#define INITIAL_POSITIONS 1024
+
+struct pl_locality {
+	uint32_t *tree;		/* [cap + 1] Fenwick tree, 1-based */
+	uint32_t *owner;	/* [cap + 1] page marked at a position */
+	uint32_t cap, now;	/* positions, next free position */
+
+	uint32_t *last_pos;	/* [page_cap] 0: page not seen */
+	uint64_t *last_step;	/* [page_cap] */
+	uint32_t page_cap;
+
+	uint64_t *hist;		/* [hist_cap] by stack distance */
+	uint32_t hist_cap;
+	uint64_t *first_step;	/* [first_cap] by order of first reference */
+	uint32_t first_cap;
+
+	uint32_t max_window;
+	uint64_t *intervals;	/* [max_window + 2]; [max_window + 1]: longer */
+
+	uint64_t n;
+	uint32_t distinct;
+
+	/* Cached sums, valid while cached_n == n. */
+	uint64_t cached_n;
+	uint64_t *misses_above;	/* [distinct + 1] hist[0] + refs at distance > d */
+	uint64_t *first_sum;	/* [distinct + 1] sum of (N - first_step) of the first k pages */
+	uint64_t *tail_lengths;	/* [max_window + 2] pages by N - last_step, capped */
+};
+
+static int out_of_memory(struct pl_error *err)
+{
+	snprintf(err->msg, sizeof(err->msg), "analysis: out of memory");
+	return -1;
+}
+
+/* Grows *array of `size`-byte elements from *cap to at least `need`, zero-filled. */
+static int grow(void **array, uint32_t *cap, uint32_t need, size_t size)
+{
+	uint32_t new_cap = *cap ? *cap : 16;
+	void *bigger;
+
+	if (need <= *cap)
+		return 0;
+	while (new_cap < need)
+		new_cap = new_cap > UINT32_MAX / 2 ? UINT32_MAX : new_cap * 2;
+	bigger = realloc(*array, (size_t)new_cap * size);
+	if (!bigger)
+		return -1;
+	memset((char *)bigger + (size_t)*cap * size, 0, (size_t)(new_cap - *cap) * size);
+	*array = bigger;
+	*cap = new_cap;
+	return 0;
+}
+
+struct pl_locality *pl_locality_create(uint32_t max_window, struct pl_error *err)
+{
+	struct pl_locality *l = calloc(1, sizeof(*l));
+
+	if (l) {
+		l->cap = INITIAL_POSITIONS;
+		l->now = 1;
+		l->max_window = max_window;
+		l->tree = calloc(l->cap + 1, sizeof(*l->tree));
+		l->owner = calloc(l->cap + 1, sizeof(*l->owner));
+		l->intervals = calloc((size_t)max_window + 2, sizeof(*l->intervals));
+		l->cached_n = UINT64_MAX;
+	}
+	if (!l || !l->tree || !l->owner || !l->intervals) {
+		pl_locality_destroy(l);
+		out_of_memory(err);
+		return NULL;
+	}
+	return l;
+}
+
+static void drop_cache(struct pl_locality *l)
+{
+	free(l->misses_above);
+	free(l->first_sum);
+	free(l->tail_lengths);
+	l->misses_above = l->first_sum = l->tail_lengths = NULL;
+	l->cached_n = UINT64_MAX;
+}
+
+void pl_locality_destroy(struct pl_locality *l)
+{
+	if (!l)
+		return;
+	drop_cache(l);
+	free(l->tree);
+	free(l->owner);
+	free(l->last_pos);
+	free(l->last_step);
+	free(l->hist);
+	free(l->first_step);
+	free(l->intervals);
+	free(l);
+}
+
+/* ------------------------------------------------------- Fenwick tree */
+
+static uint32_t prefix(const struct pl_locality *l, uint32_t pos)
+{
+	uint32_t sum = 0;
+
+	for (; pos; pos &= pos - 1)
+		sum += l->tree[pos];
+	return sum;
+}
+
+static void update(struct pl_locality *l, uint32_t pos, int32_t delta)
+{
+	for (; pos <= l->cap; pos += pos & -pos)
+		l->tree[pos] += (uint32_t)delta;
+}
+
+/* The tree with positions 1 .. marks set, in O(cap). */
+static void rebuild_tree(struct pl_locality *l, uint32_t marks)
+{
+	memset(l->tree, 0, ((size_t)l->cap + 1) * sizeof(*l->tree));
+	for (uint32_t i = 1; i <= l->cap; i++) {
+		uint32_t parent = i + (i & -i);
+
+		l->tree[i] += i <= marks;
+		if (parent <= l->cap)
+			l->tree[parent] += l->tree[i];
+	}
+}
+
+/* Renumbers the marks 1 .. D in order, doubling the positions if crowded. */
+static int compact(struct pl_locality *l)
+{
+	uint32_t marks = 0;
+
+	for (uint32_t pos = 1; pos < l->now; pos++) {
+		uint32_t page = l->owner[pos];
+
+		if (l->last_pos[page] != pos)
+			continue;	/* a stale owner: that page moved on */
+		l->owner[++marks] = page;
+		l->last_pos[page] = marks;
+	}
+	if (marks > l->cap / 2) {
+		uint32_t cap = l->cap;
+
+		if (cap > UINT32_MAX / 4)
+			return -1;
+		cap *= 2;
+		uint32_t *tree = realloc(l->tree, ((size_t)cap + 1) * sizeof(*tree));
+
+		if (!tree)
+			return -1;
+		l->tree = tree;
+		uint32_t *owner = realloc(l->owner, ((size_t)cap + 1) * sizeof(*owner));
+
+		if (!owner)
+			return -1;
+		l->owner = owner;
+		l->cap = cap;
+	}
+	rebuild_tree(l, marks);
+	l->now = marks + 1;
+	return 0;
+}
+
+/* ------------------------------------------------------------ one pass */
+
+static int note_first_reference(struct pl_locality *l)
+{
+	if (grow((void **)&l->first_step, &l->first_cap, l->distinct + 1,
+		 sizeof(*l->first_step)) ||
+	    grow((void **)&l->hist, &l->hist_cap, l->distinct + 2, sizeof(*l->hist)))
+		return -1;
+	l->first_step[l->distinct++] = l->n;
+	l->hist[0]++;
+	return 0;
+}
+
+static void note_reuse(struct pl_locality *l, uint32_t page)
+{
+	uint32_t q = l->last_pos[page];
+	uint64_t interval = l->n - l->last_step[page];
+
+	l->hist[1 + l->distinct - prefix(l, q)]++;
+	update(l, q, -1);
+	l->intervals[interval <= l->max_window ? interval : (uint64_t)l->max_window + 1]++;
+}
+
+int pl_locality_add(struct pl_locality *l, uint32_t page, struct pl_error *err)
+{
+	uint32_t cap = l->page_cap;
+
+	if (page >= l->page_cap) {
+		if (grow((void **)&l->last_pos, &cap, page + 1, sizeof(*l->last_pos)))
+			return out_of_memory(err);
+		cap = l->page_cap;
+		if (grow((void **)&l->last_step, &cap, page + 1, sizeof(*l->last_step)))
+			return out_of_memory(err);
+		l->page_cap = cap;
+	}
+	if (l->now > l->cap && compact(l))
+		return out_of_memory(err);
+	if (l->last_pos[page])
+		note_reuse(l, page);
+	else if (note_first_reference(l))
+		return out_of_memory(err);
+	update(l, l->now, 1);
+	l->owner[l->now] = page;
+	l->last_pos[page] = l->now++;
+	l->last_step[page] = l->n++;
+	return 0;
+}
+
+int pl_locality_add_trace(struct pl_locality *l, const struct pl_trace *t,
+			  void (*progress)(void *ctx, uint64_t done, uint64_t total), void *ctx,
+			  struct pl_error *err)
+{
+	for (uint32_t i = 0; i < t->n; i++) {
+		if (pl_locality_add(l, t->page[i], err))
+			return -1;
+		if (progress && !(i & ((1u << 20) - 1)))
+			progress(ctx, i, t->n);
+	}
+	if (progress)
+		progress(ctx, t->n, t->n);
+	return 0;
+}
+
+uint64_t pl_locality_references(const struct pl_locality *l)
+{
+	return l->n;
+}
+
+uint32_t pl_locality_distinct(const struct pl_locality *l)
+{
+	return l->distinct;
+}
+
+const uint64_t *pl_locality_stack_histogram(const struct pl_locality *l, uint32_t *len)
+{
+	*len = l->distinct + 1;
+	return l->hist;
+}
+
+/* -------------------------------------------------------------- queries */
+
+/* Rebuilds the cached sums after new references; false when out of memory. */
+static bool refresh(struct pl_locality *l)
+{
+	uint32_t d = l->distinct, w = l->max_window;
+
+	if (l->cached_n == l->n)
+		return true;
+	drop_cache(l);
+	l->misses_above = malloc(((size_t)d + 1) * sizeof(uint64_t));
+	l->first_sum = malloc(((size_t)d + 1) * sizeof(uint64_t));
+	l->tail_lengths = calloc((size_t)w + 2, sizeof(uint64_t));
+	if (!l->misses_above || !l->first_sum || !l->tail_lengths) {
+		drop_cache(l);
+		return false;
+	}
+	l->misses_above[d] = l->hist ? l->hist[0] : 0;
+	for (uint32_t k = d; k > 0; k--)
+		l->misses_above[k - 1] = l->misses_above[k] + l->hist[k];
+	l->first_sum[0] = 0;
+	for (uint32_t k = 0; k < d; k++)
+		l->first_sum[k + 1] = l->first_sum[k] + (l->n - l->first_step[k]);
+	for (uint32_t p = 0; p < l->page_cap; p++) {
+		uint64_t tail;
+
+		if (!l->last_pos[p])
+			continue;
+		tail = l->n - l->last_step[p];
+		l->tail_lengths[tail <= w ? tail : (uint64_t)w + 1]++;
+	}
+	l->cached_n = l->n;
+	return true;
+}
+
+/*
+ * The queries below return 0 when the cache cannot be built (out of
+ * memory); the callers that matter (the CLI, the ABI) ask only after a
+ * successful pass over a trace whose arrays are already larger.
+ */
+uint64_t pl_locality_lru_misses(struct pl_locality *l, uint32_t frames)
+{
+
+	if (!refresh(l))
+		return 0;
+	if (frames >= l->distinct)
+		return l->misses_above[l->distinct];
+	return l->misses_above[frames];
+}
+
+double pl_locality_lru_mean_resident(struct pl_locality *l, uint32_t frames)
+{
+
+	if (!l->n || !refresh(l))
+		return 0.0;
+	return (double)l->first_sum[frames < l->distinct ? frames : l->distinct] / (double)l->n;
+}
+
+uint64_t pl_locality_ws_misses(struct pl_locality *l, uint32_t tau)
+{
+	uint64_t misses = l->hist ? l->hist[0] : 0;
+
+	for (uint64_t i = (uint64_t)tau + 1; i <= (uint64_t)l->max_window + 1; i++)
+		misses += l->intervals[i];
+	return misses;
+}
+
+/* Sum over a capped histogram h[1 .. w + 1] of min(tau, length) * count. */
+static uint64_t capped_sum(const uint64_t *h, uint32_t w, uint32_t tau)
+{
+	uint64_t sum = 0;
+
+	for (uint64_t i = 1; i <= (uint64_t)w + 1; i++)
+		sum += h[i] * (i < tau ? i : tau);
+	return sum;
+}
+
+double pl_locality_ws_mean_size(struct pl_locality *l, uint32_t tau)
+{
+
+	if (!l->n || tau > l->max_window || !refresh(l))
+		return 0.0;
+	/* each reference holds its page for min(tau, steps to its next reference) */
+	return (double)(capped_sum(l->intervals, l->max_window, tau) +
+			capped_sum(l->tail_lengths, l->max_window, tau)) /
+	       (double)l->n;
+}

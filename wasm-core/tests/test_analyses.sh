@@ -1,0 +1,132 @@
+#!/bin/sh
+# test_analyses.sh - the analysis commands as a user meets them: mrc,
+# anomaly, reuse, wss, lifetime, spacetime and pattern give the textbook
+# and hand-worked numbers in every format, draw plots, and refuse bad
+# input with a message.  Numbers are worked in the comments; the core's
+# own checks against brute force are in test_analysis.c.
+. "$(dirname "$0")/cli_harness.sh"
+BELADY="1 2 3 4 1 2 5 1 2 3 4 5"
+
+# Belady's string: LRU 10/8 misses at 3/4 frames, FIFO 9/10, OPT 7/6.
+test_case "mrc gives the textbook misses of lru, fifo and opt on Belady's string"
+pagelab mrc --policies lru,fifo,opt --frames 3:4 --refs "$BELADY" --json
+expect_status 0
+expect_json 'j.length === 6 && JSON.stringify(j.map((r) => [r.policy, r.frames, r.misses])) ===
+	JSON.stringify([["lru",3,10],["lru",4,8],["fifo",3,9],["fifo",4,10],["opt",3,7],["opt",4,6]]) &&
+	j[0].miss_ratio === 0.833333'
+done_
+
+test_case "mrc says how each curve was made and prints a row per size"
+pagelab mrc --policies lru,fifo,opt --frames 1:5 --refs "$BELADY" --jobs 2
+expect_status 0
+expect_out "lru        one pass (stack distances)"
+expect_out "fifo       one simulation per size, 2 threads"
+expect_out "opt        one pass (OPT stack)"
+expect_out "         4     0.6667     0.8333     0.5000"
+done_
+
+test_case "mrc --csv prints a header and one line per policy and size"
+pagelab mrc --policies lru,clock --frames 1,2,4,8 --refs "$BELADY" --csv
+expect_status 0
+expect_out_lines 9
+expect_out "policy,frames,misses,miss_ratio"
+expect_out "lru,4,8,0.666667"
+done_
+
+test_case "mrc --svg draws one line per policy into the file"
+pagelab mrc --policies lru,fifo --frames 1:5 --refs "$BELADY" --svg "$tmp/mrc.svg"
+expect_status 0
+[ "$(grep -c '<polyline' "$tmp/mrc.svg")" = 2 ] || problem "not two polylines in the plot"
+grep -q '</svg>' "$tmp/mrc.svg" || problem "the plot is not a whole SVG document"
+done_
+
+test_case "mrc --sample reports the rate and an estimated error with each point"
+pagelab mrc --policies lru,fifo --frames 1:3 --refs "$BELADY" --sample 1 --json
+expect_status 0
+expect_json 'j.every((r) => r.sample_rate === 1 && r.error_bound === 0) && j[2].misses === 10'
+done_
+
+test_case "mrc refuses sizes that are not sizes, naming the option and the value"
+pagelab mrc --policies lru --frames 8:2 --refs "$BELADY"
+expect_status 2
+expect_err_has "pagelab: --frames: '8:2' is not a size, a list 'A,B,C' or a range 'FROM:TO[:STEP]'"
+pagelab mrc --policies lru --frames 1:4 --refs "$BELADY" --sample 0
+expect_status 2
+expect_err_has "pagelab: --sample: '0' is not a sampling rate in (0, 1]"
+done_
+
+test_case "anomaly finds fifo's extra fault at 3 frames on Belady's string and none for lru"
+pagelab anomaly --policy fifo --frames 1:10 --refs "$BELADY" --json
+expect_status 0
+expect_json 'JSON.stringify(j) === JSON.stringify([{frames: 3, misses: 9, next_misses: 10}])'
+pagelab anomaly --policy lru --frames 1:10 --refs "$BELADY"
+expect_status 0
+expect_out "lru: 0 sizes of 10 where one more frame gives more misses"
+done_
+
+# "1 2 3 1 2 4 1": four first uses; three reuses at distance 3 (bucket 2 .. 3).
+test_case "reuse buckets the stack distances of a hand-worked trace"
+pagelab reuse --refs "1 2 3 1 2 4 1" --json
+expect_status 0
+expect_json 'j.references === 7 && j.distinct === 4 && j.first_references === 4 &&
+	j.buckets[1].from === 2 && j.buckets[1].to === 3 && j.buckets[1].references === 3'
+done_
+
+# tau 2 over "1 2 1 2 3 4 3 4": sizes 1 2 2 2 2 2 2 2.
+test_case "wss gives the working-set size per bucket and its histogram"
+pagelab wss --refs "1 2 1 2 3 4 3 4" --tau 2 --points 2 --json
+expect_status 0
+expect_json 'j.series[0].tau === 2 && j.series[0].points[0].mean === 1.75 &&
+	j.series[0].points[1].max === 2 && j.series[0].histogram[1].steps === 7'
+done_
+
+# ws tau 3 on "1 2 3 1 2 4 5 1": 6 faults, sizes summing to 21 (test_variable.c).
+test_case "lifetime gives ws's faults and mean resident set and lru's beside them"
+pagelab lifetime --refs "1 2 3 1 2 4 5 1" --tau 3 --frames 3 --json
+expect_status 0
+expect_json 'j[0].policy === "ws" && j[0].tau === 3 && j[0].faults === 6 &&
+	j[0].mean_resident === 2.625 && j[0].lifetime === 1.3333 &&
+	j[1].policy === "lru" && j[1].frames === 3 && j[1].faults === 6'
+done_
+
+# ST = 2.625 * (8 + 10 * 6) = 178.5
+test_case "spacetime multiplies the mean resident set by run and fault time"
+pagelab spacetime --refs "1 2 3 1 2 4 5 1" --tau 3 --delay 10 --json
+expect_status 0
+expect_json 'j.length === 1 && j[0].space_time === 178.5 && j[0].delay === 10'
+pagelab spacetime --refs "1 2 3 1 2 4 5 1" --delay 10
+expect_out "least space-time for ws: tau = "
+expect_out "least space-time for lru: frames = "
+done_
+
+test_case "pattern counts every reference once in its time and page cell"
+pagelab pattern --refs "30 10 20 20" --time-bins 2 --page-bins 3 --json
+expect_status 0
+expect_json 'JSON.stringify(j.counts) === JSON.stringify([[1,0,1],[0,2,0]])'
+pagelab pattern --refs "30 10 20 20" --svg "$tmp/p.svg"
+expect_status 0
+expect_out "lowest page 10 at the bottom, highest 30 at the top"
+[ "$(grep -c '<rect x=' "$tmp/p.svg")" -ge 3 ] || problem "fewer than 3 cells drawn"
+done_
+
+test_case "the analyses refuse a bad trace file naming the file and the line"
+printf '1\n2\nbanana\n' >"$tmp/bad.txt"
+for command in "mrc --policies lru --frames 1:2" "wss" "lifetime" "spacetime" "reuse" \
+	"pattern" "anomaly --policy fifo --frames 1:2"; do
+	# shellcheck disable=SC2086 # splitting is the point
+	pagelab $command --trace "$tmp/bad.txt"
+	[ "$status" = 1 ] || problem "'$command' exited $status"
+	grep -q "bad.txt:3" "$tmp/err" || problem "'$command' did not name bad.txt:3"
+done
+done_
+
+test_case "every analysis command has help"
+for command in mrc wss lifetime spacetime reuse pattern anomaly; do
+	pagelab "$command" --help
+	[ "$status" = 0 ] || problem "'$command --help' exited $status"
+	grep -q "^usage: pagelab $command" "$tmp/out" || problem "'$command --help' has no usage"
+done
+done_
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
