@@ -56,6 +56,7 @@
 
 #include "pagelab.h"
 #include "splitmix64.h"
+#include "zipf.h"
 
 #define MILLION 1000000u
 #define PAGES MILLION
@@ -125,76 +126,8 @@ static uint64_t page_number(uint32_t rank)
 	return splitmix64_mix(rank) >> 24;
 }
 
-/* cdf[r] = P(rank <= r) for ranks 0 .. n-1 with P(r) ~ 1 / (r+1)^s. */
-static double *zipf_cdf(uint32_t n, double s)
-{
-	double *cdf = malloc((size_t)n * sizeof(*cdf));
-	double sum = 0;
-
-	if (!cdf)
-		die("out of memory");
-	for (uint32_t r = 0; r < n; r++) {
-		sum += 1.0 / pow((double)r + 1, s);
-		cdf[r] = sum;
-	}
-	for (uint32_t r = 0; r < n; r++)
-		cdf[r] /= sum;
-	return cdf;
-}
-
-/*
- * guide[g] is the first rank whose cdf reaches g / GUIDE_SLOTS: a draw u
- * only needs a binary search between guide[g] and guide[g + 1] for
- * g = floor(u * GUIDE_SLOTS), which finds the same rank as a search over
- * all ranks in a few steps (trace generation then costs little, even
- * under callgrind).
- */
-#define GUIDE_SLOTS 65536u
-
-struct zipf {
-	const double *cdf;
-	uint32_t n;
-	uint32_t guide[GUIDE_SLOTS + 1];
-};
-
-static struct zipf *zipf_create(const double *cdf, uint32_t n)
-{
-	struct zipf *z = malloc(sizeof(*z));
-	uint32_t r = 0;
-
-	if (!z)
-		die("out of memory");
-	z->cdf = cdf;
-	z->n = n;
-	for (uint32_t g = 0; g < GUIDE_SLOTS; g++) {
-		while (r < n - 1 && cdf[r] < (double)g / GUIDE_SLOTS)
-			r++;
-		z->guide[g] = r;
-	}
-	z->guide[GUIDE_SLOTS] = n - 1;
-	return z;
-}
-
-static uint32_t zipf_rank(const struct zipf *z, uint64_t *rng)
-{
-	double u = (double)(splitmix64_next(rng) >> 11) * 0x1.0p-53;
-	uint32_t g = (uint32_t)(u * GUIDE_SLOTS);
-	uint32_t lo = z->guide[g], hi = z->guide[g + 1];
-	const double *cdf = z->cdf;
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (cdf[mid] < u)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* Fills `ranks` with n zipf-distributed ranks (or uniform ones without z). */
-static uint32_t *make_ranks(uint32_t n, const struct zipf *z, uint64_t seed)
+static uint32_t *make_ranks(uint32_t n, const struct pl_zipf *z, uint64_t seed)
 {
 	uint32_t *ranks = malloc((size_t)n * sizeof(*ranks));
 	uint64_t rng = seed;
@@ -202,7 +135,7 @@ static uint32_t *make_ranks(uint32_t n, const struct zipf *z, uint64_t seed)
 	if (!ranks)
 		die("out of memory");
 	for (uint32_t i = 0; i < n; i++)
-		ranks[i] = z ? zipf_rank(z, &rng) :
+		ranks[i] = z ? pl_zipf_rank(z, &rng) :
 				 (uint32_t)(splitmix64_next(&rng) % PAGES);
 	return ranks;
 }
@@ -777,7 +710,7 @@ static void run_windows(const struct pl_trace *t, const char *name, const struct
 		minimal_lru_free(&m);
 }
 
-static int windows_main(const char *millions, const char *names, const struct zipf *z)
+static int windows_main(const char *millions, const char *names, const struct pl_zipf *z)
 {
 	char *end;
 	unsigned long m = strtoul(millions, &end, 10);
@@ -828,11 +761,13 @@ static const char usage[] =
 int main(int argc, char **argv)
 {
 	double start = now(), wall_start = wall();
-	double *cdf = zipf_cdf(PAGES, ZIPF_EXPONENT);
-	struct zipf *z = zipf_create(cdf, PAGES);
+	struct pl_zipf *z = pl_zipf_create(PAGES, ZIPF_EXPONENT);
 	uint32_t *zipf_ranks, *uniform_ranks;
 	struct pl_trace zipf, uniform;
 	const char *mode = argc > 1 && argv[1][0] == '-' ? argv[1] : NULL;
+
+	if (!z)
+		die("out of memory");
 
 	if (mode && !strcmp(mode, "--windows")) {
 		if (argc < 3)
@@ -866,7 +801,6 @@ int main(int argc, char **argv)
 	free(uniform_ranks);
 	pl_trace_free(&zipf);
 	free(zipf_ranks);
-	free(z);
-	free(cdf);
+	pl_zipf_destroy(z);
 	return 0;
 }

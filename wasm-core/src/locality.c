@@ -5,17 +5,27 @@
  * definitions: include/analysis.h).
  *
  * State, for D distinct pages seen so far and N references:
- *   tree, owner   a Fenwick tree over "time positions" 1 .. cap: position
- *                 t is marked (1) when it holds some page's last reference,
- *                 and owner[t] is that page.  A reference to page p with
- *                 its last mark at position q has stack distance
- *                 1 + (marks after q) = 1 + D - prefix(q); then q is
- *                 unmarked and the next free position marked.
+ *   marks, owner  "time positions" 1 .. cap: position t is marked when it
+ *                 holds some page's last reference, and owner[t] is that
+ *                 page.  A reference to page p with its last mark at
+ *                 position q has stack distance 1 + (marks after q); then
+ *                 q is unmarked and the next free position `now` marked.
+ *                 Marks are bits, 64 positions to a word, with a Fenwick
+ *                 tree of the marks per word: marks after q are a popcount
+ *                 of the few words up to `now` when q is recent (a hot
+ *                 page: most references), else D minus a prefix sum of
+ *                 words (O(log(cap / 64)) on a tree 64 times smaller than
+ *                 one over positions, so it stays in cache).  A mark moved
+ *                 within its word leaves the tree unchanged.
+ *
+ *                   word:   |0 . . 1 . 1 . . | 1 1 . . . . . . | 1 . . [now]
+ *                   tree:        2                  2               1
+ *
  *   compaction    when the positions run out, the D marks are renumbered
  *                 1 .. D in order (their order is all distances depend
  *                 on) and the tree rebuilt; cap doubles while D > cap / 2,
  *                 so compaction costs O(1) amortised per reference and the
- *                 tree stays O(D).
+ *                 structure stays O(D).
  *   hist          references by stack distance (index 0: first references).
  *   intervals     references by interval 1 .. max_window, and how many
  *                 were longer; last_step[p] for the intervals and for the
@@ -35,9 +45,13 @@
 #include "analysis.h"
 
 #define INITIAL_POSITIONS 1024
+/* A reuse whose mark is at most this many words back is counted by popcount. */
+#define NEAR_WORDS 8
 
 struct pl_locality {
-	uint32_t *tree;		/* [cap + 1] Fenwick tree, 1-based */
+	uint64_t *bits;		/* [words] bit t: position t is marked */
+	uint32_t *tree;		/* [words + 1] Fenwick tree of marks per word, 1-based */
+	uint32_t words;
 	uint32_t *owner;	/* [cap + 1] page marked at a position */
 	uint32_t cap, now;	/* positions, next free position */
 
@@ -96,12 +110,14 @@ struct pl_locality *pl_locality_create(uint32_t max_window, struct pl_error *err
 		l->cap = INITIAL_POSITIONS;
 		l->now = 1;
 		l->max_window = max_window;
-		l->tree = calloc(l->cap + 1, sizeof(*l->tree));
+		l->words = l->cap / 64 + 1;
+		l->bits = calloc(l->words, sizeof(*l->bits));
+		l->tree = calloc(l->words + 1, sizeof(*l->tree));
 		l->owner = calloc(l->cap + 1, sizeof(*l->owner));
 		l->intervals = calloc((size_t)max_window + 2, sizeof(*l->intervals));
 		l->cached_n = UINT64_MAX;
 	}
-	if (!l || !l->tree || !l->owner || !l->intervals) {
+	if (!l || !l->bits || !l->tree || !l->owner || !l->intervals) {
 		pl_locality_destroy(l);
 		out_of_memory(err);
 		return NULL;
@@ -123,6 +139,7 @@ void pl_locality_destroy(struct pl_locality *l)
 	if (!l)
 		return;
 	drop_cache(l);
+	free(l->bits);
 	free(l->tree);
 	free(l->owner);
 	free(l->last_pos);
@@ -133,34 +150,97 @@ void pl_locality_destroy(struct pl_locality *l)
 	free(l);
 }
 
-/* ------------------------------------------------------- Fenwick tree */
+/* ------------------------------------------------------------- marks */
 
-static uint32_t prefix(const struct pl_locality *l, uint32_t pos)
+/* Marks in words 0 .. w - 1. */
+static uint32_t marks_before_word(const struct pl_locality *l, uint32_t w)
 {
 	uint32_t sum = 0;
 
-	for (; pos; pos &= pos - 1)
-		sum += l->tree[pos];
+	for (; w; w &= w - 1)
+		sum += l->tree[w];
 	return sum;
 }
 
-static void update(struct pl_locality *l, uint32_t pos, int32_t delta)
+static void count_in_word(struct pl_locality *l, uint32_t w, int32_t delta)
 {
-	for (; pos <= l->cap; pos += pos & -pos)
-		l->tree[pos] += (uint32_t)delta;
+	for (w++; w <= l->words; w += w & -w)
+		l->tree[w] += (uint32_t)delta;
 }
 
-/* The tree with positions 1 .. marks set, in O(cap). */
-static void rebuild_tree(struct pl_locality *l, uint32_t marks)
+/* The bits of positions above pos within its word. */
+static uint64_t above(uint32_t pos)
 {
-	memset(l->tree, 0, ((size_t)l->cap + 1) * sizeof(*l->tree));
-	for (uint32_t i = 1; i <= l->cap; i++) {
-		uint32_t parent = i + (i & -i);
+	return (pos & 63) == 63 ? 0 : ~0ull << ((pos & 63) + 1);
+}
 
-		l->tree[i] += i <= marks;
-		if (parent <= l->cap)
-			l->tree[parent] += l->tree[i];
+/* Marks at positions after q (every mark is below now). */
+static uint32_t marks_after(const struct pl_locality *l, uint32_t q)
+{
+	uint32_t qw = q / 64, last = (l->now - 1) / 64, count;
+
+	if (last - qw > NEAR_WORDS)
+		return l->distinct - marks_before_word(l, qw) -
+		       (uint32_t)__builtin_popcountll(l->bits[qw] & ~above(q));
+	count = (uint32_t)__builtin_popcountll(l->bits[qw] & above(q));
+	for (uint32_t w = qw + 1; w <= last; w++)
+		count += (uint32_t)__builtin_popcountll(l->bits[w]);
+	return count;
+}
+
+/* Moves a mark from position q (0: none) to position `to`. */
+static void move_mark(struct pl_locality *l, uint32_t q, uint32_t to)
+{
+	if (q) {
+		l->bits[q / 64] &= ~(1ull << (q % 64));
+		if (q / 64 != to / 64)
+			count_in_word(l, q / 64, -1);
 	}
+	l->bits[to / 64] |= 1ull << (to % 64);
+	if (!q || q / 64 != to / 64)
+		count_in_word(l, to / 64, 1);
+}
+
+/* Positions 1 .. marks marked, the rest clear, in O(words). */
+static void rebuild_marks(struct pl_locality *l, uint32_t marks)
+{
+	memset(l->bits, 0, (size_t)l->words * sizeof(*l->bits));
+	memset(l->tree, 0, ((size_t)l->words + 1) * sizeof(*l->tree));
+	for (uint32_t pos = 1; pos <= marks; pos++)
+		l->bits[pos / 64] |= 1ull << (pos % 64);
+	for (uint32_t w = 1; w <= l->words; w++) {
+		uint32_t parent = w + (w & -w);
+
+		l->tree[w] += (uint32_t)__builtin_popcountll(l->bits[w - 1]);
+		if (parent <= l->words)
+			l->tree[parent] += l->tree[w];
+	}
+}
+
+/* Doubles the positions; -1 when out of memory (nothing changed then). */
+static int more_positions(struct pl_locality *l)
+{
+	uint32_t cap = l->cap * 2, words = cap / 64 + 1;
+	uint64_t *bits;
+	uint32_t *tree, *owner;
+
+	if (l->cap > UINT32_MAX / 4)
+		return -1;
+	bits = realloc(l->bits, (size_t)words * sizeof(*bits));
+	if (!bits)
+		return -1;
+	l->bits = bits;
+	tree = realloc(l->tree, ((size_t)words + 1) * sizeof(*tree));
+	if (!tree)
+		return -1;
+	l->tree = tree;
+	owner = realloc(l->owner, ((size_t)cap + 1) * sizeof(*owner));
+	if (!owner)
+		return -1;
+	l->owner = owner;
+	l->cap = cap;
+	l->words = words;
+	return 0;
 }
 
 /* Renumbers the marks 1 .. D in order, doubling the positions if crowded. */
@@ -176,25 +256,9 @@ static int compact(struct pl_locality *l)
 		l->owner[++marks] = page;
 		l->last_pos[page] = marks;
 	}
-	if (marks > l->cap / 2) {
-		uint32_t cap = l->cap;
-
-		if (cap > UINT32_MAX / 4)
-			return -1;
-		cap *= 2;
-		uint32_t *tree = realloc(l->tree, ((size_t)cap + 1) * sizeof(*tree));
-
-		if (!tree)
-			return -1;
-		l->tree = tree;
-		uint32_t *owner = realloc(l->owner, ((size_t)cap + 1) * sizeof(*owner));
-
-		if (!owner)
-			return -1;
-		l->owner = owner;
-		l->cap = cap;
-	}
-	rebuild_tree(l, marks);
+	if (marks > l->cap / 2 && more_positions(l))
+		return -1;
+	rebuild_marks(l, marks);
 	l->now = marks + 1;
 	return 0;
 }
@@ -217,8 +281,7 @@ static void note_reuse(struct pl_locality *l, uint32_t page)
 	uint32_t q = l->last_pos[page];
 	uint64_t interval = l->n - l->last_step[page];
 
-	l->hist[1 + l->distinct - prefix(l, q)]++;
-	update(l, q, -1);
+	l->hist[1 + marks_after(l, q)]++;
 	l->intervals[interval <= l->max_window ? interval : (uint64_t)l->max_window + 1]++;
 }
 
@@ -240,7 +303,7 @@ int pl_locality_add(struct pl_locality *l, uint32_t page, struct pl_error *err)
 		note_reuse(l, page);
 	else if (note_first_reference(l))
 		return out_of_memory(err);
-	update(l, l->now, 1);
+	move_mark(l, l->last_pos[page], l->now);
 	l->owner[l->now] = page;
 	l->last_pos[page] = l->now++;
 	l->last_step[page] = l->n++;

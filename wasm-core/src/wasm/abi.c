@@ -10,7 +10,8 @@
  * pl_event, five words each).  64-bit values cross as doubles, exact below
  * 2^53, so the module needs no BigInt support.
  *
- * This file knows nothing about any policy: it only forwards pagelab.h.
+ * This file knows nothing about any policy: it only forwards pagelab.h and
+ * analysis.h.
  *
  * Invariants
  *   - A handle is an index into its table, >= 0; -1 means failure, and then
@@ -25,6 +26,7 @@
 #include <emscripten/emscripten.h>
 
 #include "pagelab.h"
+#include "analysis.h"
 
 #define ABI_MAX_TRACES 256	/* as many as simulations: each run of the page may hold one */
 #define ABI_MAX_SIMS 256
@@ -478,4 +480,121 @@ EMSCRIPTEN_KEEPALIVE uint32_t pl_abi_sim_event_bound(int s, uint32_t step, int w
 
 	pl_sim_step_events(sim_at(s)->sim, step, &begin, &end);
 	return which == 0 ? begin : end;
+}
+
+/* -------------------------------------------------------------- analyses */
+
+/*
+ * The analyses of analysis.h over a whole trace.  Each returns a pointer to
+ * doubles in a buffer this file owns (valid until the next analysis call),
+ * or NULL with pl_abi_error() set.
+ */
+static double *results;
+static uint32_t results_cap;
+
+static double *result_buffer(uint32_t n)
+{
+	if (n > results_cap) {
+		double *bigger = realloc(results, (size_t)n * sizeof(*bigger));
+
+		if (!bigger) {
+			fail("out of memory for an analysis's results");
+			return NULL;
+		}
+		results = bigger;
+		results_cap = n;
+	}
+	return results;
+}
+
+/* Misses of policy number `policy` at frames[0 .. n-1] (ascending). */
+EMSCRIPTEN_KEEPALIVE const double *pl_abi_mrc(int t, int policy, const char *params,
+					      const uint32_t *frames, uint32_t n)
+{
+	const struct pl_policy_ops *ops = policy_at(policy);
+	int64_t values[PL_MAX_PARAMS];
+	uint64_t *misses;
+	double *out;
+
+	if (!ops || !trace_at(t)) {
+		fail("no such policy or trace");
+		return NULL;
+	}
+	if (parse_assignments(ops, params, values) < 0 || !(out = result_buffer(n ? n : 1)))
+		return NULL;
+	misses = malloc((n ? n : 1) * sizeof(*misses));
+	if (!misses) {
+		fail("out of memory for a miss-ratio curve");
+		return NULL;
+	}
+	if (pl_mrc(ops, values, trace_at(t), frames, n, misses, &last_error)) {
+		free(misses);
+		return NULL;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		out[i] = (double)misses[i];
+	free(misses);
+	return out;
+}
+
+/*
+ * Lifetime points: for each taus[i] then each frames[j], two doubles: the
+ * mean resident set and the faults (WS, then LRU).
+ */
+EMSCRIPTEN_KEEPALIVE const double *pl_abi_lifetime(int t, const uint32_t *taus, uint32_t ntaus,
+						   const uint32_t *frames, uint32_t nframes)
+{
+	struct pl_trace *trace = trace_at(t);
+	uint32_t max_tau = 0;
+	struct pl_locality *l;
+	double *out;
+
+	if (!trace) {
+		fail("no such trace");
+		return NULL;
+	}
+	for (uint32_t i = 0; i < ntaus; i++)
+		max_tau = taus[i] > max_tau ? taus[i] : max_tau;
+	if (!(out = result_buffer(2 * (ntaus + nframes) + 1)) ||
+	    !(l = pl_locality_create(max_tau, &last_error)))
+		return NULL;
+	if (pl_locality_add_trace(l, trace, NULL, NULL, &last_error)) {
+		pl_locality_destroy(l);
+		return NULL;
+	}
+	for (uint32_t i = 0; i < ntaus; i++) {
+		out[2 * i] = pl_locality_ws_mean_size(l, taus[i]);
+		out[2 * i + 1] = (double)pl_locality_ws_misses(l, taus[i]);
+	}
+	for (uint32_t j = 0; j < nframes; j++) {
+		out[2 * (ntaus + j)] = pl_locality_lru_mean_resident(l, frames[j]);
+		out[2 * (ntaus + j) + 1] = (double)pl_locality_lru_misses(l, frames[j]);
+	}
+	pl_locality_destroy(l);
+	return out;
+}
+
+/* |W(t, tau)| in `points` buckets: the mean of each bucket. */
+EMSCRIPTEN_KEEPALIVE const double *pl_abi_wss(int t, uint32_t tau, uint32_t points)
+{
+	struct pl_trace *trace = trace_at(t);
+	uint32_t *max;
+	uint64_t *hist;
+	double *out;
+	int ret;
+
+	if (!trace) {
+		fail("no such trace");
+		return NULL;
+	}
+	if (!(out = result_buffer(points ? points : 1)))
+		return NULL;
+	max = malloc((points ? points : 1) * sizeof(*max));
+	hist = malloc(((size_t)tau + 1) * sizeof(*hist));
+	ret = max && hist ? pl_wss_series(trace, tau, points, out, max, hist, &last_error) : -1;
+	if (!max || !hist)
+		fail("out of memory for a working-set series");
+	free(max);
+	free(hist);
+	return ret ? NULL : out;
 }

@@ -25,6 +25,13 @@ import {
 	type TraceInfo,
 } from './protocol';
 
+/** One point of a lifetime function: a window tau or a frame count. */
+export interface LifetimePoint {
+	size: number;
+	meanResident: number;
+	faults: number;
+}
+
 const EVENT_WORDS = 5;
 const PL_NONE = 0xffffffff;
 const MAX_LISTS = 8;
@@ -255,6 +262,52 @@ export class Engine {
 	}
 
 	/* ----------------------------------------------------------- helpers */
+
+	/* ---------------------------------------------------------- analyses */
+
+	/**
+	 * Misses at each frame count (ascending, distinct): one pass for lru
+	 * (stack distances) and opt (OPT's stack), one run per size otherwise.
+	 */
+	missCurve(trace: number, policy: string, params: ParamValues | undefined, frames: number[]): number[] {
+		const index = this.policyIndex(policy);
+		const assignments = Object.entries(params ?? {})
+			.map(([name, value]) => `${name}=${value}`)
+			.join('\n');
+		const at = this.withStrings([assignments], ([paramsPtr]) =>
+			this.withBuffer(new Uint8Array(Uint32Array.from(frames).buffer), (framesPtr) =>
+				this.m._pl_abi_mrc(trace, index, paramsPtr, framesPtr, frames.length),
+			),
+		);
+		return this.doubles(at, frames.length);
+	}
+
+	/**
+	 * Denning's lifetime points from one pass: the working set at each tau
+	 * and LRU at each frame count, as mean resident set and faults.
+	 */
+	lifetime(trace: number, taus: number[], frames: number[]): { ws: LifetimePoint[]; lru: LifetimePoint[] } {
+		const words = new Uint8Array(Uint32Array.from([...taus, ...frames]).buffer);
+		const at = this.withBuffer(words, (ptr) =>
+			this.m._pl_abi_lifetime(trace, ptr, taus.length, ptr + 4 * taus.length, frames.length),
+		);
+		const values = this.doubles(at, 2 * (taus.length + frames.length));
+		const point = (i: number, size: number) => ({ size, meanResident: values[2 * i], faults: values[2 * i + 1] });
+		return {
+			ws: taus.map((tau, i) => point(i, tau)),
+			lru: frames.map((f, j) => point(taus.length + j, f)),
+		};
+	}
+
+	/** The working-set size |W(t, tau)| averaged over `points` buckets of steps. */
+	workingSetSeries(trace: number, tau: number, points: number): number[] {
+		return this.doubles(this.m._pl_abi_wss(trace, tau, points), points);
+	}
+
+	private doubles(at: number, n: number): number[] {
+		if (!at) throw new PagelabError(this.lastError());
+		return Array.from(this.m.HEAPF64.subarray(at >>> 3, (at >>> 3) + n));
+	}
 
 	private describe(i: number): PolicyInfo {
 		const m = this.m;

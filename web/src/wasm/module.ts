@@ -69,4 +69,9 @@ export interface PagelabModule {
 	_pl_abi_sim_seek(s: number, step: number): number;
 	_pl_abi_sim_events(s: number): number;
 	_pl_abi_sim_event_bound(s: number, step: number, which: number): number;
+
+	_pl_abi_mrc(t: number, policy: number, params: number, frames: number, n: number): number;
+	_pl_abi_lifetime(t: number, taus: number, ntaus: number, frames: number, nframes: number): number;
+	_pl_abi_wss(t: number, tau: number, points: number): number;
+	HEAPF64: Float64Array;
 }
