@@ -32,6 +32,17 @@ static void random_trace(struct pl_trace *t, uint32_t *refs, uint32_t n, uint32_
 	}
 }
 
+/* n references over `pages` pages, low pages far more often than high ones. */
+static void skewed_trace(struct pl_trace *t, uint32_t n, uint32_t pages, uint64_t rng)
+{
+	pl_trace_init(t);
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t p = splitmix64_below(splitmix64_next(&rng), pages);
+
+		pl_trace_add(t, splitmix64_below(splitmix64_next(&rng), p + 1), 0);
+	}
+}
+
 static void parse(struct pl_trace *t, const char *refs)
 {
 	struct pl_error err;
@@ -80,14 +91,19 @@ TEST(stack_distances_of_a_hand_worked_trace_give_lru_misses_at_every_size)
 	pl_trace_free(&t);
 }
 
-TEST(the_one_pass_lru_curve_equals_a_simulation_at_every_size_on_500_random_traces)
+/*
+ * pl_mrc() against one simulation per size on `runs` random traces of up to
+ * max_refs references over up to max_pages pages; returns the mismatches
+ * (the first one reported).
+ */
+static unsigned curve_mismatches(const char *policy, unsigned runs, uint32_t max_refs,
+				 uint32_t max_pages, uint64_t rng)
 {
-	uint64_t rng = 0x12c;
 	unsigned mismatches = 0;
 
-	for (unsigned run = 0; run < 500; run++) {
-		uint32_t n = 1 + splitmix64_below(splitmix64_next(&rng), MAX_REFS);
-		uint32_t pages = 1 + splitmix64_below(splitmix64_next(&rng), 1500);
+	for (unsigned run = 0; run < runs; run++) {
+		uint32_t n = 1 + splitmix64_below(splitmix64_next(&rng), max_refs);
+		uint32_t pages = 1 + splitmix64_below(splitmix64_next(&rng), max_pages);
 		uint32_t refs[MAX_REFS], frames[40];
 		uint64_t misses[40];
 		struct pl_trace t;
@@ -97,43 +113,25 @@ TEST(the_one_pass_lru_curve_equals_a_simulation_at_every_size_on_500_random_trac
 		random_trace(&t, refs, n, pages, &rng);
 		for (uint32_t f = 1; f <= t.npages + 1 && nsizes < 40; f += 1 + f / 4)
 			frames[nsizes++] = f;
-		CHECK_EQ(pl_mrc(pl_policy_find("lru"), NULL, &t, frames, nsizes, misses, &err), 0);
+		CHECK_EQ(pl_mrc(pl_policy_find(policy), NULL, &t, frames, nsizes, misses, &err), 0);
 		for (unsigned i = 0; i < nsizes; i++) {
-			if (misses[i] != simulated_misses("lru", &t, frames[i]) && !mismatches++)
-				check_fail(__FILE__, __LINE__, "run %u, %u frames: %llu misses",
-					   run, frames[i], (unsigned long long)misses[i]);
+			if (misses[i] != simulated_misses(policy, &t, frames[i]) && !mismatches++)
+				check_fail(__FILE__, __LINE__, "%s run %u, %u frames: %llu misses",
+					   policy, run, frames[i], (unsigned long long)misses[i]);
 		}
 		pl_trace_free(&t);
 	}
-	CHECK_EQ(mismatches, 0);
+	return mismatches;
+}
+
+TEST(the_one_pass_lru_curve_equals_a_simulation_at_every_size_on_500_random_traces)
+{
+	CHECK_EQ(curve_mismatches("lru", 500, MAX_REFS, 1500, 0x12c), 0);
 }
 
 TEST(the_opt_stack_curve_equals_a_simulation_of_opt_at_every_size_on_300_random_traces)
 {
-	uint64_t rng = 0x0b7;
-	unsigned mismatches = 0;
-
-	for (unsigned run = 0; run < 300; run++) {
-		uint32_t n = 1 + splitmix64_below(splitmix64_next(&rng), 1500);
-		uint32_t pages = 1 + splitmix64_below(splitmix64_next(&rng), 200);
-		uint32_t refs[MAX_REFS], frames[40];
-		uint64_t misses[40];
-		struct pl_trace t;
-		struct pl_error err;
-		unsigned nsizes = 0;
-
-		random_trace(&t, refs, n, pages, &rng);
-		for (uint32_t f = 1; f <= t.npages && nsizes < 40; f += 1 + f / 3)
-			frames[nsizes++] = f;
-		CHECK_EQ(pl_mrc(pl_policy_find("opt"), NULL, &t, frames, nsizes, misses, &err), 0);
-		for (unsigned i = 0; i < nsizes; i++) {
-			if (misses[i] != simulated_misses("opt", &t, frames[i]) && !mismatches++)
-				check_fail(__FILE__, __LINE__, "run %u, %u frames: %llu misses",
-					   run, frames[i], (unsigned long long)misses[i]);
-		}
-		pl_trace_free(&t);
-	}
-	CHECK_EQ(mismatches, 0);
+	CHECK_EQ(curve_mismatches("opt", 300, 1500, 200, 0x0b7), 0);
 }
 
 /* Belady 1969: FIFO faults 9 times with 3 frames and 10 times with 4. */
@@ -198,12 +196,7 @@ TEST(shards_at_rate_a_tenth_stays_within_two_points_of_the_exact_curve)
 	struct pl_trace t;
 	struct pl_error err;
 
-	pl_trace_init(&t);
-	for (uint32_t i = 0; i < N; i++) {
-		uint32_t p = splitmix64_below(splitmix64_next(&rng), 20000);
-
-		pl_trace_add(&t, splitmix64_below(splitmix64_next(&rng), p + 1), 0);
-	}
+	skewed_trace(&t, N, 20000, rng);
 	CHECK_EQ(pl_mrc(pl_policy_find("lru"), NULL, &t, frames, 6, exact, &err), 0);
 	CHECK_EQ(pl_mrc_sampled(pl_policy_find("lru"), NULL, &t, 0.1, frames, 6, ratio, &info, &err), 0);
 	for (unsigned i = 0; i < 6; i++)
@@ -225,12 +218,7 @@ TEST(a_miniature_simulation_of_fifo_at_a_tenth_stays_within_three_points_of_the_
 	struct pl_trace t;
 	struct pl_error err;
 
-	pl_trace_init(&t);
-	for (uint32_t i = 0; i < N; i++) {
-		uint32_t p = splitmix64_below(splitmix64_next(&rng), 20000);
-
-		pl_trace_add(&t, splitmix64_below(splitmix64_next(&rng), p + 1), 0);
-	}
+	skewed_trace(&t, N, 20000, rng);
 	CHECK_EQ(pl_mrc(pl_policy_find("fifo"), NULL, &t, frames, 5, exact, &err), 0);
 	CHECK_EQ(pl_mrc_sampled(pl_policy_find("fifo"), NULL, &t, 0.1, frames, 5, ratio, &info,
 				&err), 0);
