@@ -27,7 +27,8 @@
  *      travel by name: test/scenario-url.test.ts checks the 1M one is short).
  *
  * Traces are generated here from a fixed seed, so every run measures the same work.
- * `node e2e/bench/browser-bench.mjs --main-thread` runs figures 2 to 4 only.
+ * `node e2e/bench/browser-bench.mjs --main-thread` runs figures 2 to 4 only,
+ * `--steps` figure 1 only.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -307,6 +308,8 @@ async function main() {
 			for (const frames of [16, 1024, 4096])
 				for (const policy of ['linux', 'clock'])
 					await benchStepRender(lab, cdp, policy, frames);
+			if (process.argv.includes('--steps'))
+				return;
 			await benchLinkLength(lab);
 		}
 		await lab.setScenario({ policy: 'lru', frames: 32, refs: '1 2 3 4 1 2 5' });

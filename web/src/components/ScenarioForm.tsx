@@ -85,15 +85,28 @@ function number(label: string, text: string): number {
 	return value;
 }
 
-/* Roughly how many references a text holds: its tokens (for the held-paste note only; the core counts exactly). */
-function countReferences(text: string): number {
+/* Characters counted between two pauses: a few milliseconds of work. */
+const COUNT_SLICE = 500_000;
+
+/*
+ * Roughly how many references a text holds: its tokens (for the held-paste
+ * note only; the core counts exactly).  Counted in slices with a macrotask
+ * between them, so a 5 MB paste never freezes the page; `cancelled()` stops
+ * a count whose text was replaced meanwhile.
+ */
+async function countReferences(text: string, cancelled: () => boolean): Promise<number | null> {
 	let count = 0;
 	let inToken = false;
-	for (let i = 0; i < text.length; i++) {
-		const code = text.charCodeAt(i);
-		const separator = code === 32 || code === 10 || code === 13 || code === 9 || code === 44;
-		if (!separator && !inToken) count++;
-		inToken = !separator;
+	for (let from = 0; from < text.length; from += COUNT_SLICE) {
+		if (from > 0) await new Promise((resolve) => setTimeout(resolve, 0));
+		if (cancelled()) return null;
+		const to = Math.min(text.length, from + COUNT_SLICE);
+		for (let i = from; i < to; i++) {
+			const code = text.charCodeAt(i);
+			const separator = code === 32 || code === 10 || code === 13 || code === 9 || code === 44;
+			if (!separator && !inToken) count++;
+			inToken = !separator;
+		}
 	}
 	return count;
 }
@@ -164,10 +177,15 @@ export const ScenarioForm = memo(function ScenarioForm({ policies, applied, busy
 	const refsBox = useRef<HTMLTextAreaElement>(null);
 	/* A large reference string, held as text outside the page's DOM; `size` is what the box says of it. */
 	const held = useRef('');
-	const [heldSize, setHeldSize] = useState<{ chars: number; references: number } | null>(null);
+	const [heldSize, setHeldSize] = useState<{ chars: number; references: number | null } | null>(null);
 	const hold = (text: string) => {
+		if (text === held.current) return;
 		held.current = text;
-		setHeldSize(text ? { chars: text.length, references: countReferences(text) } : null);
+		setHeldSize(text ? { chars: text.length, references: null } : null);
+		if (text)
+			void countReferences(text, () => held.current !== text).then((references) => {
+				if (references !== null) setHeldSize({ chars: text.length, references });
+			});
 	};
 	useEffect(() => {
 		setDraft(draftOf(applied));
@@ -291,7 +309,7 @@ export const ScenarioForm = memo(function ScenarioForm({ policies, applied, busy
 				{heldSize && draft.source === 'refs' && (
 					<p className="pl-form-held" data-testid="refs-held">
 						<span>
-							Holding {heldSize.references.toLocaleString('en')} pasted references ({(heldSize.chars / 1e6).toFixed(1)} MB), too many to edit
+							Holding {heldSize.references === null ? 'the' : heldSize.references.toLocaleString('en')} pasted references ({(heldSize.chars / 1e6).toFixed(1)} MB), too many to edit
 							here; what you type below comes after them.
 						</span>
 						<button type="button" data-testid="refs-held-clear" onClick={() => hold('')}>

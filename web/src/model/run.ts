@@ -11,12 +11,11 @@
  *   - A failed load disposes whatever it created and rejects with the
  *     core's message; the caller keeps the previous run.
  */
-import { EVENT_KINDS, type CallOptions, type PagelabClient, type PolicyInfo, type Session, type SimulateResult } from '../wasm/protocol';
+import { type CallOptions, type PagelabClient, type PolicyInfo, type Session, type SimulateResult } from '../wasm/protocol';
 import { effectiveParams, toTraceSource, validateScenario, type Scenario } from './scenario';
 import { Timeline } from './timeline';
 
 export const STEP_VIEW_LIMIT = 50_000;
-const SET = EVENT_KINDS.indexOf('set');
 
 export interface Run {
 	scenario: Scenario;
@@ -33,12 +32,9 @@ export interface Run {
  * 2^bits - 1 when the policy has a "<field>_bits" width parameter.
  */
 export function fieldMaxima(timeline: Timeline, policy: PolicyInfo, params: Record<string, number>): number[] {
-	const max = policy.fields.map(() => 0);
-	const log = timeline.log;
-	for (let i = 0; i < log.kind.length; i++) if (log.kind[i] === SET) max[log.arg[i]] = Math.max(max[log.arg[i]], log.b[i]);
 	return policy.fields.map((name, f) => {
 		const bits = params[`${name}_bits`];
-		return Math.max(max[f], bits ? 2 ** bits - 1 : 0, 1);
+		return Math.max(timeline.highestSet(f), bits ? 2 ** bits - 1 : 0, 1);
 	});
 }
 
@@ -64,7 +60,8 @@ export async function loadRun(
 	try {
 		const steps = session.steps;
 		const events = await session.eventArrays(0, steps);
-		const timeline = new Timeline(policy, scenario.frames, result.trace.pages.subarray(0, steps), result.outcome.subarray(0, steps), events);
+		const timeline = await Timeline.build(policy, scenario.frames, result.trace.pages.subarray(0, steps), result.outcome.subarray(0, steps), events);
+		options.signal?.throwIfAborted();
 		return { scenario, policy, result, session, timeline, fieldMax: fieldMaxima(timeline, policy, effectiveParams(scenario, policy)) };
 	} catch (error) {
 		await session.dispose();

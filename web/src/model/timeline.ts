@@ -47,12 +47,6 @@ export class EventLog {
 		for (let i = this.start[k - 1]; i < this.start[k]; i++) out.push(eventAt(this, i, k - 1));
 		return out;
 	}
-
-	countOfStep(k: number, kind: EventKind): number {
-		let count = 0;
-		for (let i = this.start[k - 1]; i < this.start[k]; i++) if (this.kind[i] === KIND[kind]) count++;
-		return count;
-	}
 }
 
 export interface GridColumn {
@@ -73,32 +67,51 @@ export class Timeline {
 	private readonly changePage: Float64Array;
 	private readonly checkpoints: Float64Array[];
 	private readonly columnCache = new Map<number, GridColumn>();
+	private readonly used: Set<number>;
+	private readonly setMax: number[];
 	/** List lengths at every GRID_CHECKPOINT-th step, filled on demand. */
 	private readonly lengthCheckpoints: number[][];
 
-	constructor(
+	private constructor(
 		readonly policy: PolicyInfo,
 		readonly frames: number,
 		/** Page number of each reference. */
 		readonly pages: Float64Array,
 		/** 1 where reference i hit. */
 		readonly outcome: Uint8Array,
-		events: EventArrays,
+		log: EventLog,
+		index: EventIndex,
 	) {
 		this.steps = outcome.length;
-		this.log = new EventLog(events);
-		this.faults = new Uint32Array(this.steps + 1);
-		this.evictions = new Uint32Array(this.steps + 1);
-		for (let k = 1; k <= this.steps; k++) {
-			this.faults[k] = this.faults[k - 1] + (outcome[k - 1] ? 0 : 1);
-			this.evictions[k] = this.evictions[k - 1] + this.log.countOfStep(k, 'evict');
-		}
-		const grid = this.buildGrid();
-		this.changeStart = grid.start;
-		this.changeRow = grid.row;
-		this.changePage = grid.page;
-		this.checkpoints = grid.checkpoints;
+		this.log = log;
+		this.faults = index.faults;
+		this.evictions = index.evictions;
+		this.changeStart = index.grid.start;
+		this.changeRow = index.grid.row;
+		this.changePage = index.grid.page;
+		this.checkpoints = index.grid.checkpoints;
+		this.used = index.used;
+		this.setMax = index.setMax;
 		this.lengthCheckpoints = [policy.lists.map(() => 0)];
+	}
+
+	/**
+	 * Builds the timeline of a recording.  The event log of 50 000 steps of
+	 * Linux is millions of events: they are read in slices, and `pause`
+	 * (by default a macrotask) runs between slices, so the page never
+	 * freezes while a big trace is applied.
+	 */
+	static async build(
+		policy: PolicyInfo,
+		frames: number,
+		pages: Float64Array,
+		outcome: Uint8Array,
+		events: EventArrays,
+		pause: () => Promise<void> = nextTask,
+	): Promise<Timeline> {
+		const log = new EventLog(events);
+		const index = await indexEvents(policy, frames, outcome.length, outcome, log, pause);
+		return new Timeline(policy, frames, pages, outcome, log, index);
 	}
 
 	/** How many pages each list holds at step k, replayed from the nearest checkpoint. */
@@ -132,14 +145,12 @@ export class Timeline {
 
 	/** The lists any event of the run put a page into or took one out of. */
 	usedLists(): Set<number> {
-		const used = new Set<number>();
-		const log = this.log;
-		for (let i = 0; i < log.kind.length; i++) {
-			const kind = EVENT_KINDS[log.kind[i]];
-			if (kind === 'insert' || kind === 'evict' || kind === 'remove') used.add(log.arg[i]);
-			else if (kind === 'move') used.add(log.arg[i]).add(log.a[i]);
-		}
-		return used;
+		return this.used;
+	}
+
+	/** The highest value any event of the run set field f to (0 if none). */
+	highestSet(f: number): number {
+		return this.setMax[f] ?? 0;
 	}
 
 	faultsAt(k: number): number {
@@ -199,42 +210,96 @@ export class Timeline {
 			rows[this.changeRow[c]] = this.changePage[c] < 0 ? null : this.changePage[c];
 	}
 
-	private buildGrid() {
-		const ghost = this.policy.lists.map((l) => l.ghost);
-		const rows = new Float64Array(this.frames).fill(-1);
-		const rowOf = new Map<number, number>();
-		const start = new Uint32Array(this.steps + 1);
-		const row: number[] = [];
-		const page: number[] = [];
-		const checkpoints = [rows.slice()];
-		const log = this.log;
-		for (let k = 1; k <= this.steps; k++) {
-			const freed: number[] = [];
-			for (let i = log.start[k - 1]; i < log.start[k]; i++) {
-				const kind = EVENT_KINDS[log.kind[i]];
-				const p = log.page[i];
-				const enters =
-					(kind === 'insert' && !ghost[log.arg[i]]) ||
-					(kind === 'move' && ghost[log.a[i]] && !ghost[log.arg[i]]);
-				if (kind === 'evict' && rowOf.has(p)) {
-					const r = rowOf.get(p)!;
-					rowOf.delete(p);
-					rows[r] = -1;
-					freed.push(r);
-					row.push(r);
-					page.push(-1);
-				} else if (enters && !rowOf.has(p)) {
-					const r = freed.length ? freed.shift()! : rows.indexOf(-1);
-					if (r < 0) continue; /* more resident pages than frames: the core reports that */
-					rowOf.set(p, r);
-					rows[r] = p;
-					row.push(r);
-					page.push(p);
-				}
+}
+
+/** What a Timeline derives from the event log in one pass. */
+interface EventIndex {
+	faults: Uint32Array;
+	evictions: Uint32Array;
+	grid: { start: Uint32Array; row: Uint32Array; page: Float64Array; checkpoints: Float64Array[] };
+	used: Set<number>;
+	setMax: number[];
+}
+
+/* Events read between two pauses: a few milliseconds of work. */
+const EVENTS_PER_SLICE = 100_000;
+
+function nextTask(): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/*
+ * One pass over the event log: running faults and evictions, the lists
+ * used, the highest value set per field, and the frame grid's changes.
+ * The grid: a page entering memory takes the row a page evicted in the
+ * same step left free, else the lowest free row; EVICT frees its row.
+ */
+async function indexEvents(
+	policy: PolicyInfo,
+	frames: number,
+	steps: number,
+	outcome: Uint8Array,
+	log: EventLog,
+	pause: () => Promise<void>,
+): Promise<EventIndex> {
+	const ghost = policy.lists.map((l) => l.ghost);
+	const faults = new Uint32Array(steps + 1);
+	const evictions = new Uint32Array(steps + 1);
+	const used = new Set<number>();
+	const setMax = policy.fields.map(() => 0);
+	const rows = new Float64Array(frames).fill(-1);
+	const rowOf = new Map<number, number>();
+	const start = new Uint32Array(steps + 1);
+	const row: number[] = [];
+	const page: number[] = [];
+	const checkpoints = [rows.slice()];
+	let sliceEnd = EVENTS_PER_SLICE;
+	for (let k = 1; k <= steps; k++) {
+		const freed: number[] = [];
+		let evicted = 0;
+		for (let i = log.start[k - 1]; i < log.start[k]; i++) {
+			const kind = log.kind[i];
+			const list = log.arg[i];
+			const p = log.page[i];
+			if (kind === KIND.set) setMax[list] = Math.max(setMax[list], log.b[i]);
+			else if (kind === KIND.insert || kind === KIND.remove) used.add(list);
+			else if (kind === KIND.move) used.add(list).add(log.a[i]);
+			if (kind === KIND.evict) {
+				used.add(list);
+				evicted++;
+				const r = rowOf.get(p);
+				if (r === undefined) continue;
+				rowOf.delete(p);
+				rows[r] = -1;
+				freed.push(r);
+				row.push(r);
+				page.push(-1);
+				continue;
 			}
-			start[k] = row.length;
-			if (k % GRID_CHECKPOINT === 0) checkpoints.push(rows.slice());
+			const enters = (kind === KIND.insert && !ghost[list]) || (kind === KIND.move && ghost[log.a[i]] && !ghost[list]);
+			if (enters && !rowOf.has(p)) {
+				const r = freed.length ? freed.shift()! : rows.indexOf(-1);
+				if (r < 0) continue; /* more resident pages than frames: the core reports that */
+				rowOf.set(p, r);
+				rows[r] = p;
+				row.push(r);
+				page.push(p);
+			}
 		}
-		return { start, row: Uint32Array.from(row), page: Float64Array.from(page), checkpoints };
+		faults[k] = faults[k - 1] + (outcome[k - 1] ? 0 : 1);
+		evictions[k] = evictions[k - 1] + evicted;
+		start[k] = row.length;
+		if (k % GRID_CHECKPOINT === 0) checkpoints.push(rows.slice());
+		if (log.start[k] >= sliceEnd) {
+			sliceEnd = log.start[k] + EVENTS_PER_SLICE;
+			await pause();
+		}
 	}
+	return {
+		faults,
+		evictions,
+		grid: { start, row: Uint32Array.from(row), page: Float64Array.from(page), checkpoints },
+		used,
+		setMax,
+	};
 }

@@ -203,36 +203,61 @@ function pixelOf(colour: string): number {
 	return (0xff000000 | ((rgb & 0xff) << 16) | (rgb & 0xff00) | ((rgb >> 16) & 0xff)) >>> 0;
 }
 
+/* Points written between two animation frames: a few milliseconds. */
+const POINTS_PER_FRAME = 10_000;
+
 /*
  * Draws the canvas-points series onto the canvas over the plot area.  The
  * dots are written straight into the pixels: tens of thousands of fillRect
  * calls take half a second in a software-rendered browser, this a few ms.
  * A few points are drawn as big as dots; a cloud of them shrinks to two
- * pixels (times the device pixel ratio).
+ * pixels (times the device pixel ratio).  A big cloud is drawn over several
+ * animation frames (POINTS_PER_FRAME each), so the page stays responsive;
+ * the returned function stops a drawing that new data made stale.
  */
-function drawCanvasPoints(canvas: HTMLCanvasElement, spec: ChartSpec, layout: ChartLayout): void {
+function drawCanvasPoints(canvas: HTMLCanvasElement, spec: ChartSpec, layout: ChartLayout): () => void {
 	const plot = plotSize(layout);
 	const ratio = window.devicePixelRatio || 1;
 	const width = (canvas.width = Math.round(plot.width * ratio));
 	const height = (canvas.height = Math.round(plot.height * ratio));
 	const context = canvas.getContext('2d');
 	if (!context || width === 0 || height === 0)
-		return;
+		return () => {};
 	const image = context.createImageData(width, height);
 	const pixels = new Uint32Array(image.data.buffer);
-	spec.series.forEach((series, index) => {
+	const work = spec.series.flatMap((series, index) => {
 		if (series.mark !== 'canvas-points')
-			return;
+			return [];
 		const pixel = pixelOf(layout.styles[index].colour);
 		const side = Math.round(ratio * Math.max(2, Math.min(layout.geometry.pointRadius * 1.5, plot.width / series.x.length)));
-		for (let i = 0; i < series.x.length; i++) {
-			const left = Math.round(layout.scales.x(series.x[i]) * ratio - side / 2);
-			const top = Math.round(layout.scales.y(series.y[i]) * ratio - side / 2);
-			for (let y = Math.max(0, top); y < Math.min(height, top + side); y++)
-				pixels.fill(pixel, y * width + Math.max(0, left), y * width + Math.min(width, left + side));
-		}
+		return [{ series, pixel, side }];
 	});
-	context.putImageData(image, 0, 0);
+	let part = 0;
+	let next = 0;
+	let frame = 0;
+	const drawSome = () => {
+		for (let budget = POINTS_PER_FRAME; budget > 0 && part < work.length; ) {
+			const { series, pixel, side } = work[part];
+			const end = Math.min(series.x.length, next + budget);
+			for (let i = next; i < end; i++) {
+				const left = Math.round(layout.scales.x(series.x[i]) * ratio - side / 2);
+				const top = Math.round(layout.scales.y(series.y[i]) * ratio - side / 2);
+				for (let y = Math.max(0, top); y < Math.min(height, top + side); y++)
+					pixels.fill(pixel, y * width + Math.max(0, left), y * width + Math.min(width, left + side));
+			}
+			budget -= end - next;
+			next = end;
+			if (next === series.x.length) {
+				part++;
+				next = 0;
+			}
+		}
+		context.putImageData(image, 0, 0);
+		if (part < work.length)
+			frame = requestAnimationFrame(drawSome);
+	};
+	drawSome();
+	return () => cancelAnimationFrame(frame);
 }
 
 function ChartDrawing({ spec, size, fileBase = `pagelab-${spec.id}`, caption }: ChartProps) {
@@ -250,7 +275,7 @@ function ChartDrawing({ spec, size, fileBase = `pagelab-${spec.id}`, caption }: 
 	/* Redrawn only when the data or the size change: a cloud is the costliest thing here. */
 	useEffect(() => {
 		if (canvasRef.current)
-			drawCanvasPoints(canvasRef.current, spec, layout);
+			return drawCanvasPoints(canvasRef.current, spec, layout);
 	}, [spec, layout]);
 
 	const exportAs = (kind: 'svg' | 'png') => {

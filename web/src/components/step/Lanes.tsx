@@ -8,8 +8,9 @@
  * active/inactive pair are drawn by the generic ListRow below the lanes.
  */
 import type { DrawingProps } from './ListsView';
-import { EvictedGhosts, ListRow, marksFor } from './ListsView';
+import { EvictedGhosts, ListRow, followedIndex, marksFor } from './ListsView';
 import { PageChip } from './PageChip';
+import { ChipList, widestDigits } from './ChipList';
 
 /** Pairs of (active, inactive) list indexes by type suffix, e.g. file: [3, 2]. */
 export function lanePairs(names: string[]): Array<{ type: string; active: number; inactive: number }> {
@@ -23,8 +24,9 @@ export function lanePairs(names: string[]): Array<{ type: string; active: number
 }
 
 function Lane(props: DrawingProps & { list: number; kind: 'active' | 'inactive' }) {
-	const { policy, snapshot, fieldMax, transitions, list, kind } = props;
+	const { policy, snapshot, fieldMax, transitions, referenced, list, kind } = props;
 	const name = policy.lists[list].name;
+	const entries = snapshot.lists[list];
 	return (
 		<div className={`pl-step-lane pl-step-${kind}`}>
 			<header>
@@ -32,12 +34,25 @@ function Lane(props: DrawingProps & { list: number; kind: 'active' | 'inactive' 
 				<span className="pl-step-count">{snapshot.lists[list].length}</span>
 				<span className="pl-step-ends">{kind === 'inactive' ? 'head: newest → tail: evict from here' : 'head: newest → tail: deactivated first'}</span>
 			</header>
-			<ol className="pl-step-chips" data-testid={`list-${name}`}>
-				{snapshot.lists[list].map((entry) => (
-					<PageChip key={entry.page} policy={policy} list={list} entry={entry} fieldMax={fieldMax} marks={marksFor(entry.page, transitions)} />
-				))}
+			<ChipList
+				testId={`list-${name}`}
+				count={entries.length}
+				digits={widestDigits(entries)}
+				follow={followedIndex(entries, referenced)}
+				chip={(i, position) => (
+					<PageChip
+						key={entries[i].page}
+						policy={policy}
+						list={list}
+						entry={entries[i]}
+						fieldMax={fieldMax}
+						marks={marksFor(entries[i].page, transitions)}
+						position={position}
+					/>
+				)}
+			>
 				{kind === 'inactive' && <EvictedGhosts list={list} transitions={transitions} />}
-			</ol>
+			</ChipList>
 		</div>
 	);
 }

@@ -8,6 +8,7 @@
 import type { PolicyInfo, Snapshot } from '../../wasm/protocol';
 import type { Transitions } from '../../model/transitions';
 import { PageChip, type ChipMarks } from './PageChip';
+import { ChipList, widestDigits } from './ChipList';
 
 export interface DrawingProps {
 	policy: PolicyInfo;
@@ -19,6 +20,8 @@ export interface DrawingProps {
 	handTurns: number[];
 	/** Lists the run ever used; drawings may leave out the others. */
 	usedLists: Set<number>;
+	/** The page this step referenced (null at step 0): a long list keeps it in view. */
+	referenced: number | null;
 }
 
 export function marksFor(page: number, t: Transitions): ChipMarks {
@@ -29,6 +32,13 @@ export function marksFor(page: number, t: Transitions): ChipMarks {
 		referenced: t.reference?.page === page,
 		hit: t.reference?.hit,
 	};
+}
+
+/** Where in `entries` the page `referenced` is, else where the first of `hands` points, else null. */
+export function followedIndex(entries: { page: number }[], referenced: number | null, hands: number[] = []): number | null {
+	const at = referenced === null ? -1 : entries.findIndex((entry) => entry.page === referenced);
+	if (at >= 0) return at;
+	return hands.length ? hands[0] : null;
 }
 
 /** Pages this step evicted from list l, as fading labels (text in CSS, so not in the DOM's text). */
@@ -63,7 +73,7 @@ export function endsOf(policy: PolicyInfo, list: number): string {
 /* A ghost list shows its newest entries only: history, not memory, and up to `frames` long. */
 const GHOSTS_SHOWN = 24;
 
-export function ListRow({ policy, snapshot, fieldMax, transitions, list }: DrawingProps & { list: number }) {
+export function ListRow({ policy, snapshot, fieldMax, transitions, referenced, list }: DrawingProps & { list: number }) {
 	const info = policy.lists[list];
 	const entries = info.ghost ? snapshot.lists[list].slice(0, GHOSTS_SHOWN) : snapshot.lists[list];
 	const hidden = snapshot.lists[list].length - entries.length;
@@ -78,21 +88,27 @@ export function ListRow({ policy, snapshot, fieldMax, transitions, list }: Drawi
 				<span className="pl-step-count">{snapshot.lists[list].length}</span>
 				<span className="pl-step-ends">{endsOf(policy, list)}</span>
 			</header>
-			<ol className="pl-step-chips" data-testid={`list-${info.name}`}>
-				{entries.map((entry, i) => (
+			<ChipList
+				testId={`list-${info.name}`}
+				count={entries.length}
+				digits={widestDigits(entries)}
+				follow={followedIndex(entries, referenced, hands.map((hand) => hand.position))}
+				chip={(i, position) => (
 					<PageChip
-						key={entry.page}
+						key={entries[i].page}
 						policy={policy}
 						list={list}
-						entry={entry}
+						entry={entries[i]}
 						fieldMax={fieldMax}
-						marks={{ ...marksFor(entry.page, transitions) }}
+						marks={marksFor(entries[i].page, transitions)}
+						position={position}
 						style={hands.some((hand) => hand.position === i) ? { outline: '3px solid var(--hand)' } : undefined}
 					/>
-				))}
+				)}
+			>
 				<EvictedGhosts list={list} transitions={transitions} />
 				{hidden > 0 && <li className="pl-note">and {hidden} older</li>}
-			</ol>
+			</ChipList>
 			{hands.map((hand) => (
 				<div key={hand.name} className="pl-step-hand-marker" data-testid={`hand-${hand.name}`} data-position={String(hand.position)}>
 					{hand.name} → position {hand.position}

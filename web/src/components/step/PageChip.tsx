@@ -86,6 +86,8 @@ interface Props {
 	fieldMax: number[];
 	marks?: ChipMarks;
 	style?: CSSProperties;
+	/** The chip's place in its whole list, when only part of the list is drawn (ChipList). */
+	position?: { 'aria-posinset'?: number; 'aria-setsize'?: number };
 }
 
 function Meter({ value, max, changed, label }: { value: number; max: number; changed: boolean; label: string }) {
@@ -126,11 +128,13 @@ function sameChip(a: Props, b: Props): boolean {
 		a.entry.page === b.entry.page &&
 		a.entry.values.every((v, f) => v === b.entry.values[f]) &&
 		sameMarks(a.marks, b.marks) &&
-		a.style?.outline === b.style?.outline
+		a.style?.outline === b.style?.outline &&
+		a.position?.['aria-posinset'] === b.position?.['aria-posinset'] &&
+		a.position?.['aria-setsize'] === b.position?.['aria-setsize']
 	);
 }
 
-export const PageChip = memo(function PageChip({ policy, list, entry, fieldMax, marks = {}, style }: Props) {
+export const PageChip = memo(function PageChip({ policy, list, entry, fieldMax, marks = {}, style, position }: Props) {
 	const data: Record<string, string> = {};
 	policy.fields.forEach((name, f) => (data[`data-${name}`] = String(entry.values[f])));
 	const classes = ['pl-step-chip'];
@@ -146,6 +150,7 @@ export const PageChip = memo(function PageChip({ policy, list, entry, fieldMax, 
 			data-testid="page"
 			data-page={String(entry.page)}
 			data-list={policy.lists[list]?.name}
+			{...position}
 			{...data}
 		>
 			<span className="pl-step-number">{entry.page}</span>

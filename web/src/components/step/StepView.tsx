@@ -204,6 +204,8 @@ export function StepView({ run, step: requested, onStep, lecture, hideAnswers, p
 	const usedLists = useMemo(() => timeline.usedLists(), [timeline]);
 	const total = timeline.steps;
 	const clamp = (k: number) => Math.max(0, Math.min(total, k));
+	/* Stable, so the grid's memoized columns are not all redrawn on every step. */
+	const pick = useCallback((k: number) => onStep(k), [onStep]);
 
 	useEffect(() => {
 		if (!playing) return;
@@ -329,7 +331,7 @@ export function StepView({ run, step: requested, onStep, lecture, hideAnswers, p
 			<div className="pl-step-panels" ref={panels}>
 				<section className="pl-step-panel pl-step-grid-panel">
 					<h2>Frames over time</h2>
-					<FrameGrid timeline={timeline} step={step} columns={columns} onPick={(k) => onStep(k)} />
+					<FrameGrid timeline={timeline} step={step} columns={columns} onPick={pick} />
 				</section>
 				<section className="pl-step-panel pl-step-structure-panel">
 					<h2>
@@ -346,6 +348,7 @@ export function StepView({ run, step: requested, onStep, lecture, hideAnswers, p
 							transitions={shown.transitions}
 							handTurns={shown.handTurns}
 							usedLists={usedLists}
+							referenced={shown.step > 0 ? timeline.pages[shown.step - 1] : null}
 							step={shown.step}
 						/>
 					) : (

@@ -1,0 +1,163 @@
+/*
+ * ChipList.tsx - a list's page chips, drawn only where they can be seen.
+ *
+ * A list of up to ALL_CHIPS_LIMIT pages is drawn whole, as a wrapping row
+ * of chips.  A longer one (Linux or CLOCK with thousands of frames) is a
+ * scroll box VISIBLE_ROWS rows high that draws only the rows in view (and
+ * one either side): a step then renders and lays out about a hundred chips,
+ * not four thousand.  For that the chips of a long list share one width
+ * (--chip-w, the widest chip drawn so far: chips of one list carry the
+ * same fields, and every number takes the widest number's digits), which makes every row
+ * hold the same number of chips and the window a matter of arithmetic; the
+ * rows above and below the window are the list's padding.
+ *
+ * The box follows the action: when `follow` (the index of the page this
+ * step referenced, or the hand's) moves out of view, it scrolls there.
+ * Each chip keeps its place in the whole list for a screen reader
+ * (aria-posinset / aria-setsize), and a note says which part is shown.
+ */
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
+
+/** Lists up to this long are drawn whole. */
+export const ALL_CHIPS_LIMIT = 96;
+const VISIBLE_ROWS = 6;
+/* Chips drawn before the first measurement (enough to fill a wide first row or two). */
+const FIRST_DRAW = 48;
+
+interface Props {
+	testId: string;
+	count: number;
+	/** Draws chip i of the list (an <li>); `position` goes on it for assistive technology. */
+	chip: (i: number, position: { 'aria-posinset'?: number; 'aria-setsize'?: number }) => ReactNode;
+	/** The index to keep in view, or null. */
+	follow: number | null;
+	/** Digits of the list's widest page number: every number is drawn that wide from the first draw on. */
+	digits: number;
+	/** Drawn after the chips (fading evicted pages, notes). */
+	children?: ReactNode;
+}
+
+interface Metrics {
+	chipWidth: number;
+	rowHeight: number;
+	perRow: number;
+}
+
+/** Digits of the widest page number among `entries`. */
+export function widestDigits(entries: { page: number }[]): number {
+	let widest = 1;
+	for (const entry of entries) widest = Math.max(widest, String(entry.page).length);
+	return widest;
+}
+
+export function ChipList({ testId, count, chip, follow, digits, children }: Props) {
+	if (count <= ALL_CHIPS_LIMIT)
+		return (
+			<ol className="pl-step-chips" data-testid={testId}>
+				{Array.from({ length: count }, (_, i) => chip(i, {}))}
+				{children}
+			</ol>
+		);
+	return (
+		<WindowedChips testId={testId} count={count} chip={chip} follow={follow} digits={digits}>
+			{children}
+		</WindowedChips>
+	);
+}
+
+/* The chip and row sizes of the drawn chips; the width only grows, so the rows never reflow back and forth. */
+function measure(list: HTMLOListElement, before: Metrics | null): Metrics | null {
+	const chips = list.querySelectorAll<HTMLElement>(':scope > li');
+	if (!chips.length) return before;
+	const style = getComputedStyle(list);
+	const gap = parseFloat(style.columnGap) || 0;
+	const rowGap = parseFloat(style.rowGap) || 0;
+	let chipWidth = before?.chipWidth ?? 0;
+	let chipHeight = 0;
+	for (const element of chips) {
+		chipWidth = Math.max(chipWidth, element.offsetWidth);
+		chipHeight = Math.max(chipHeight, element.offsetHeight);
+	}
+	const inner = list.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+	const perRow = Math.max(1, Math.floor((inner + gap) / (chipWidth + gap)));
+	const rowHeight = Math.max(before?.rowHeight ?? 0, chipHeight + rowGap);
+	if (before && before.chipWidth === chipWidth && before.rowHeight === rowHeight && before.perRow === perRow) return before;
+	return { chipWidth, rowHeight, perRow };
+}
+
+function WindowedChips({ testId, count, chip, follow, digits, children }: Props) {
+	const box = useRef<HTMLDivElement>(null);
+	const list = useRef<HTMLOListElement>(null);
+	const [metrics, setMetrics] = useState<Metrics | null>(null);
+	const [scrollTop, setScrollTop] = useState(0);
+	/*
+	 * Sizes are read in a ResizeObserver's callback, which runs after the
+	 * browser's own layout: a step never forces an extra layout.  Each drawn
+	 * chip is observed, so a wider one (more digits) is seen when it appears.
+	 */
+	const observer = useMemo(
+		() =>
+			typeof ResizeObserver === 'undefined'
+				? null
+				: new ResizeObserver(() => {
+						const element = list.current;
+						if (element) setMetrics((before) => measure(element, before));
+					}),
+		[],
+	);
+	useEffect(() => () => observer?.disconnect(), [observer]);
+	useLayoutEffect(() => {
+		if (!observer || !box.current || !list.current) return;
+		/* Chips drawn before are let go, or a long session would hold every chip it ever drew. */
+		observer.disconnect();
+		observer.observe(box.current);
+		for (const element of list.current.querySelectorAll(':scope > li')) observer.observe(element);
+	});
+
+	/* Keep the followed chip's row in view: when it changes, not when the reader scrolls away from it. */
+	const followed = useRef<number | null>(null);
+	useLayoutEffect(() => {
+		const element = box.current;
+		if (!element || !metrics || follow === null || follow < 0 || follow === followed.current) return;
+		followed.current = follow;
+		const top = Math.floor(follow / metrics.perRow) * metrics.rowHeight;
+		if (top < element.scrollTop || top + metrics.rowHeight > element.scrollTop + element.clientHeight) {
+			element.scrollTop = Math.max(0, top - (element.clientHeight - metrics.rowHeight) / 2);
+			setScrollTop(element.scrollTop);
+		}
+	}, [follow, metrics]);
+
+	const rows = metrics ? Math.ceil(count / metrics.perRow) : 0;
+	const firstRow = metrics ? Math.max(0, Math.floor(scrollTop / metrics.rowHeight) - 1) : 0;
+	const lastRow = metrics ? Math.min(rows - 1, firstRow + VISIBLE_ROWS + 2) : 0;
+	const first = metrics ? firstRow * metrics.perRow : 0;
+	const end = metrics ? Math.min(count, (lastRow + 1) * metrics.perRow) : Math.min(count, FIRST_DRAW);
+	const drawn = [];
+	for (let i = first; i < end; i++) drawn.push(chip(i, { 'aria-posinset': i + 1, 'aria-setsize': count }));
+	const style = {
+		'--chip-w': metrics ? `${metrics.chipWidth}px` : undefined,
+		'--digits': digits,
+		paddingTop: metrics ? `calc(${firstRow * metrics.rowHeight}px + 0.35rem)` : undefined,
+		paddingBottom: metrics ? `calc(${Math.max(0, rows - 1 - lastRow) * metrics.rowHeight}px + 0.35rem)` : undefined,
+	} as CSSProperties;
+	return (
+		<>
+			<div
+				className="pl-step-chip-scroller"
+				ref={box}
+				tabIndex={0}
+				aria-label={`${count} pages; scroll for more`}
+				style={metrics ? { maxHeight: `calc(${VISIBLE_ROWS * metrics.rowHeight}px + 0.7rem)` } : undefined}
+				onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}
+			>
+				<ol className="pl-step-chips pl-step-windowed" data-testid={testId} ref={list} style={style} data-first={first} data-end={end}>
+					{drawn}
+				</ol>
+			</div>
+			<p className="pl-note pl-step-window-note" data-testid={`${testId}-window`}>
+				drawn: positions {first + 1}–{end} of {count} (scroll the box for the rest)
+			</p>
+			{children}
+		</>
+	);
+}
