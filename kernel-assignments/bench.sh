@@ -2,8 +2,9 @@
 # The kernel benchmark (npm run bench:kernel).  Prints measured figures, all from this run:
 #   cold setup        extract + shared base build + selftest layer + first grade, in an
 #                     empty cache and an empty ccache (a fresh machine); goal <= 480 s
-#   warm re-grade     grading a changed submission once the layers exist; goal <= 90 s
-#   boot-to-result    each boot of that re-grade, from QEMU start to power-off
+#   warm re-grade     grading a changed submission once the layers exist, for the self-test
+#                     and for the RRIP assignment; goal <= 90 s each
+#   boot-to-result    each boot of those re-grades, from QEMU start to power-off
 #   sandbox overhead  the cost of starting one sandboxed command (unshare + bwrap) against
 #                     the same command unsandboxed, and the ratio
 #   class throughput  a 10-submission class (reference, skeleton, broken) graded by the
@@ -31,18 +32,31 @@ if [ "${1:-}" != --warm-only ]; then
 	rm -rf "$scratch/cold-cache"
 fi
 
-# Warm: the layers exist after one grade; then a changed submission (each grade starts
-# from an empty build directory).
-"$grade" selftest "$cases/reference" --out "$scratch/warm0.json" >/dev/null 2>&1
+# warm_regrade NAME ORIGINAL CHANGED: grades ORIGINAL once (NAME's layers exist afterwards),
+# then times the grade of CHANGED (one comment differs): a student's next submission, built
+# in an empty build directory like every grade.
+warm_regrade() {
+	"$grade" "$1" "$2" --out "$scratch/$1-warm0.json" >/dev/null 2>&1
+	cmp -s "$2" "$3" 2>/dev/null && { echo "bench: $3 does not differ from $2" >&2; exit 1; }
+	start=$(now)
+	"$grade" "$1" "$3" --out "$scratch/$1-warm.json" >/dev/null 2>"$scratch/$1-warm.log"
+	printf '%s: warm re-grade of a changed submission: %s s (goal <= 90 s; load %s)\n' \
+		"$1" "$(seconds_since "$start")" "$(load)"
+	grep -o "the kernel built in [0-9]* s" "$scratch/$1-warm.json" | sed 's/^/  of which: /'
+	grep -E "boot '[a-z]+': [a-z]+ after" "$scratch/$1-warm.log" |
+		sed -E "s/^.*boot '([a-z]+)': ([a-z]+) after ([0-9.]+) s \((.*)\)/  boot-to-result '\1': \3 s (\2, \4)/"
+}
+
 mkdir -p "$scratch/changed/kernel"
 sed 's/^#define SELFTEST_MAX_VALUES 1024$/#define SELFTEST_MAX_VALUES 1024	\/* changed *\//' \
 	"$cases/reference/kernel/pagelab_selftest.c" >"$scratch/changed/kernel/pagelab_selftest.c"
-start=$(now)
-"$grade" selftest "$scratch/changed" --out "$scratch/warm.json" >/dev/null 2>"$scratch/warm.log"
-printf 'warm re-grade of a changed submission: %s s (goal <= 90 s; load %s)\n' "$(seconds_since "$start")" "$(load)"
-grep -o "the kernel built in [0-9]* s" "$scratch/warm.json" | sed 's/^/  of which: /'
-grep -E "boot '[a-z]+': [a-z]+ after" "$scratch/warm.log" |
-	sed -E "s/^.*boot '([a-z]+)': ([a-z]+) after ([0-9.]+) s \((.*)\)/  boot-to-result '\1': \3 s (\2, \4)/"
+warm_regrade selftest "$cases/reference" "$scratch/changed"
+# RRIP: a comment of the reference's mm/swap.c changed; both student files differ from
+# their starting versions, so both are compiled, then one boot.
+rrip_reference=instructor/rrip/reference/submission.patch
+sed 's|predicts re-use soon \*/|predicts re-use soon (changed) */|' "$rrip_reference" \
+	>"$scratch/rrip-changed.patch"
+warm_regrade rrip "$rrip_reference" "$scratch/rrip-changed.patch"
 
 # Sandbox overhead, per sandboxed command (a grade runs a handful: patch, make, checkpatch,
 # one QEMU per boot).  A whole grade with --no-sandbox is no fair comparison: its build

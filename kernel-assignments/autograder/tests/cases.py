@@ -239,6 +239,24 @@ def unknown_assignment():
 	expect(data and "could not grade" in data["output"], data)
 
 
+def start_versions(assignment_dir, scratch):
+	"""The student files as the assignment hands them out, written as a submission: what
+	an assignment without a skeleton_dir starts from (its base patch's versions)."""
+	assignment = assignments.load_assignment(assignment_dir)
+	tree = kbuild.AssignmentTree(assignment, lambda message: None)
+	tree.prepare()
+	copy = Path(scratch) / "start"
+	for path in assignment.student_files:
+		(copy / path).parent.mkdir(parents=True, exist_ok=True)
+		(copy / path).write_bytes(tree.start_version(path))
+	return copy
+
+
+def expect_zero_functional_from_start(assignment_dir):
+	with tempfile.TemporaryDirectory() as scratch:
+		expect_zero_functional(assignment_dir, start_versions(assignment_dir, scratch))
+
+
 def register_instructor_assignment(directory):
 	name = directory.name
 	assignment_dir = ASSIGNMENTS / name
@@ -249,6 +267,9 @@ def register_instructor_assignment(directory):
 	if skeleton:
 		check(f"the untouched {name} skeleton scores zero functional points")(
 			lambda: expect_zero_functional(assignment_dir, skeleton))
+	else:
+		check(f"the untouched {name} starting files (its base patch's versions) score zero"
+		      " functional points")(lambda: expect_zero_functional_from_start(assignment_dir))
 	for case_dir in sorted((directory / "broken").glob("*/")):
 		check(f"{name} broken submission '{case_dir.name}' is graded as its expect.json says")(
 			lambda case_dir=case_dir: expect_case(assignment_dir, case_dir,
