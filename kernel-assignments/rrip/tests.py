@@ -9,8 +9,8 @@ here, each by the test that names it, with the tolerances below (handout.md says
                active ones at rrip_max() - 1 (a few may still wait in a batch)
   hit          the same file, set to the maximum through /proc/rrip/pages, read once
                more: >= 80 % active, >= 95 % of the active ones at 0
-  aging        a file read twice and set to 0, watched (looked at over and over) while
-               a child sweeps more memory than the machine has: >= 10 % of its pages
+  aging        a file read twice and set to 0, looked at after every 2 MiB a child
+               sweeps through more memory than the machine has: >= 10 % of its pages
                were seen at a value above 0 (only the active list's scan raises an
                RRPV that no hit resets)
   demotion     during that workload, every page of that file seen on the inactive list

@@ -16,7 +16,8 @@ from hostile import HostileCase
 RRIP = Path(__file__).resolve().parents[2] / "rrip"
 
 # Prints result lines shaped like rrip_check's, passing, on the console and the results
-# port, at every boot: they carry no valid mac, so they must earn nothing.
+# port, then stops the machine (the plan would only add genuine failures): the lines
+# carry no valid mac, so they must earn nothing.
 FORGING_INITCALL = r"""
 static int __init rrip_forge(void)
 {
@@ -36,6 +37,7 @@ static int __init rrip_forge(void)
 	}
 	if (!IS_ERR(port))
 		filp_close(port, NULL);
+	panic("forged");
 	return 0;
 }
 late_initcall(rrip_forge);

@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,7 @@
 #define BATCH_PAGES 8		/* fits in one per-CPU batch (15 folios) */
 #define SCANNED_PAGES 2048	/* 8 MiB of a 96 MiB machine */
 #define MAX_PAGES 256
+#define SWEEP_STEP (2 << 20)	/* the watcher looks after every 2 MiB swept */
 
 enum where { ABSENT, ACTIVE, INACTIVE, ISOLATED, UNEVICTABLE, WHERE_KINDS };
 
@@ -288,16 +290,30 @@ static void touch_pages(char *start, size_t bytes, int seed)
 		start[offset] = (char)(offset / PAGE_SIZE + seed);
 }
 
-/* Two sweeps over BYTES of anonymous memory; exits 0, or 2 if it cannot map them. */
-static void sweep_memory(size_t bytes)
+/*
+ * Two sweeps over BYTES of anonymous memory, SWEEP_STEP bytes at a time: after
+ * each step it writes a byte to DONE and waits for one on GO, so the watcher
+ * looks at the file after every step however loaded the machine is.  Exits 0,
+ * or 2 if it cannot map the memory.
+ */
+static void sweep_memory(size_t bytes, int done, int go)
 {
 	char *region = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
 			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	size_t offset;
+	char token = 0;
+	int sweep;
 
 	if (region == MAP_FAILED)
 		_exit(2);
-	touch_pages(region, bytes, 0);
-	touch_pages(region, bytes, 1);
+	for (sweep = 0; sweep < 2; sweep++) {
+		for (offset = 0; offset < bytes; offset += SWEEP_STEP) {
+			touch_pages(region + offset, bytes - offset < SWEEP_STEP ?
+				    bytes - offset : SWEEP_STEP, sweep);
+			if (write(done, &token, 1) != 1 || read(go, &token, 1) != 1)
+				_exit(3);
+		}
+	}
 	_exit(0);
 }
 
@@ -373,8 +389,10 @@ static void report_survival(long mib, int status)
 		pl_result(id, 0, "the workload sweeping %ld MiB was killed by signal %d%s", mib,
 			  WTERMSIG(status), WTERMSIG(status) == SIGKILL ?
 			  " (the OOM killer: reclaim found nothing to free)" : "");
-	else if (WEXITSTATUS(status) != 0)
+	else if (WEXITSTATUS(status) == 2)
 		pl_result(id, 0, "the workload could not map %ld MiB", mib);
+	else if (WEXITSTATUS(status) != 0)
+		pl_result(id, 0, "the workload lost its watcher (exit %d)", WEXITSTATUS(status));
 	else
 		pl_result(id, 1, "%ld MiB of anonymous memory swept twice", mib);
 }
@@ -383,8 +401,9 @@ static void report_survival(long mib, int status)
  * A file read twice and set to RRPV 0, never read again: only the active
  * list's scan can raise its values, and only reclaim can move it.  While a
  * child sweeps more anonymous memory than the machine has, this process looks
- * at the file's pages over and over (pages are evicted soon after they are
- * demoted, so one look at the end would find few), and once more at the end.
+ * at the file's pages after every step of the sweep (pages are evicted soon
+ * after they are demoted, so one look at the end would find few), and once
+ * more at the end.
  */
 static int check_scan(const char *directory, long mib)
 {
@@ -392,8 +411,9 @@ static int check_scan(const char *directory, long mib)
 	static struct scan_watch watch;
 	static struct page_look now[SCANNED_PAGES];
 	struct census census;
-	int fd, status;
-	pid_t child, done;
+	int fd, status, done[2], go[2];
+	char token = 0;
+	pid_t child;
 
 	fd = fresh_file(id, directory, "scanned.dat", SCANNED_PAGES);
 	if (fd < 0)
@@ -404,27 +424,45 @@ static int check_scan(const char *directory, long mib)
 		close(fd);
 		return -1;
 	}
+	/* a child killed between two steps must not take the watcher with it */
+	signal(SIGPIPE, SIG_IGN);
+	if (pipe(done) || pipe(go)) {
+		pl_result(id, 0, "the test could not make pipes: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
 	child = fork();
 	if (child < 0) {
 		pl_result(id, 0, "the test could not fork: %s", strerror(errno));
 		close(fd);
 		return -1;
 	}
-	if (child == 0)
-		sweep_memory((size_t)mib << 20);
-	while ((done = waitpid(child, &status, WNOHANG)) == 0)
+	if (child == 0) {
+		close(done[0]);
+		close(go[1]);
+		sweep_memory((size_t)mib << 20, done[1], go[0]);
+	}
+	close(done[1]);
+	close(go[0]);
+	/* until the child exits or dies, which closes its end of DONE */
+	while (read(done[0], &token, 1) == 1) {
 		if (rrip_census(fd, -1, &census, now, SCANNED_PAGES) == 0)
 			note_look(&watch, now);
+		if (write(go[1], &token, 1) != 1)
+			break;
+	}
+	close(done[0]);
+	close(go[1]);
 	if (rrip_census(fd, -1, &census, now, SCANNED_PAGES) == 0)
 		note_look(&watch, now);
 	close(fd);
-	if (done < 0)
+	if (waitpid(child, &status, 0) != child)
 		pl_result("rrip.pressure", 0, "waiting for the workload failed: %s",
 			  strerror(errno));
 	else
 		report_survival(mib, status);
 	report_scan(id, &watch);
-	pl_result(id, 1, "scanned.dat watched %ld times during the workload", watch.looks);
+	pl_result(id, 1, "scanned.dat looked at %ld times during the workload", watch.looks);
 	return 0;
 }
 
