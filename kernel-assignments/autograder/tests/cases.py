@@ -257,6 +257,24 @@ def expect_zero_functional_from_start(assignment_dir):
 		expect_zero_functional(assignment_dir, start_versions(assignment_dir, scratch))
 
 
+def bundle_setup_warms(name):
+	"""The bundle of an assignment without a skeleton_dir: its setup.sh (laid out like
+	/autograder) builds the kernel layers; no instructor file is inside."""
+	with tempfile.TemporaryDirectory(prefix="pagelab-autograder-") as root:
+		root = Path(root)
+		bundle = root / "bundle.zip"
+		subprocess.run([str(AUTOGRADER / "make-bundle"), name, str(bundle)], check=True,
+			       stdout=subprocess.PIPE)
+		with zipfile.ZipFile(bundle) as archive:
+			expect(not [n for n in archive.namelist() if "instructor" in n],
+			       "the bundle holds instructor files")
+			archive.extractall(root / "source")
+		proc = subprocess.run(["bash", str(root / "source" / "setup.sh")],
+				      env=dict(os.environ, AUTOGRADER_ROOT=str(root)),
+				      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+	expect(proc.returncode == 0, f"setup.sh failed:\n{proc.stdout[-3000:]}")
+
+
 def register_instructor_assignment(directory):
 	name = directory.name
 	assignment_dir = ASSIGNMENTS / name
@@ -270,6 +288,8 @@ def register_instructor_assignment(directory):
 	else:
 		check(f"the untouched {name} starting files (its base patch's versions) score zero"
 		      " functional points")(lambda: expect_zero_functional_from_start(assignment_dir))
+		check(f"the {name} Gradescope bundle (no skeleton to grade) warms the image by"
+		      " building its kernel layers")(lambda: bundle_setup_warms(name))
 	for case_dir in sorted((directory / "broken").glob("*/")):
 		check(f"{name} broken submission '{case_dir.name}' is graded as its expect.json says")(
 			lambda case_dir=case_dir: expect_case(assignment_dir, case_dir,
