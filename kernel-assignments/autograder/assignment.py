@@ -5,6 +5,7 @@ Interface:
         NAME_OR_DIR: a directory holding assignment.json, or a name looked up under
         kernel-assignments/ and then kernel-assignments/autograder/ (the self-test)
     Assignment fields: name, title, linux, root, descriptor, student_files, config,
+        modules (kernel-tree paths of the .ko files `make modules` builds for the guest),
         guest_dir, tests_path, fields (the descriptor as read: "limits" overrides
         submission.DEFAULT_LIMITS); methods base_patch_path(), base_patch_bytes(),
         skeleton_bytes(path), skeleton_dir()
@@ -20,7 +21,7 @@ from submission import DEFAULT_LIMITS
 ASSIGNMENTS_DIR = Path(__file__).resolve().parent.parent
 REQUIRED_FIELDS = {"name": str, "student_files": list, "tests": str}
 OPTIONAL_FIELDS = {"title": str, "linux": str, "base_patch": str, "skeleton_dir": str,
-		   "config": list, "guest_dir": str, "limits": dict}
+		   "config": list, "modules": list, "guest_dir": str, "limits": dict}
 
 
 class DescriptorError(Exception):
@@ -36,6 +37,7 @@ class Assignment:
 		self.linux = fields.get("linux")
 		self.student_files = fields["student_files"]
 		self.config = fields.get("config", [])
+		self.modules = fields.get("modules", [])
 		self.fields = fields
 		self.tests_path = self.inside(fields["tests"], "tests")
 		self.guest_dir = self.inside(fields["guest_dir"], "guest_dir") \
@@ -79,6 +81,13 @@ def check_student_file(descriptor, path):
 				      " kernel-tree path")
 
 
+def check_module(descriptor, path):
+	if not isinstance(path, str) or not path.endswith(".ko") or path.startswith("/") or \
+	   ".." in Path(path).parts:
+		raise DescriptorError(f"{descriptor}: \"modules\": {path!r} is not a relative"
+				      " kernel-tree path of a .ko file")
+
+
 def check_limits(descriptor, limits):
 	for name, value in limits.items():
 		if name not in DEFAULT_LIMITS:
@@ -116,5 +125,7 @@ def load_assignment(name_or_dir):
 		raise DescriptorError(f"{descriptor}: \"student_files\" is empty")
 	for path in fields["student_files"]:
 		check_student_file(descriptor, path)
+	for path in fields.get("modules", []):
+		check_module(descriptor, path)
 	check_limits(descriptor, fields.get("limits", {}))
 	return Assignment(descriptor, fields)

@@ -112,9 +112,10 @@ def checkpatch_score(tree, contents, points, log):
 class Boots:
 	"""Boots each Boot once, on first use, and keeps its verified Run."""
 
-	def __init__(self, assignment, image, workdir, logs_dir, log):
+	def __init__(self, assignment, built, workdir, logs_dir, log):
 		self.assignment = assignment
-		self.image = image
+		self.image = built.image
+		self.modules = built.modules
 		self.workdir = workdir
 		self.logs_dir = logs_dir
 		self.log = log
@@ -137,7 +138,7 @@ class Boots:
 		directory = self.workdir / boot.name
 		directory.mkdir(parents=True)
 		key = results.new_key()
-		ramdisk = initramfs.run_initramfs(self.base, key, directory)
+		ramdisk = initramfs.run_initramfs(self.base, key, directory, self.modules)
 		drives = []
 		if boot.swap:
 			drives.append(("swap", initramfs.swap_image(directory, boot.swap)))
@@ -263,7 +264,7 @@ def grade(assignment, submission_path, public, logs_dir, log):
 		report.entries.append(build_entry(built))
 		if not built.ok:
 			report.status = "build-failed"
-		boots = Boots(assignment, built.image, build.directory / "boots", logs_dir, log)
+		boots = Boots(assignment, built, build.directory / "boots", logs_dir, log)
 		grade_tests(report, tests, tree, collected.contents, boots,
 			    None if built.ok else "your kernel does not compile (see Kernel build)", log)
 		report.notes += boot_notes(boots)

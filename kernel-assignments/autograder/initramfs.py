@@ -3,7 +3,9 @@
 Interface:
     base_initramfs(assignment, log) -> Path   busybox, /init, pltool, the assignment's guest
                                                programs (static) and plans; cached by content
-    run_initramfs(base, key, directory) -> Path   base + a small archive holding /etc/pl.key
+    run_initramfs(base, key, directory, modules) -> Path   base + a small archive holding
+                                               /etc/pl.key and this build's kernel modules
+                                               ({name.ko: host path}) in /lib/modules
     swap_image(directory, size) / ext2_image(directory, size) -> Path   fresh raw disks
     newc_archive(entries) -> bytes              cpio "newc" writer (no root, no cpio(1))
     parse_size("64M") -> bytes
@@ -133,12 +135,16 @@ def base_initramfs(assignment, log):
 		return target
 
 
-def run_initramfs(base, key, directory_path):
+def run_initramfs(base, key, directory_path, modules):
 	archive = directory_path / "initramfs.cpio"
+	entries = [directory("etc"), regular("etc/pl.key", key.encode() + b"\n", False)]
+	if modules:
+		entries += [directory("lib"), directory("lib/modules")]
+		entries += [regular(f"lib/modules/{name}", path.read_bytes(), False)
+			    for name, path in sorted(modules.items())]
 	with open(archive, "wb") as out:
 		out.write(base.read_bytes())
-		out.write(newc_archive([directory("etc"),
-					regular("etc/pl.key", key.encode() + b"\n", False)]))
+		out.write(newc_archive(entries))
 	return archive
 
 

@@ -13,7 +13,9 @@ Interface:
     SubmissionBuild(tree, log)           one grade's own build directory (context manager:
                                          made empty, removed afterwards)
         .overlay(contents)               writes the files that differ from their start
-        .build() -> BuildResult          incremental `make bzImage` in the sandbox
+        .build() -> BuildResult          incremental `make bzImage` (and `modules` when the
+                                         assignment lists some) in the sandbox;
+                                         .image and .modules ({name.ko: host path})
     run_checkpatch(diff, log) -> (ok, text)   checkpatch.pl --no-tree in the sandbox
 
 Layers (overlayfs, stacked by sandbox.Overlay at the same path /build every time):
@@ -164,10 +166,11 @@ def missing_options(dot_config_text, wanted):
 
 class BuildResult:
 	def __init__(self, ok, seconds, image=None, compiler_lines=(), warnings=(), compiled=(),
-		     output=""):
+		     output="", modules=None):
 		self.ok = ok
 		self.seconds = seconds
 		self.image = image
+		self.modules = modules or {}
 		self.compiler_lines = list(compiler_lines)
 		self.warnings = list(warnings)
 		self.compiled = list(compiled)
@@ -192,6 +195,22 @@ QUIET_MAKE_LINE = re.compile(
 	r"^\s+(CC|LD|AR|AS|HOSTCC|GEN|CALL|CHK|UPD|SYNC|OBJCOPY|KSYMS|SYSMAP|MODPOST|VOFFSET|"
 	r"ZOFFSET|MKPIGGY|LZ4|RELOCS|BUILD|SORTTAB|DESCEND|WRAP|SYSHDR|SYSTBL|HYPERCALLS|"
 	r"POLICY|MKELF|CPUSTR|PASYMS|HOSTLD|LDS|TABLE|SHIPPED|YACC|LEX|XZKERN|GZIP)\b")
+
+
+def make_targets(assignment):
+	"""bzImage, and the modules the guest loads when the assignment has some."""
+	return ["bzImage"] + (["modules"] if assignment.modules else [])
+
+
+def built_modules(layers, assignment):
+	"""{name.ko: host path} of the assignment's modules as /build shows them (missing
+	ones left out: a build that should have made them and did not has failed)."""
+	found = {}
+	for path in assignment.modules:
+		host = through_layers(layers, path)
+		if host is not None:
+			found[Path(path).name] = host
+	return found
 
 
 def make_command(targets):
@@ -356,7 +375,12 @@ class AssignmentTree:
 		if self.wanted():
 			configure(layer.overlay, layer.stack, self.wanted(), self.log,
 				  f"{self.assignment.descriptor}: config")
-		trusted_make(layer.overlay, ["bzImage"], self.log)
+		trusted_make(layer.overlay, make_targets(self.assignment), self.log)
+		missing = set(self.assignment.modules) - {
+			path for path in self.assignment.modules if through_layers(layer.stack, path)}
+		if missing:
+			raise SetupError(f"{self.assignment.descriptor}: \"modules\": the skeleton's"
+					 f" build made no {', '.join(sorted(missing))}")
 
 	def apply_base_patch(self, layer):
 		patch = self.assignment.base_patch_path()
@@ -388,6 +412,9 @@ class AssignmentTree:
 
 	def image(self):
 		return through_layers(self.layers, IMAGE)
+
+	def modules(self):
+		return built_modules(self.layers, self.assignment)
 
 
 IMAGE = "arch/x86/boot/bzImage"
@@ -423,9 +450,10 @@ class SubmissionBuild:
 	def build(self):
 		"""make bzImage in the sandbox; an unchanged submission uses the layer's image."""
 		if not self.changed:
-			return BuildResult(True, 0, image=self.tree.image())
+			return BuildResult(True, 0, image=self.tree.image(), modules=self.tree.modules())
 		overlay = sandbox.Overlay(self.tree.layers, self.directory)
-		done = sandbox.run(make_command(["bzImage"]), STUDENT_BUILD_LIMITS,
+		done = sandbox.run(make_command(make_targets(self.tree.assignment)),
+				   STUDENT_BUILD_LIMITS,
 				   build=overlay, env=make_env(False))
 		output = done.text()
 		image = overlay.upper / IMAGE
@@ -442,7 +470,9 @@ class SubmissionBuild:
 			return BuildResult(False, done.seconds, compiler_lines=lines, warnings=warnings,
 					   compiled=compiled, output=output)
 		return BuildResult(True, done.seconds, image=image, warnings=warnings,
-				   compiled=compiled, output=output)
+				   compiled=compiled, output=output,
+				   modules=built_modules([overlay.upper] + self.tree.layers,
+							 self.tree.assignment))
 
 
 # a student's build recompiles a few files and relinks: minutes at most, even under load
