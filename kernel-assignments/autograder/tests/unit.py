@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import tempfile
+import zipfile
 from pathlib import Path
 
 import assignment as assignments
@@ -124,6 +125,59 @@ def newc_archive_lists():
 			      stderr=subprocess.PIPE)
 	expect(proc.stdout.decode().split() == ["bin", "dev/console", "bin/hello"],
 	       proc.stdout + proc.stderr)
+
+
+@check("a boot's own archive holds its key and the build's modules in /lib/modules")
+def run_archive_holds_modules():
+	with tempfile.TemporaryDirectory() as scratch:
+		scratch = Path(scratch)
+		base = scratch / "base.cpio"
+		base.write_bytes(initramfs.newc_archive([initramfs.directory("bin")]))
+		module = scratch / "built.ko"
+		module.write_bytes(b"\x7fELF module")
+		archive = initramfs.run_initramfs(base, "ab" * 32, scratch, {"clock.ko": module})
+		data, first = archive.read_bytes(), base.read_bytes()
+	# the kernel reads the two archives one after the other; cpio stops at the first
+	proc = subprocess.run(["cpio", "-t", "--quiet"], input=data[len(first):],
+			      stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+	expect(data.startswith(first), "the base archive does not come first")
+	names = proc.stdout.decode().split()
+	expect(names == ["etc", "etc/pl.key", "lib", "lib/modules", "lib/modules/clock.ko"], names)
+
+
+@check("assignment.json modules must be relative kernel-tree paths of .ko files")
+def modules_descriptor_checked():
+	for modules in (["mm/foo.o"], ["/lib/modules/foo.ko"], ["../foo.ko"], [7]):
+		with tempfile.TemporaryDirectory() as scratch:
+			descriptor = Path(scratch) / "assignment.json"
+			descriptor.write_text(json.dumps({"name": "x", "student_files": ["mm/x.c"],
+							  "tests": "assignment.json",
+							  "modules": modules}))
+			try:
+				assignments.load_assignment(scratch)
+			except assignments.DescriptorError as error:
+				expect("\"modules\"" in str(error), str(error))
+			else:
+				expect(False, f"accepted {modules}")
+
+
+@check("the counter-clock Gradescope bundle holds the shared base patch, the assignment"
+       " and its guest programs, never the instructor's reference")
+def counter_clock_bundle():
+	with tempfile.TemporaryDirectory() as scratch:
+		bundle = Path(scratch) / "bundle.zip"
+		proc = subprocess.run([str(AUTOGRADER / "make-bundle"),
+				       "counter-clock", str(bundle)], stdout=subprocess.PIPE,
+				      stderr=subprocess.STDOUT, text=True)
+		expect(proc.returncode == 0, proc.stdout)
+		with zipfile.ZipFile(bundle) as archive:
+			names = archive.namelist()
+	for needed in ("setup.sh", "run_autograder", "kernel-assignments/common/base.patch",
+		       "kernel-assignments/counter-clock/base.patch",
+		       "kernel-assignments/counter-clock/guest/cclock_check.c",
+		       "kernel-assignments/counter-clock/skeleton/mm/counter_clock_aging.c"):
+		expect(needed in names, f"{needed} is not in the bundle")
+	expect(not [name for name in names if "instructor" in name], "instructor files bundled")
 
 
 @check("sizes like 64M parse and nonsense is refused with the text")
