@@ -166,9 +166,8 @@ def modules_descriptor_checked():
 def counter_clock_bundle():
 	with tempfile.TemporaryDirectory() as scratch:
 		bundle = Path(scratch) / "bundle.zip"
-		proc = subprocess.run([str(AUTOGRADER / "make-bundle"),
-				       "counter-clock", str(bundle)], stdout=subprocess.PIPE,
-				      stderr=subprocess.STDOUT, text=True)
+		proc = subprocess.run([str(AUTOGRADER / "make-bundle"), "counter-clock", str(bundle)],
+				      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 		expect(proc.returncode == 0, proc.stdout)
 		with zipfile.ZipFile(bundle) as archive:
 			names = archive.namelist()
