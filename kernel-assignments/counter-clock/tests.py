@@ -3,7 +3,7 @@
 Two boots.  "rules" (64 MiB, an ext2 disk) runs guest/plans/rules before any module is
 loaded: the given /proc/counter_clock attaches counters drawn from seeds, calls the
 student's counter_clock_reorder() on each evictable list and judges the list
-afterwards against the rule (mm/counter_clock.c, judge()).  "module" (96 MiB, 64 MiB
+afterwards against the rule (mm/counter_clock.c, judge()).  "module" (64 MiB, 64 MiB
 swap, an ext2 disk) runs guest/plans/module: the aging module loaded, its walks, the
 counters of a page read every 200 ms and of one never read, a clean unload, then the
 module again through swap pressure with reclaim's own calls judged, and an unload while
@@ -22,7 +22,7 @@ from gradelib import Boot, Fail, checkpatch, test
 
 # Whole-boot limits; each plan step has a shorter one (pl-step lines).
 rules = Boot("rules", plan="rules", memory="64M", disk=True, timeout=150)
-module = Boot("module", plan="module", memory="96M", swap="64M", disk=True, timeout=300)
+module = Boot("module", plan="module", memory="64M", swap="64M", disk=True, timeout=480)
 
 RULE_SEEDS_MIN_JUDGED = 4
 
