@@ -10,11 +10,14 @@ module again through swap pressure with reclaim's own calls judged, and an unloa
 a workload swaps.  Each test names the rule it proves (handout.md, "How you are graded").
 
 Tolerances, each explained in handout.md:
-  walks           over S seconds, S - 2 .. S + 1 walks (a tick late under load, or one
-                  merged into a still-queued walk), none outside process context
-  counters        over S seconds: the page read every 200 ms gains S - 2 .. S + 1, the
-                  page never read loses S - 3 .. S + 1 (its first walk may still find
-                  the PG_referenced its first read set)
+  walks           over S seconds, 1 .. S + 1 walks, none outside process context: a
+                  loaded host starves the emulated CPUs and delays the work item (a
+                  tick that finds the work still queued adds no walk; 2 walks in 5 s
+                  were seen with the reference at load 20), so only a period shorter
+                  than a second is caught reliably
+  counters        over W walks (6, or as many as 20 s allow): the page read every
+                  200 ms gains W - 2 .. W + 1, the page left referenced once and never
+                  read again loses W - 3 .. W + 1 (its first walk finds the bit set)
 
 Points: 100, of which 8 hidden.
 """
@@ -25,6 +28,8 @@ rules = Boot("rules", plan="rules", memory="64M", disk=True, timeout=150)
 module = Boot("module", plan="module", memory="64M", swap="64M", disk=True, timeout=480)
 
 RULE_SEEDS_MIN_JUDGED = 4
+# verdicts about which folio ends at the tail (the others have tests of their own)
+TAIL_WRONG = ("not-lowest", "tie-not-nearest-tail", "nothing-moved", "too-long")
 
 
 def verdicts(run, kind):
@@ -52,12 +57,12 @@ def no_verdict(run, kinds, verdict, explanation):
       boot=rules)
 def test_lowest_to_tail(run):
 	counts, judged = verdicts(run, "distinct")
-	if counts["ok"] != judged:
-		wrong = ", ".join(f"{name} {count}" for name, count in counts.items()
-				  if count and name != "ok")
-		raise Fail(f"with a different counter for every folio, {counts['ok']} of {judged}"
-			   f" calls followed the rule; the others: {wrong}. After your function"
-			   " the folio at the tail must be the one with the lowest counter")
+	wrong = {name: count for name, count in counts.items() if count and name in TAIL_WRONG}
+	if wrong:
+		listed = ", ".join(f"{name} {count}" for name, count in wrong.items())
+		raise Fail(f"with a different counter for every folio, {sum(wrong.values())} of"
+			   f" {judged} calls left another folio at the tail: {listed}. After your"
+			   " function the folio at the tail must be the one with the lowest counter")
 
 
 @test(8, "ties: of several folios with the lowest counter, the one nearest the tail moves",
@@ -111,9 +116,9 @@ def test_walks_every_second(run):
 	run.expect_pass("cclock.walks")
 	seconds = run.value("cclock.walks", "seconds")
 	walks = run.value("cclock.walks", "walks")
-	if not seconds - 2 <= walks <= seconds + 1:
+	if not 1 <= walks <= seconds + 1:
 		raise Fail(f"{walks} walks were reported (counter_clock_walked) in {seconds} s;"
-			   f" one a second means {seconds - 2} to {seconds + 1}")
+			   f" one a second means at most {seconds + 1} (and at least one)")
 	if run.value("cclock.walks", "last_pages") <= 0:
 		raise Fail("the last walk reported visiting no pages")
 
@@ -128,26 +133,35 @@ def test_walks_in_process_context(run):
 			   " off over thousands of pages) belongs in a work item")
 
 
-def counter_change(run, key, low, high, what):
+def direction_walks(run):
 	run.expect_pass("cclock.direction")
-	seconds = run.value("cclock.direction", "seconds")
-	change = run.value("cclock.direction", key)
-	if not low(seconds) <= change <= high(seconds):
-		raise Fail(f"the counter of the page {what} changed by {change} in {seconds} s;"
-			   f" expected {low(seconds)} to {high(seconds)} (one step a second)")
+	walks = run.value("cclock.direction", "walks")
+	if walks < 3:
+		raise Fail(f"only {walks} walks happened while the counters were watched (20 s);"
+			   " the test needs 3")
+	return walks
 
 
-@test(8, "a page read every 200 ms gains about one a second", boot=module, parent=test_loads)
+@test(8, "a page read every 200 ms gains one per walk", boot=module, parent=test_loads)
 def test_touched_climbs(run):
-	counter_change(run, "touched_change", lambda s: s - 2, lambda s: s + 1,
-		       "read every 200 ms")
+	walks = direction_walks(run)
+	change = run.value("cclock.direction", "touched_change")
+	if not walks - 2 <= change <= walks + 1:
+		raise Fail(f"the counter of the page read every 200 ms changed by {change} over"
+			   f" {walks} walks; expected {walks - 2} to {walks + 1}: + 1 per walk"
+			   " that finds PG_referenced set")
 
 
-@test(8, "a page never read loses about one a second (PG_referenced is cleared as it"
+@test(8, "a page never read again loses one per walk (PG_referenced is cleared as it"
       " counts)", boot=module, parent=test_loads)
 def test_untouched_sinks(run):
-	counter_change(run, "untouched_change", lambda s: -(s + 1), lambda s: -(s - 3),
-		       "never read")
+	walks = direction_walks(run)
+	change = run.value("cclock.direction", "untouched_change")
+	if not -(walks + 1) <= change <= -(walks - 3):
+		raise Fail(f"the counter of the page never read again changed by {change} over"
+			   f" {walks} walks; expected {-(walks + 1)} to {-(walks - 3)}: its"
+			   " PG_referenced was set once, so the first walk adds 1 and clears it,"
+			   " and every later walk subtracts 1")
 
 
 @test(6, "the module unloads cleanly: table detached, nothing left running",

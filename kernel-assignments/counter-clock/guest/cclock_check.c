@@ -8,8 +8,9 @@
  *   cclock_check load TAG           load counter_clock_aging.ko; its table attached?
  *   cclock_check walks SECONDS      the module's walks over SECONDS (count, context)
  *   cclock_check direction FILE SECONDS
- *                                   page 0 of FILE read every 200 ms, page 1 never:
- *                                   both frames' counters before and after
+ *                                   page 0 of FILE read every 200 ms, page 1 never
+ *                                   (left referenced once): both frames' counters
+ *                                   before and after 6 walks (at most SECONDS)
  *   cclock_check unload TAG         unload the module; its table detached?
  *   cclock_check pressure           anonymous memory past RAM into swap, with
  *                                   reclaim's calls judged (audit); the data must
@@ -23,9 +24,11 @@
  * from the kernel (the given /proc/counter_clock, /proc/self/pagemap); it never
  * computes one to match.  Exit status 0 when the checks ran, 2 on bad usage.
  */
+#define _GNU_SOURCE		/* sched_setaffinity */
 #include <errno.h>
-#include <stdarg.h>
 #include <fcntl.h>
+#include <sched.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +47,9 @@
 #define PROC_FILE "/proc/counter_clock"
 #define SEEDS 6
 #define AUDITED_CALLS 200
+#define DIRECTION_PAGES 34	/* page 0 touched, page 1 not, the rest filler */
+#define DIRECTION_FILLER (DIRECTION_PAGES - 2)
+#define DIRECTION_WALKS 6
 
 /* ---------- /proc/counter_clock ---------- */
 
@@ -260,38 +266,80 @@ static int write_pages(const char *path, int pages)
 	return ok ? 0 : -1;
 }
 
-static int check_direction(const char *path, int seconds)
+/*
+ * Leaves page 1 of PATH on the active list with PG_referenced set, whatever state
+ * writing it left: two reads activate it (through this CPU's activation batch, which
+ * reading the FILLER pages twice fills and drains), and a read of an active page sets
+ * the bit.  A module that tests the bit without clearing it then counts it up forever.
+ */
+static void leave_referenced(const char *path, int filler)
+{
+	int page, round;
+
+	read_page(path, 1);
+	read_page(path, 1);
+	for (round = 0; round < 2; round++)
+		for (page = 2; page < 2 + filler; page++)
+			read_page(path, page);
+	read_page(path, 1);
+}
+
+static long long walks_now(void)
+{
+	long long ignored;
+
+	return walks(&ignored, &ignored);
+}
+
+/*
+ * Page 0 of PATH read every 200 ms, page 1 left alone, until the module has walked
+ * WALKS_WANTED times (at most SECONDS): both frames' counters before and after, and
+ * the walks in between.  Pinned to CPU 0, so the page-cache batches it fills are one
+ * CPU's.
+ */
+static int check_direction(const char *path, int walks_wanted, int seconds)
 {
 	const char *id = "cclock.direction";
 	uint64_t touched, untouched;
 	int before_touched, before_untouched, after_touched, after_untouched, known[4];
 	struct timespec pause = { 0, 200 * 1000 * 1000 };
+	long long first_walk, last_walk;
+	cpu_set_t cpu0;
 	int round;
 
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	sched_setaffinity(0, sizeof(cpu0), &cpu0);
 	if (read_page(path, 0) || read_page(path, 1)) {
 		pl_result(id, 0, "cannot read the two pages of %s", path);
 		return 0;
 	}
+	leave_referenced(path, DIRECTION_FILLER);
 	touched = frame_of(path, 0);
 	untouched = frame_of(path, 1);
+	first_walk = walks_now();
 	before_touched = counter_of(touched, &known[0]);
 	before_untouched = counter_of(untouched, &known[1]);
 	for (round = 0; round < seconds * 5; round++) {
 		read_page(path, 0);
 		nanosleep(&pause, NULL);
+		if (walks_now() - first_walk >= walks_wanted)
+			break;
 	}
 	after_touched = counter_of(touched, &known[2]);
 	after_untouched = counter_of(untouched, &known[3]);
+	last_walk = walks_now();
 	if (!touched || !untouched || frame_of(path, 0) != touched ||
 	    frame_of(path, 1) != untouched) {
 		pl_result(id, 0, "the two pages' frames could not be read or changed"
 			  " during the test");
 		return 0;
 	}
-	pl_result(id, known[0] && known[1] && known[2] && known[3],
-		  "counters: read every 200 ms %d -> %d, never read %d -> %d over %d s",
-		  before_touched, after_touched, before_untouched, after_untouched, seconds);
-	pl_value(id, "seconds", seconds);
+	pl_result(id, known[0] && known[1] && known[2] && known[3] && first_walk >= 0,
+		  "counters: read every 200 ms %d -> %d, never read %d -> %d, over %lld walks",
+		  before_touched, after_touched, before_untouched, after_untouched,
+		  last_walk - first_walk);
+	pl_value(id, "walks", last_walk - first_walk);
 	pl_value(id, "touched_change", after_touched - before_touched);
 	pl_value(id, "untouched_change", after_untouched - before_untouched);
 	return 0;
@@ -486,7 +534,8 @@ int main(int argc, char **argv)
 	if (argc == 3 && strcmp(argv[1], "walks") == 0)
 		return check_walks(atoi(argv[2]));
 	if (argc == 4 && strcmp(argv[1], "direction") == 0)
-		return write_pages(argv[2], 2) ? 1 : check_direction(argv[2], atoi(argv[3]));
+		return write_pages(argv[2], DIRECTION_PAGES) ? 1 :
+			check_direction(argv[2], DIRECTION_WALKS, atoi(argv[3]));
 	if (argc == 3 && strcmp(argv[1], "unload") == 0)
 		return check_unload(argv[2]);
 	if (argc == 2 && strcmp(argv[1], "pressure") == 0)
