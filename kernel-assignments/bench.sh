@@ -2,8 +2,8 @@
 # The kernel benchmark (npm run bench:kernel).  Prints measured figures, all from this run:
 #   cold setup        extract + shared base build + selftest layer + first grade, in an
 #                     empty cache and an empty ccache (a fresh machine); goal <= 480 s
-#   warm re-grade     grading a changed submission once the layers exist, for the self-test
-#                     and for the RRIP assignment; goal <= 90 s each
+#   warm re-grade     grading a changed submission once the layers exist, for the self-test,
+#                     the RRIP and the counter-clock assignments; goal <= 90 s each
 #   boot-to-result    each boot of those re-grades, from QEMU start to power-off
 #   sandbox overhead  the cost of starting one sandboxed command (unshare + bwrap) against
 #                     the same command unsandboxed, and the ratio
@@ -57,6 +57,12 @@ rrip_reference=instructor/rrip/reference/submission.patch
 sed 's|predicts re-use soon \*/|predicts re-use soon (changed) */|' "$rrip_reference" \
 	>"$scratch/rrip-changed.patch"
 warm_regrade rrip "$rrip_reference" "$scratch/rrip-changed.patch"
+# Counter-clock: a comment of the reference's module changed; both student files differ
+# from their starting versions, so mm/vmscan.c and the module are compiled, then two boots.
+clock_reference=instructor/counter-clock/reference/submission.patch
+sed 's/^+ \* One counter per page frame of node 0, in/+ * One counter (changed) per page frame of node 0, in/' \
+	"$clock_reference" >"$scratch/clock-changed.patch"
+warm_regrade counter-clock "$clock_reference" "$scratch/clock-changed.patch"
 
 # Sandbox overhead, per sandboxed command (a grade runs a handful: patch, make, checkpatch,
 # one QEMU per boot).  A whole grade with --no-sandbox is no fair comparison: its build
