@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs the system packages a part of pagelab needs, and nothing else.
 #
-#   scripts/setup.sh core     gcc, make (native core, CLI, sanitizers)
+#   scripts/setup.sh core     gcc, make, zlib (native core, CLI, sanitizers, gzip traces)
 #   scripts/setup.sh wasm     Debian's emscripten (the core as WebAssembly)
 #   scripts/setup.sh browser  Debian's chromium (Playwright drives it; never downloaded)
 #   scripts/setup.sh kernel   linux-source-6.1, qemu, busybox-static, ccache, build deps,
 #                             bubblewrap (the grader's sandbox)
+#   scripts/setup.sh traces   valgrind (labs/traces/make-traces.sh records real programs'
+#                             memory accesses with its Lackey tool)
 #   scripts/setup.sh node     npm dependencies of the workspaces (npm ci / npm install)
 #   scripts/setup.sh reference  a Python virtual environment with libCacheSim's bindings
 #                             (PyPI libcachesim, pinned), the outside reference the core's
@@ -51,6 +53,13 @@ need() {
 
 setup_core() {
 	need 'command -v gcc && command -v make' gcc make libc6-dev
+	need 'test -f /usr/include/zlib.h' zlib1g-dev
+}
+
+setup_traces() {
+	setup_core
+	need 'command -v valgrind' valgrind
+	need 'test -x /usr/bin/python3' python3
 }
 
 setup_wasm() {
@@ -117,10 +126,10 @@ setup_reference() {
 		{ log "libcachesim $LIBCACHESIM_VERSION does not import from $venv"; exit 1; }
 }
 
-[ $# -gt 0 ] || { log "usage: scripts/setup.sh core|wasm|browser|kernel|node|reference..."; exit 2; }
+[ $# -gt 0 ] || { log "usage: scripts/setup.sh core|wasm|browser|kernel|node|reference|traces..."; exit 2; }
 for group in "$@"; do
 	case "$group" in
-	core | wasm | browser | kernel | node | reference) "setup_$group" ;;
+	core | wasm | browser | kernel | node | reference | traces) "setup_$group" ;;
 	*) log "unknown group '$group'"; exit 2 ;;
 	esac
 done

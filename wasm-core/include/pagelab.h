@@ -89,6 +89,19 @@ void pl_trace_init(struct pl_trace *t);
 void pl_trace_free(struct pl_trace *t);
 /* Appends one reference; returns its dense page id, or PL_NONE when out of memory. */
 uint32_t pl_trace_add(struct pl_trace *t, uint64_t number, unsigned flags);
+/*
+ * The dense id of a page number, giving it the next id if it is new, without
+ * adding a reference (a streaming run learns the pages first); PL_NONE when
+ * out of memory.
+ */
+uint32_t pl_trace_intern(struct pl_trace *t, uint64_t number);
+/*
+ * pl_trace_intern() of a batch: ids[i] = the id of numbers[i] (ids may be
+ * NULL).  Faster than one at a time (the page map's cache misses overlap);
+ * -1 when out of memory.
+ */
+int pl_trace_intern_batch(struct pl_trace *t, const uint64_t *numbers, uint32_t n,
+			  uint32_t *ids);
 /* Adds the process id / timestamp of the last reference added (allocates lazily). */
 int pl_trace_set_pid(struct pl_trace *t, uint32_t pid);
 int pl_trace_set_vtime(struct pl_trace *t, uint64_t vtime);
@@ -109,6 +122,131 @@ int pl_trace_parse_refs(struct pl_trace *t, const char *text, const char *source
 int pl_trace_read(struct pl_trace *t, FILE *in, const char *name, struct pl_error *err);
 int pl_trace_read_buffer(struct pl_trace *t, const char *buf, size_t len, const char *name,
 			 struct pl_error *err);
+
+/* --------------------------------------------------------- trace readers */
+
+/*
+ * Trace formats (docs: wasm-core/README.md, "Trace formats").  AUTO picks
+ * one from the content: gzip is recognised by its magic bytes and undone
+ * first, whatever is inside; then pagelab's binary format by its magic,
+ * Lackey by a "==PID==" banner or an I/L/S/M line, a table (CSV) by a
+ * header line starting with a letter, and anything else is TEXT.
+ * LIBCACHESIM is never guessed: for numeric ids it reads like TEXT.
+ */
+enum pl_format {
+	PL_FORMAT_AUTO,
+	PL_FORMAT_TEXT,		/* reference strings, page per line; optional table header */
+	PL_FORMAT_CSV,		/* columns mapped by a header or by --columns */
+	PL_FORMAT_LACKEY,	/* valgrind --tool=lackey --trace-mem=yes */
+	PL_FORMAT_LIBCACHESIM,	/* libCacheSim's plain text: one object id per line */
+	PL_FORMAT_BINARY,	/* pagelab's own (trace_binary.h) */
+	PL_FORMAT_COUNT
+};
+
+const char *pl_format_name(enum pl_format format);
+/* "text", "csv", ... (and "auto"); -1 if there is no such format. */
+int pl_format_find(const char *name, enum pl_format *format);
+
+struct pl_read_options {
+	enum pl_format format;	/* PL_FORMAT_AUTO to detect */
+	uint32_t page_size;	/* bytes per page for addresses (Lackey, CSV
+				 * address column); a power of two; 0: 4096 */
+	bool no_instructions;	/* Lackey: leave out instruction fetches (I) */
+	bool collapse;		/* drop a reference to the same page (and pid)
+				 * as the one just before; a dropped write makes
+				 * the kept reference a write */
+	bool no_comments;	/* '#' is not a comment (--refs strings) */
+	const char *columns;	/* CSV: "page=2,time=1,op=3,pid=4" by column
+				 * number (1-based) or header name; roles are
+				 * page, address, time, op, pid; NULL: the
+				 * header names the roles itself */
+};
+
+/*
+ * One batch of references as the input spelled them: 64-bit page numbers
+ * (addresses already divided by the page size), not dense ids.  The arrays
+ * belong to the reader and stay valid until its next call.  pid and time
+ * are NULL unless the input has them (pl_reader_has_pid/has_time, fixed
+ * once the first batch is read); time never decreases.
+ */
+struct pl_refs {
+	uint32_t n;
+	const uint64_t *number;
+	const uint8_t *flags;	/* enum pl_ref_flags */
+	const uint32_t *pid;
+	const uint64_t *time;
+};
+
+/*
+ * A streaming reader: constant memory (a read buffer and one batch)
+ * however long the trace, so an analysis that keeps O(distinct pages)
+ * state reads any trace in that much memory:
+ *
+ *	struct pl_reader *r = pl_reader_open_file(path, &opts, &err);
+ *	struct pl_refs b;
+ *	int got;
+ *
+ *	while ((got = pl_reader_next(r, &b, &err)) > 0)
+ *		for (uint32_t i = 0; i < b.n; i++)
+ *			use(b.number[i], b.flags[i]);
+ *	pl_reader_close(r);
+ *	if (got < 0)
+ *		fail(err.msg);	   "FILE:LINE: 'TOKEN' ..." or "FILE: truncated ..."
+ *
+ * Every malformed line, truncated gzip stream or binary file is an error
+ * naming the input, the line (binary: the byte offset) and the token;
+ * nothing is skipped silently (only Lackey's "==PID==" and "--PID--"
+ * banner lines are, by design).  A second pass over the same input:
+ * pl_reader_rewind() (files and buffers, not pipes).
+ */
+struct pl_reader;
+
+/* path "-" reads standard input (not rewindable). NULL with err on failure. */
+struct pl_reader *pl_reader_open_file(const char *path, const struct pl_read_options *opts,
+				      struct pl_error *err);
+/* An open stream (not closed by the reader); `name` is used in messages. */
+struct pl_reader *pl_reader_open_stream(FILE *in, const char *name,
+					const struct pl_read_options *opts, struct pl_error *err);
+/* A buffer that outlives the reader (not copied). */
+struct pl_reader *pl_reader_open_buffer(const void *buf, size_t len, const char *name,
+					const struct pl_read_options *opts, struct pl_error *err);
+/* The next batch: returns its size (> 0), 0 at the end, -1 with err. */
+int pl_reader_next(struct pl_reader *r, struct pl_refs *out, struct pl_error *err);
+/* Back to the first reference; -1 with err if the input cannot be reread. */
+int pl_reader_rewind(struct pl_reader *r, struct pl_error *err);
+bool pl_reader_can_rewind(const struct pl_reader *r);
+void pl_reader_close(struct pl_reader *r);
+
+/* What was read.  The format is known after open (detected if AUTO). */
+enum pl_format pl_reader_format(const struct pl_reader *r);
+const char *pl_reader_name(const struct pl_reader *r);
+bool pl_reader_gzip(const struct pl_reader *r);
+bool pl_reader_has_pid(const struct pl_reader *r);
+bool pl_reader_has_time(const struct pl_reader *r);
+/* References dropped by options.collapse so far (this pass). */
+uint64_t pl_reader_collapsed(const struct pl_reader *r);
+/*
+ * One line for a user: "lackey, gzip, page size 4096, instruction fetches
+ * included, 1234 consecutive repeats collapsed".
+ */
+void pl_reader_describe(const struct pl_reader *r, char *buf, size_t size);
+
+/* Reads every reference of r into t (dense ids, pid and time columns). */
+int pl_trace_load(struct pl_trace *t, struct pl_reader *r, struct pl_error *err);
+
+/*
+ * Writers (pagelab convert): TEXT writes one page number per line (a
+ * header "page time pid" table when the references carry those columns),
+ * BINARY pagelab's binary format.  Writes go to `out` as they come;
+ * pl_writer_close() finishes the file (the binary end block) and says
+ * whether every write reached it.
+ */
+struct pl_writer;
+
+struct pl_writer *pl_writer_open(FILE *out, const char *name, enum pl_format format,
+				 bool pid, bool time, struct pl_error *err);
+int pl_writer_write(struct pl_writer *w, const struct pl_refs *refs, struct pl_error *err);
+int pl_writer_close(struct pl_writer *w, struct pl_error *err);
 
 /* ---------------------------------------------------------------- events */
 
@@ -164,6 +302,8 @@ const char *pl_policy_title(const struct pl_policy_ops *ops);
 const char *pl_policy_help(const struct pl_policy_ops *ops);
 /* Sizes its own resident set (WS, PFF): frames is only an optional bound. */
 bool pl_policy_variable_space(const struct pl_policy_ops *ops);
+/* Looks ahead in the trace (OPT): needs the whole trace in memory. */
+bool pl_policy_needs_future(const struct pl_policy_ops *ops);
 unsigned pl_policy_nparams(const struct pl_policy_ops *ops);
 const struct pl_param *pl_policy_param(const struct pl_policy_ops *ops, unsigned i);
 unsigned pl_policy_nlists(const struct pl_policy_ops *ops);

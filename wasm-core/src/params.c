@@ -45,6 +45,11 @@ bool pl_policy_variable_space(const struct pl_policy_ops *ops)
 	return ops->flags & PL_POLICY_VARIABLE_SPACE;
 }
 
+bool pl_policy_needs_future(const struct pl_policy_ops *ops)
+{
+	return ops->flags & PL_POLICY_FUTURE;
+}
+
 unsigned pl_policy_nparams(const struct pl_policy_ops *ops)
 {
 	return ops->nparams;

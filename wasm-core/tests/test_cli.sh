@@ -168,7 +168,7 @@ done_
 test_case "an unknown command is named"
 pagelab frob
 expect_status 2
-expect_err "pagelab: 'frob' is not a command (run, compare, list, gen, experiment, mrc, wss, lifetime, spacetime, reuse, pattern or anomaly)
+expect_err "pagelab: 'frob' is not a command (run, compare, list, gen, experiment, mrc, wss, lifetime, spacetime, reuse, pattern, anomaly or convert)
 (see 'pagelab --help')"
 done_
 

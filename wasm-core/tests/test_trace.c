@@ -348,9 +348,10 @@ TEST(a_table_row_needs_exactly_the_header_s_columns)
 
 TEST(a_header_must_name_known_columns_once_and_page_among_them)
 {
-	CHECK_STR_EQ(file_error("page cpu\n"), "trace.txt:1: 'cpu' is not a column (page, time, pid)");
+	CHECK_STR_EQ(file_error("page cpu\n"), "trace.txt:1: 'cpu' is not a column (page, address, time, op, pid; "
+		     "--columns maps other names)");
 	CHECK_STR_EQ(file_error("page time page\n"), "trace.txt:1: column 'page' named twice");
-	CHECK_STR_EQ(file_error("time\n3\n"), "trace.txt:1: the header has no 'page' column");
+	CHECK_STR_EQ(file_error("time\n3\n"), "trace.txt:1: the header has no 'page' or 'address' column");
 }
 
 int main(void)

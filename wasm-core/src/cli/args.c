@@ -315,45 +315,6 @@ int cli_scope(const struct cli_args *a, struct cli_scope *scope)
 	return 0;
 }
 
-/* ----------------------------------------------------------------- input */
-
-static int read_trace_file(const char *path, struct pl_trace *trace)
-{
-	bool is_stdin = !strcmp(path, "-");
-	FILE *in = is_stdin ? stdin : fopen(path, "rb");
-	struct pl_error err;
-	int ret;
-
-	if (!in)
-		return cli_fail("cannot open trace '%s': %s", path, strerror(errno));
-	ret = pl_trace_read(trace, in, is_stdin ? "<stdin>" : path, &err);
-	if (!is_stdin)
-		fclose(in);
-	if (ret)
-		return cli_fail("%s", err.msg);
-	return 0;
-}
-
-int cli_load_trace(const struct cli_args *a, struct pl_trace *trace)
-{
-	const char *refs = cli_value(a, "--refs"), *path = cli_value(a, "--trace");
-	struct pl_error err;
-
-	if (!refs && !path)
-		return cli_usage_error(a, "give the references with --refs or --trace");
-	if (refs && path)
-		return cli_usage_error(a, "give either --refs or --trace, not both");
-	if (path) {
-		if (read_trace_file(path, trace))
-			return EXIT_FAILURE;
-	} else if (pl_trace_parse_refs(trace, refs, "--refs", &err)) {
-		return cli_fail("%s", err.msg);
-	}
-	if (!trace->n)
-		return cli_fail("%s: no references", path ? path : "--refs");
-	return 0;
-}
-
 /* ------------------------------------------------------------ simulation */
 
 /* Prints the events of the steps taken since *printed, and advances it. */
@@ -406,6 +367,20 @@ static int simulate_local(struct cli_result *r, const struct pl_trace *t)
 	return ret;
 }
 
+int cli_collect(struct cli_result *r, const struct pl_sim *sim)
+{
+	int ret = 0;
+
+	if (pl_sim_error(sim))
+		ret = cli_fail("%s", pl_sim_error(sim));
+	r->stats = *pl_sim_stats(sim);
+	pl_sim_counters(sim, r->counters);
+	if (!ret && !(ret = alloc_procs(r, pl_sim_nprocs(sim))))
+		for (uint32_t i = 0; i < r->nprocs; i++)
+			pl_sim_proc(sim, i, &r->procs[i].pid, &r->procs[i].stats);
+	return ret;
+}
+
 int cli_simulate(struct cli_result *r, const struct pl_trace *t, bool events)
 {
 	struct pl_error err;
@@ -428,13 +403,7 @@ int cli_simulate(struct cli_result *r, const struct pl_trace *t, bool events)
 	} else {
 		pl_sim_run(sim, UINT32_MAX);
 	}
-	if (pl_sim_error(sim))
-		ret = cli_fail("%s", pl_sim_error(sim));
-	r->stats = *pl_sim_stats(sim);
-	pl_sim_counters(sim, r->counters);
-	if (!ret && !(ret = alloc_procs(r, pl_sim_nprocs(sim))))
-		for (uint32_t i = 0; i < r->nprocs; i++)
-			pl_sim_proc(sim, i, &r->procs[i].pid, &r->procs[i].stats);
+	ret = cli_collect(r, sim);
 	pl_sim_destroy(sim);
 	return ret;
 }

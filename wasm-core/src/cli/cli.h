@@ -46,7 +46,13 @@ struct cli_option {
 };
 
 /* The options of every command that reads a trace (cli_load_trace()). */
-#define CLI_INPUT_OPTIONS { "--refs", CLI_VALUE }, { "--trace", CLI_VALUE }
+#define CLI_INPUT_OPTIONS { "--refs", CLI_VALUE }, CLI_READ_OPTIONS
+
+/* How a trace file is read (input.c); convert takes these without --refs. */
+#define CLI_READ_OPTIONS					\
+	{ "--trace", CLI_VALUE }, { "--format", CLI_VALUE },	\
+	{ "--page-size", CLI_VALUE }, { "--no-instructions", CLI_FLAG }, \
+	{ "--collapse", CLI_FLAG }, { "--columns", CLI_VALUE }
 
 /* The options of every command that simulates a trace (run, compare). */
 #define CLI_TRACE_OPTIONS					\
@@ -110,8 +116,23 @@ int cli_frames_or_unbounded(const struct cli_args *a, uint32_t *frames);
 #define CLI_UNBOUNDED 0
 /* Policy names are not case sensitive; NULL after a usage error. */
 const struct pl_policy_ops *cli_policy(const struct cli_args *a, const char *name);
-/* Loads --refs or --trace; 0 or an exit status. */
+/* input.c: --refs, or --trace FILE read with CLI_READ_OPTIONS */
+/* The read options given (--format, --page-size, ...); 0 or a usage error. */
+int cli_read_options(const struct cli_args *a, struct pl_read_options *opts);
+/* Opens --trace with those options; 0 or an exit status. */
+int cli_open_reader(const struct cli_args *a, struct pl_reader **reader);
+/* "pagelab: read FILE as lackey, gzip, ..." on stderr, unless plain text. */
+void cli_report_reader(const struct pl_reader *r);
+/* Loads --refs or --trace whole; 0 or an exit status. */
 int cli_load_trace(const struct cli_args *a, struct pl_trace *trace);
+struct cli_result;
+/*
+ * Runs each result's policy over --refs or --trace, streaming a trace file
+ * in O(distinct pages) memory where it can (input.c says when it cannot);
+ * events: print every event (one result only); 0 or an exit status.
+ */
+int cli_run_input(const struct cli_args *a, struct cli_result *results, unsigned n,
+		  bool events);
 
 /*
  * --scope global|local and, for local, --param share=PID:WEIGHT,... (a
@@ -156,12 +177,16 @@ bool cli_has_param(const struct pl_policy_ops *ops, const char *assignment);
 /* Runs r->ops over the trace into r (streaming events to stdout if asked;
  * not with local scope); 0 or 1. */
 int cli_simulate(struct cli_result *r, const struct pl_trace *t, bool events);
+/* A finished simulation's statistics, counters and processes into r; 0 or 1. */
+int cli_collect(struct cli_result *r, const struct pl_sim *sim);
 
 /* cmd_gen.c: shared with experiment */
 struct workload;
 /* A decimal option in min .. max, or def when absent; 0 or a usage error. */
 int cli_number(const struct cli_args *a, const char *name, uint64_t min, uint64_t max,
 	       uint64_t def, uint64_t *out);
+/* --format text (default) or binary for a trace written; 0 or a usage error. */
+int cli_output_format(const struct cli_args *a, enum pl_format *format);
 /* The workload named by the operand; 0 or a usage error listing them. */
 int cli_workload(const struct cli_args *a, const struct workload **w);
 

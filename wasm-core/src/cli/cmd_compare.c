@@ -88,21 +88,12 @@ static int compare_frames(const struct cli_args *a, const struct pl_policy_ops *
 	return 0;
 }
 
-static int run_all(struct cli_result *results, unsigned n, const struct pl_trace *trace)
-{
-	for (unsigned i = 0; i < n; i++)
-		if (cli_simulate(&results[i], trace, false))
-			return EXIT_FAILURE;
-	return 0;
-}
-
 static int compare_main(const struct cli_args *a)
 {
 	const struct pl_policy_ops *ops[CLI_MAX_POLICIES];
 	static struct cli_result results[CLI_MAX_POLICIES];
 	static struct cli_scope scope;
 	bool json = cli_flag(a, "--json"), csv = cli_flag(a, "--csv");
-	struct pl_trace trace;
 	uint32_t frames;
 	unsigned n;
 	int ret;
@@ -120,10 +111,7 @@ static int compare_main(const struct cli_args *a)
 	}
 	if ((ret = compare_params(a, results, n)))
 		return ret;
-	pl_trace_init(&trace);
-	ret = cli_load_trace(a, &trace);
-	if (!ret)
-		ret = run_all(results, n, &trace);
+	ret = cli_run_input(a, results, n, false);
 	if (!ret && json)
 		out_rows_json(stdout, results, n);
 	else if (!ret && csv)
@@ -132,7 +120,6 @@ static int compare_main(const struct cli_args *a)
 		out_rows_table(stdout, results, n);
 	for (unsigned i = 0; i < n; i++)
 		cli_result_free(&results[i]);
-	pl_trace_free(&trace);
 	return ret;
 }
 

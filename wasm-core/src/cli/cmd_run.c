@@ -30,7 +30,6 @@ static int run_main(const struct cli_args *a)
 	bool json = cli_flag(a, "--json"), events = cli_flag(a, "--events");
 	struct cli_result r = { 0 };
 	static struct cli_scope scope;
-	struct pl_trace trace;
 	int ret;
 
 	if (!policy)
@@ -53,10 +52,7 @@ static int run_main(const struct cli_args *a)
 		return ret;
 	if ((ret = apply_params(a, &r)))
 		return ret;
-	pl_trace_init(&trace);
-	ret = cli_load_trace(a, &trace);
-	if (!ret)
-		ret = cli_simulate(&r, &trace, events);
+	ret = cli_run_input(a, &r, 1, events);
 	if (!ret && (json || events)) {
 		out_summary_json(stdout, &r);
 		putchar('\n');
@@ -64,7 +60,6 @@ static int run_main(const struct cli_args *a)
 		out_summary_text(stdout, &r);
 	}
 	cli_result_free(&r);
-	pl_trace_free(&trace);
 	return ret;
 }
 

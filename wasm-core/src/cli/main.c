@@ -13,7 +13,7 @@
 extern const struct cli_command cli_command_run, cli_command_compare, cli_command_list,
 	cli_command_gen, cli_command_experiment, cli_command_mrc, cli_command_wss,
 	cli_command_lifetime, cli_command_spacetime, cli_command_reuse, cli_command_pattern,
-	cli_command_anomaly;
+	cli_command_anomaly, cli_command_convert;
 
 /* In the order 'pagelab --help' lists them. */
 const struct cli_command *const cli_commands[] = {
@@ -29,6 +29,7 @@ const struct cli_command *const cli_commands[] = {
 	&cli_command_reuse,
 	&cli_command_pattern,
 	&cli_command_anomaly,
+	&cli_command_convert,
 	NULL,
 };
 
@@ -39,7 +40,19 @@ static const char usage_input[] =
 	"                  marks a write, e.g. \"7,0,1,2w,0,3\"\n"
 	"  --trace FILE    a trace file ('-' for standard input): the same\n"
 	"                  syntax, usually one reference per line; '#' starts\n"
-	"                  a comment\n";
+	"                  a comment; gzip-compressed files are read as they are\n";
+
+static const char usage_trace_file[] =
+	"trace files (the format is detected and, unless plain, reported):\n"
+	"  --format F      text, csv, lackey, libcachesim or binary (default:\n"
+	"                  auto); lackey is valgrind --tool=lackey --trace-mem=yes\n"
+	"  --page-size B   bytes per page for addresses (Lackey, a CSV address\n"
+	"                  column); a power of two, default 4096\n"
+	"  --no-instructions  Lackey: leave out instruction fetches (I lines)\n"
+	"  --collapse      drop a reference to the same page as the one before\n"
+	"                  (a dropped write makes the kept one a write)\n"
+	"  --columns MAP   CSV: ROLE=COLUMN,... with roles page, address, time,\n"
+	"                  op, pid and columns by number (from 1) or header name\n";
 
 static const char usage_examples[] =
 	"'pagelab COMMAND --help' describes a command.  For example:\n"
@@ -60,11 +73,21 @@ static void print_usage(FILE *out)
 	fprintf(out, "\n%s", usage_examples);
 }
 
+static bool takes_refs(const struct cli_command *c)
+{
+	for (const struct cli_option *o = c->options; o->name; o++)
+		if (!strcmp(o->name, "--refs"))
+			return true;
+	return false;
+}
+
 static int print_help(const struct cli_command *c)
 {
 	fputs(c->usage, stdout);
-	if (c->reads_trace)
+	if (c->reads_trace && takes_refs(c))
 		printf("\n%s", usage_input);
+	if (c->reads_trace)
+		printf("\n%s", usage_trace_file);
 	if (c->example)
 		printf("\n%s", c->example);
 	return 0;

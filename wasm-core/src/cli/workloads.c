@@ -15,9 +15,11 @@
  * the scripts' sleeps are gaps in time with no reference.  The others
  * carry no time (time is then the reference's index).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "splitmix64.h"
+#include "zipf.h"
 #include "workloads.h"
 
 #define READ_MEMORY_MS 16000	/* reading a memory's worth of pages */
@@ -29,6 +31,8 @@ struct gen {
 	bool timed;
 	uint64_t now;		/* ms, timed workloads */
 	uint64_t ms_per_ref;
+	struct workload_shape shape;	/* defaults filled in */
+	uint32_t pid;		/* mix: the process referencing; 0 otherwise */
 	bool failed;
 };
 
@@ -49,7 +53,8 @@ static void ref(struct gen *g, uint64_t page, bool write)
 	if (g->failed)
 		return;
 	if (pl_trace_add(g->trace, page, write ? PL_REF_WRITE : 0) == PL_NONE ||
-	    (g->timed && pl_trace_set_vtime(g->trace, g->now)))
+	    (g->timed && pl_trace_set_vtime(g->trace, g->now)) ||
+	    (g->pid && pl_trace_set_pid(g->trace, g->pid)))
 		g->failed = true;
 	g->now += g->ms_per_ref;
 }
@@ -258,29 +263,152 @@ static void seed004_phases(struct gen *g)
 	}
 }
 
+/* ------------------------------------------------------------ synthetic */
+
+/*
+ * Textbook shapes, each a knob a lab can turn (struct workload_shape; M is
+ * the memory).  A write is drawn for each reference with probability
+ * writes/100.
+ *   loop     pages 0 .. P-1 in order, over and over (P default M + M/8:
+ *            just too big, LRU's and FIFO's worst case);
+ *   uniform  each reference a page drawn uniformly from P (default 2M);
+ *   zipf     page k (0-based rank) with probability ~ 1/(k+1)^alpha over
+ *            P pages (default 4M, alpha 0.9): a few hot pages, long tail;
+ *   hotscan  a hot set H (default M/2) drawn uniformly, and every E
+ *            references (default 4M) a scan of S never-seen pages
+ *            (default M) - one-time data that should not flush the hot set;
+ *   phases   K working sets (default 8) of P pages each (default M/2) at
+ *            random places in 8P pages, one after another, with abrupt
+ *            transitions, uniform within a phase (seed 004's observation);
+ *   mix      N processes (default 4), process i (pid i+1) running a zipf
+ *            over its own P pages (default M/N) numbered (pid << 32) | page,
+ *            switched every 1000 references in turn, pids in the trace.
+ * Length L defaults to 16M references.
+ */
+static uint64_t shape_default(uint64_t v, uint64_t def)
+{
+	return v ? v : (def ? def : 1);
+}
+
+static bool writes_now(struct gen *g)
+{
+	return g->shape.writes && below(g, 100) < g->shape.writes;
+}
+
+static void gen_loop(struct gen *g)
+{
+	uint32_t pages = (uint32_t)shape_default(g->shape.pages, g->memory + g->memory / 8);
+
+	for (uint64_t i = 0; i < g->shape.length && !g->failed; i++)
+		ref(g, i % pages, writes_now(g));
+}
+
+static void gen_uniform(struct gen *g)
+{
+	uint32_t pages = (uint32_t)shape_default(g->shape.pages, 2ull * g->memory);
+
+	for (uint64_t i = 0; i < g->shape.length && !g->failed; i++)
+		ref(g, below(g, pages), writes_now(g));
+}
+
+static void gen_zipf(struct gen *g)
+{
+	uint32_t pages = (uint32_t)shape_default(g->shape.pages, 4ull * g->memory);
+	struct pl_zipf *z = pl_zipf_create(pages, g->shape.alpha);
+
+	if (!z) {
+		g->failed = true;
+		return;
+	}
+	for (uint64_t i = 0; i < g->shape.length && !g->failed; i++)
+		ref(g, pl_zipf_rank(z, &g->rng), writes_now(g));
+	pl_zipf_destroy(z);
+}
+
+static void gen_hotscan(struct gen *g)
+{
+	uint32_t hot = (uint32_t)shape_default(g->shape.hot, g->memory / 2);
+	uint32_t scan = (uint32_t)shape_default(g->shape.scan, g->memory);
+	uint64_t every = shape_default(g->shape.every, 4ull * g->memory);
+	uint64_t fresh = hot, i = 0;
+
+	while (i < g->shape.length && !g->failed) {
+		for (uint64_t k = 0; k < every && i < g->shape.length; k++, i++)
+			ref(g, below(g, hot), writes_now(g));
+		for (uint32_t k = 0; k < scan && i < g->shape.length; k++, i++)
+			ref(g, fresh++, writes_now(g));
+	}
+}
+
+static void gen_phases(struct gen *g)
+{
+	uint32_t size = (uint32_t)shape_default(g->shape.pages, g->memory / 2);
+	uint32_t phases = (uint32_t)shape_default(g->shape.phases, 8);
+	uint64_t space = 8ull * size, i = 0;
+
+	for (uint32_t p = 0; p < phases && !g->failed; p++) {
+		uint64_t base = splitmix64_next(&g->rng) % (space - size + 1);
+		uint64_t end = g->shape.length * (p + 1) / phases;
+
+		for (; i < end && !g->failed; i++)
+			ref(g, base + below(g, size), writes_now(g));
+	}
+}
+
+#define MIX_QUANTUM 1000	/* references a process makes before the next runs */
+
+static void gen_mix(struct gen *g)
+{
+	uint32_t procs = (uint32_t)shape_default(g->shape.procs, 4);
+	uint32_t pages = (uint32_t)shape_default(g->shape.pages, g->memory / procs);
+	struct pl_zipf *z = pl_zipf_create(pages, g->shape.alpha);
+
+	if (!z) {
+		g->failed = true;
+		return;
+	}
+	for (uint64_t i = 0; i < g->shape.length && !g->failed; i++) {
+		g->pid = (uint32_t)(i / MIX_QUANTUM % procs) + 1;
+		ref(g, (uint64_t)g->pid << 32 | pl_zipf_rank(z, &g->rng), writes_now(g));
+	}
+	pl_zipf_destroy(z);
+}
+
 /* ------------------------------------------------------------- the list */
 
 const struct workload workloads[] = {
 	{ "seed000-iterative", "8 passes over 3/4 of memory, each followed by a "
-	  "one-time stream of memory/2 pages (seed 000's Spark jobs)", false, seed000_iterative },
+	  "one-time stream of memory/2 pages (seed 000's Spark jobs)", false, seed000_iterative, false },
 	{ "seed000-skewed", "16 x memory references over 2 x memory pages, a few hot pages "
-	  "and a long cold tail (seed 000)", false, seed000_skewed },
+	  "and a long cold tail (seed 000)", false, seed000_skewed, false },
 	{ "seed001-seq", "20 passes writing memory*9/4 regions in order (seed 001's Seq)",
-	  false, seed001_seq },
+	  false, seed001_seq, false },
 	{ "seed001-halfseq", "the first half of the regions in order, twice a pass (Half Seq)",
-	  false, seed001_halfseq },
+	  false, seed001_halfseq, false },
 	{ "seed001-rand", "random regions, as many as there are, per pass (Rand)", false,
-	  seed001_rand },
+	  seed001_rand, false },
 	{ "seed001-halfrand", "random regions of the first half (Half Rand)", false,
-	  seed001_halfrand },
+	  seed001_halfrand, false },
 	{ "seed002-lruk-wins", "seed 002's Test Program 1: nine steps of file reads and "
-	  "sleeps where LRU-K beats LRU (timed, ms)", true, seed002_lruk_wins },
+	  "sleeps where LRU-K beats LRU (timed, ms)", true, seed002_lruk_wins, false },
 	{ "seed002-lru-wins", "seed 002's Test Program 2, where LRU beats LRU-K (timed, ms)",
-	  true, seed002_lru_wins },
+	  true, seed002_lru_wins, false },
 	{ "seed003-stress", "stress -m 3: three workers writing fresh 4 x memory blocks, "
-	  "interleaved with a small system working set (seed 003)", false, seed003_stress },
+	  "interleaved with a small system working set (seed 003)", false, seed003_stress, false },
 	{ "seed004-phases", "24 phases of locality with disruptive transitions (seed 004's "
-	  "programs)", false, seed004_phases },
+	  "programs)", false, seed004_phases, false },
+	{ "loop", "pages 0 .. P-1 in order, over and over (--pages, default memory + 1/8)",
+	  false, gen_loop, true },
+	{ "uniform", "pages drawn uniformly from P (--pages, default 2 x memory)", false,
+	  gen_uniform, true },
+	{ "zipf", "zipf(--alpha, default 0.9) over P pages (--pages, default 4 x memory)",
+	  false, gen_zipf, true },
+	{ "hotscan", "a hot set (--hot) with a one-time scan of --scan new pages every --every "
+	  "references", false, gen_hotscan, true },
+	{ "phases", "--phases working sets of --pages pages, one after another, abrupt "
+	  "transitions", false, gen_phases, true },
+	{ "mix", "--procs processes (pids 1..N), each a zipf over its own --pages pages, "
+	  "switched every 1000 references", false, gen_mix, true },
 	{ NULL },
 };
 
@@ -295,10 +423,23 @@ const struct workload *workload_find(const char *name)
 int workload_generate(const struct workload *w, uint32_t memory, uint64_t seed,
 		      struct pl_trace *trace, struct pl_error *err)
 {
+	return workload_generate_shaped(w, memory, seed, NULL, trace, err);
+}
+
+int workload_generate_shaped(const struct workload *w, uint32_t memory, uint64_t seed,
+			     const struct workload_shape *shape, struct pl_trace *trace,
+			     struct pl_error *err)
+{
 	struct gen g = {
 		.trace = trace, .memory = memory, .rng = seed, .timed = w->timed,
 		.ms_per_ref = w->timed ? (READ_MEMORY_MS / memory ? READ_MEMORY_MS / memory : 1) : 0,
 	};
+
+	if (shape)
+		g.shape = *shape;
+	g.shape.length = shape_default(g.shape.length, 16ull * memory);
+	if (!g.shape.alpha)
+		g.shape.alpha = 0.9;
 
 	w->generate(&g);
 	if (g.failed)

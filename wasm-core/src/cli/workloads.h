@@ -13,11 +13,29 @@
 
 struct gen;
 
+/*
+ * The shape of a synthetic workload (loop, uniform, zipf, hotscan, phases,
+ * mix); 0 in a field means its default, which follows the memory size
+ * (workloads.c).  The seeds' workloads ignore it.
+ */
+struct workload_shape {
+	uint64_t length;	/* references */
+	uint32_t pages;		/* pages the workload draws from (per process for mix) */
+	double alpha;		/* zipf exponent */
+	uint32_t hot;		/* hotscan: the hot set */
+	uint32_t scan;		/* hotscan: pages per one-time scan */
+	uint32_t every;		/* hotscan: references between scans */
+	uint32_t phases;	/* phases: how many working sets */
+	uint32_t procs;		/* mix: processes */
+	uint32_t writes;	/* percent of references that write */
+};
+
 struct workload {
 	const char *name;	/* "seed002-lruk-wins" */
 	const char *help;	/* one line */
 	bool timed;		/* carries a time per reference (ms) */
 	void (*generate)(struct gen *g);
+	bool shaped;		/* a synthetic workload: takes a workload_shape */
 };
 
 extern const struct workload workloads[];	/* ended by { NULL } */
@@ -26,5 +44,9 @@ const struct workload *workload_find(const char *name);
 /* Appends the workload to `trace` (1 <= memory <= WORKLOAD_MAX_MEMORY); 0 or -1 with err. */
 int workload_generate(const struct workload *w, uint32_t memory, uint64_t seed,
 		      struct pl_trace *trace, struct pl_error *err);
+/* The same with a shape (NULL: every default). */
+int workload_generate_shaped(const struct workload *w, uint32_t memory, uint64_t seed,
+			     const struct workload_shape *shape, struct pl_trace *trace,
+			     struct pl_error *err);
 
 #endif /* PAGELAB_WORKLOADS_H */

@@ -1,0 +1,384 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * input.c - the references a command reads: --refs, or --trace FILE with
+ * the format options, either loaded whole (cli_load_trace) or streamed
+ * through the simulations (cli_run_input).
+ *
+ * Streaming a --trace file takes two passes over it, both through a
+ * pl_reader: the first learns the distinct pages (the simulator and every
+ * policy size their tables by them), the second hands each batch of
+ * references to every simulation in turn.  The simulator reads a trace's
+ * arrays by absolute step, so the arrays are reserved as address space the
+ * length of the whole trace (mmap, MAP_NORESERVE) and each batch is
+ * written at its own steps; what the simulations have passed is handed
+ * back (MADV_DONTNEED), so only one batch is ever resident.  Memory is the
+ * page map, the policies' per-page state and one batch: O(distinct pages
+ * + frames), not O(references).
+ *
+ * The whole trace is loaded instead when it must be: from a pipe or a FIFO
+ * (they cannot be read twice), for --events (the event stream names steps
+ * of a recording), for policies that look ahead (OPT), and for traces with
+ * a pid column and --scope local (per-process statistics and local scope
+ * take the processes from the whole trace).
+ */
+/* mmap's MAP_ANONYMOUS and MAP_NORESERVE, madvise's MADV_DONTNEED */
+#define _DEFAULT_SOURCE
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+int cli_read_options(const struct cli_args *a, struct pl_read_options *opts)
+{
+	const char *format = cli_value(a, "--format");
+	uint64_t page_size;
+	int ret;
+
+	*opts = (struct pl_read_options){ .format = PL_FORMAT_AUTO };
+	if (format && pl_format_find(format, &opts->format))
+		return cli_usage_error(a, "--format %s: no such format (auto, text, csv, lackey, "
+				       "libcachesim, binary)", format);
+	if ((ret = cli_number(a, "--page-size", 1, 1u << 30, 4096, &page_size)))
+		return ret;
+	if (page_size & (page_size - 1))
+		return cli_usage_error(a, "--page-size %llu is not a power of two",
+				       (unsigned long long)page_size);
+	opts->page_size = (uint32_t)page_size;
+	opts->no_instructions = cli_flag(a, "--no-instructions");
+	opts->collapse = cli_flag(a, "--collapse");
+	opts->columns = cli_value(a, "--columns");
+	if (opts->columns && opts->format != PL_FORMAT_AUTO && opts->format != PL_FORMAT_CSV)
+		return cli_usage_error(a, "--columns maps the columns of a CSV trace, not %s",
+				       pl_format_name(opts->format));
+	return 0;
+}
+
+int cli_open_reader(const struct cli_args *a, struct pl_reader **reader)
+{
+	const char *path = cli_value(a, "--trace");
+	struct pl_read_options opts;
+	struct pl_error err;
+	int ret;
+
+	if ((ret = cli_read_options(a, &opts)))
+		return ret;
+	*reader = pl_reader_open_file(path, &opts, &err);
+	if (!*reader)
+		return cli_fail("%s", err.msg);
+	return 0;
+}
+
+/* Says how a trace file was read, unless it was plain text as is. */
+void cli_report_reader(const struct pl_reader *r)
+{
+	char about[256];
+
+	if (pl_reader_format(r) == PL_FORMAT_TEXT && !pl_reader_gzip(r) &&
+	    !pl_reader_collapsed(r))
+		return;
+	pl_reader_describe(r, about, sizeof(about));
+	fprintf(stderr, "pagelab: read %s as %s\n", pl_reader_name(r), about);
+}
+
+static int check_input(const struct cli_args *a)
+{
+	const char *refs = cli_value(a, "--refs"), *path = cli_value(a, "--trace");
+
+	if (!refs && !path)
+		return cli_usage_error(a, "give the references with --refs or --trace");
+	if (refs && path)
+		return cli_usage_error(a, "give either --refs or --trace, not both");
+	return 0;
+}
+
+/* The whole of r into trace, reported; closes r; 0 or an exit status. */
+static int load_reader(struct pl_trace *trace, struct pl_reader *r)
+{
+	struct pl_error err;
+	int ret = 0;
+
+	if (pl_trace_load(trace, r, &err))
+		ret = cli_fail("%s", err.msg);
+	else if (!trace->n)
+		ret = cli_fail("%s: no references", pl_reader_name(r));
+	else
+		cli_report_reader(r);
+	pl_reader_close(r);
+	return ret;
+}
+
+int cli_load_trace(const struct cli_args *a, struct pl_trace *trace)
+{
+	const char *refs = cli_value(a, "--refs");
+	struct pl_reader *r;
+	struct pl_error err;
+	int ret;
+
+	if ((ret = check_input(a)))
+		return ret;
+	if (!refs)
+		return (ret = cli_open_reader(a, &r)) ? ret : load_reader(trace, r);
+	if (pl_trace_parse_refs(trace, refs, "--refs", &err))
+		return cli_fail("%s", err.msg);
+	if (!trace->n)
+		return cli_fail("--refs: no references");
+	return 0;
+}
+
+/* ------------------------------------------------------------ streaming */
+
+/* A trace array the length of the whole trace, as address space only. */
+struct window {
+	void *base;
+	size_t bytes, released;	/* mapped; handed back from the start */
+	size_t elem;
+};
+
+static int window_map(struct window *w, uint32_t n, size_t elem)
+{
+	w->elem = elem;
+	w->bytes = ((size_t)n + 1) * elem;
+	w->released = 0;
+	w->base = mmap(NULL, w->bytes, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	return w->base == MAP_FAILED ? -1 : 0;
+}
+
+/* Hands back the whole pages before element `done`. */
+static void window_release(struct window *w, uint32_t done)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t upto = (size_t)done * w->elem / page * page;
+
+	if (upto > w->released) {
+		madvise((char *)w->base + w->released, upto - w->released, MADV_DONTNEED);
+		w->released = upto;
+	}
+}
+
+static void window_unmap(struct window *w)
+{
+	if (w->base && w->base != MAP_FAILED)
+		munmap(w->base, w->bytes);
+	w->base = NULL;
+}
+
+struct stream {
+	struct pl_reader *r;
+	struct pl_trace t;	/* pages from pass 1; arrays are the windows */
+	uint64_t total;		/* references counted in pass 1 */
+	struct window page, flags, pid, vtime;
+	struct pl_sim *sim[CLI_MAX_POLICIES];
+};
+
+/* Pass 1: the distinct pages and the number of references. */
+static int learn_pages(struct stream *s, struct pl_error *err)
+{
+	struct pl_refs b;
+	int got;
+
+	while ((got = pl_reader_next(s->r, &b, err)) > 0) {
+		if (pl_trace_intern_batch(&s->t, b.number, b.n, NULL)) {
+			snprintf(err->msg, sizeof(err->msg), "%s: out of memory after %u pages",
+				 pl_reader_name(s->r), s->t.npages);
+			return -1;
+		}
+		s->total += b.n;
+		if (s->total >= PL_NONE - 1) {
+			snprintf(err->msg, sizeof(err->msg), "%s: more than %u references, the most "
+				 "a trace can hold", pl_reader_name(s->r), PL_NONE - 2);
+			return -1;
+		}
+	}
+	return got;
+}
+
+static int map_windows(struct stream *s)
+{
+	uint32_t n = (uint32_t)s->total;
+
+	if (window_map(&s->page, n, sizeof(uint32_t)) || window_map(&s->flags, n, 1) ||
+	    (pl_reader_has_pid(s->r) && window_map(&s->pid, n, sizeof(uint32_t))) ||
+	    (pl_reader_has_time(s->r) && window_map(&s->vtime, n, sizeof(uint64_t))))
+		return -1;
+	s->t.page = s->page.base;
+	s->t.flags = s->flags.base;
+	s->t.pid = s->pid.base;
+	s->t.vtime = s->vtime.base;
+	s->t.n = 0;
+	return 0;
+}
+
+/* Writes one batch at its steps; every page was seen in pass 1. */
+static int place_batch(struct stream *s, const struct pl_refs *b, struct pl_error *err)
+{
+	uint32_t npages = s->t.npages, at = s->t.n;
+
+	if (s->t.n + (uint64_t)b->n > s->total ||
+	    pl_trace_intern_batch(&s->t, b->number, b->n, s->t.page + at))
+		goto changed;
+	for (uint32_t i = 0; i < b->n; i++) {
+		if (s->t.page[at + i] >= npages)
+			goto changed;
+		s->t.flags[at + i] = b->flags[i];
+		if (s->t.pid)
+			s->t.pid[at + i] = b->pid[i];
+		if (s->t.vtime)
+			s->t.vtime[at + i] = b->time[i];
+	}
+	s->t.n += b->n;
+	return 0;
+changed:
+	snprintf(err->msg, sizeof(err->msg), "%s: the file changed between the two passes of "
+		 "a streaming read", pl_reader_name(s->r));
+	return -1;
+}
+
+static int create_sims(struct stream *s, struct cli_result *results, unsigned n,
+		       struct pl_error *err)
+{
+	for (unsigned i = 0; i < n; i++) {
+		struct cli_result *r = &results[i];
+
+		s->sim[i] = pl_sim_create(r->ops, r->frames == CLI_UNBOUNDED ? PL_NONE - 1 :
+					  r->frames, r->params, &s->t, 0, 0, err);
+		if (!s->sim[i])
+			return -1;
+	}
+	return 0;
+}
+
+/* Pass 2: every batch through every simulation, then handed back. */
+static int feed(struct stream *s, unsigned n, struct pl_error *err)
+{
+	struct pl_refs b;
+	int got;
+
+	while ((got = pl_reader_next(s->r, &b, err)) > 0) {
+		if (place_batch(s, &b, err))
+			return -1;
+		for (unsigned i = 0; i < n; i++) {
+			pl_sim_run(s->sim[i], UINT32_MAX);
+			if (pl_sim_error(s->sim[i])) {
+				snprintf(err->msg, sizeof(err->msg), "%s", pl_sim_error(s->sim[i]));
+				return -1;
+			}
+		}
+		window_release(&s->page, s->t.n);
+		window_release(&s->flags, s->t.n);
+		if (s->t.pid)
+			window_release(&s->pid, s->t.n);
+		if (s->t.vtime)
+			window_release(&s->vtime, s->t.n);
+	}
+	if (!got && s->t.n != s->total)
+		return snprintf(err->msg, sizeof(err->msg), "%s: the file changed between the "
+				"two passes of a streaming read", pl_reader_name(s->r)), -1;
+	return got;
+}
+
+static void stream_free(struct stream *s, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		pl_sim_destroy(s->sim[i]);
+	window_unmap(&s->page);
+	window_unmap(&s->flags);
+	window_unmap(&s->pid);
+	window_unmap(&s->vtime);
+	s->t.page = s->t.pid = NULL;
+	s->t.flags = NULL;
+	s->t.vtime = NULL;
+	pl_trace_free(&s->t);
+	pl_reader_close(s->r);
+}
+
+static int run_streaming(struct cli_result *results, unsigned n, struct pl_reader *r)
+{
+	struct stream s = { .r = r };
+	struct pl_error err;
+	int ret = -1;
+
+	pl_trace_init(&s.t);
+	if (learn_pages(&s, &err) || pl_reader_rewind(r, &err))
+		goto out;
+	if (!s.total) {
+		snprintf(err.msg, sizeof(err.msg), "%s: no references", pl_reader_name(r));
+		goto out;
+	}
+	if (map_windows(&s)) {
+		snprintf(err.msg, sizeof(err.msg), "%s: cannot map %llu references: %s",
+			 pl_reader_name(r), (unsigned long long)s.total, strerror(errno));
+		goto out;
+	}
+	if (create_sims(&s, results, n, &err) || feed(&s, n, &err))
+		goto out;
+	ret = 0;
+	for (unsigned i = 0; i < n && !ret; i++)
+		ret = cli_collect(&results[i], s.sim[i]) ? -1 : 0;
+	if (!ret)
+		cli_report_reader(r);
+	else
+		err.msg[0] = '\0';	/* cli_collect() said what went wrong */
+out:
+	if (ret && err.msg[0])
+		cli_fail("%s", err.msg);
+	stream_free(&s, n);
+	return ret ? EXIT_FAILURE : 0;
+}
+
+/*
+ * Whether the whole trace must be in memory: for events, a policy that looks
+ * ahead, local scope (one policy instance per process) and per-process
+ * statistics (the simulator takes a trace's pids from the whole trace).
+ */
+static bool must_load(const struct cli_result *results, unsigned n, bool events,
+		      const struct pl_reader *r)
+{
+	if (events || pl_reader_has_pid(r) || !pl_reader_can_rewind(r))
+		return true;
+	for (unsigned i = 0; i < n; i++)
+		if (pl_policy_needs_future(results[i].ops) ||
+		    (results[i].scope && results[i].scope->local))
+			return true;
+	return false;
+}
+
+/* Runs every result's policy over a trace in memory; 0 or an exit status. */
+static int simulate_all(struct cli_result *results, unsigned n, struct pl_trace *trace,
+			bool events)
+{
+	int ret = 0;
+
+	for (unsigned i = 0; !ret && i < n; i++)
+		ret = cli_simulate(&results[i], trace, events);
+	pl_trace_free(trace);
+	return ret;
+}
+
+int cli_run_input(const struct cli_args *a, struct cli_result *results, unsigned n,
+		  bool events)
+{
+	struct pl_trace trace;
+	struct pl_reader *r;
+	int ret;
+
+	if ((ret = check_input(a)))
+		return ret;
+	pl_trace_init(&trace);
+	if (cli_value(a, "--trace")) {
+		if ((ret = cli_open_reader(a, &r)))
+			return ret;
+		if (!must_load(results, n, events, r))
+			return run_streaming(results, n, r);
+		ret = load_reader(&trace, r);
+	} else {
+		ret = cli_load_trace(a, &trace);
+	}
+	if (ret) {
+		pl_trace_free(&trace);
+		return ret;
+	}
+	return simulate_all(results, n, &trace, events);
+}
