@@ -223,6 +223,12 @@ const char *pl_reader_name(const struct pl_reader *r);
 bool pl_reader_gzip(const struct pl_reader *r);
 bool pl_reader_has_pid(const struct pl_reader *r);
 bool pl_reader_has_time(const struct pl_reader *r);
+/*
+ * The text pagelab itself writes, uncompressed and as is: a page per line,
+ * or a table whose header names its columns (no --columns, no addresses).
+ * Commands report how they read anything else.
+ */
+bool pl_reader_plain(const struct pl_reader *r);
 /* References dropped by options.collapse so far (this pass). */
 uint64_t pl_reader_collapsed(const struct pl_reader *r);
 /*

@@ -1505,6 +1505,14 @@ bool pl_reader_has_time(const struct pl_reader *r)
 	return r->has_time;
 }
 
+bool pl_reader_plain(const struct pl_reader *r)
+{
+	bool table = r->format == PL_FORMAT_CSV && !r->csv.mapped &&
+		     r->csv.column_of[ROLE_ADDRESS] < 0;
+
+	return (r->format == PL_FORMAT_TEXT || table) && !r->gzip && !r->opts.collapse;
+}
+
 uint64_t pl_reader_collapsed(const struct pl_reader *r)
 {
 	return r->collapsed;

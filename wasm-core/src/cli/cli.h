@@ -121,7 +121,7 @@ const struct pl_policy_ops *cli_policy(const struct cli_args *a, const char *nam
 int cli_read_options(const struct cli_args *a, struct pl_read_options *opts);
 /* Opens --trace with those options; 0 or an exit status. */
 int cli_open_reader(const struct cli_args *a, struct pl_reader **reader);
-/* "pagelab: read FILE as lackey, gzip, ..." on stderr, unless plain text. */
+/* "pagelab: read FILE as lackey, gzip, ..." on stderr, unless pagelab's text. */
 void cli_report_reader(const struct pl_reader *r);
 /* Loads --refs or --trace whole; 0 or an exit status. */
 int cli_load_trace(const struct cli_args *a, struct pl_trace *trace);
@@ -186,7 +186,7 @@ struct workload;
 int cli_number(const struct cli_args *a, const char *name, uint64_t min, uint64_t max,
 	       uint64_t def, uint64_t *out);
 /* --format text (default) or binary for a trace written; 0 or a usage error. */
-int cli_output_format(const struct cli_args *a, enum pl_format *format);
+int cli_trace_format_written(const struct cli_args *a, enum pl_format *format);
 /* The workload named by the operand; 0 or a usage error listing them. */
 int cli_workload(const struct cli_args *a, const struct workload **w);
 

@@ -157,7 +157,7 @@ static int write_trace(FILE *out, const char *name, enum pl_format format,
 }
 
 /* --format text (default) or binary: what `gen` and `convert` write. */
-int cli_output_format(const struct cli_args *a, enum pl_format *format)
+int cli_trace_format_written(const struct cli_args *a, enum pl_format *format)
 {
 	const char *name = cli_value(a, "--format");
 
@@ -184,7 +184,7 @@ static int gen_main(const struct cli_args *a)
 	if ((ret = cli_workload(a, &w)) ||
 	    (ret = cli_number(a, "--memory", 1, WORKLOAD_MAX_MEMORY, DEFAULT_MEMORY, &memory)) ||
 	    (ret = cli_number(a, "--seed", 0, UINT64_MAX, 1, &seed)) ||
-	    (ret = read_shape(a, w, &shape)) || (ret = cli_output_format(a, &format)))
+	    (ret = read_shape(a, w, &shape)) || (ret = cli_trace_format_written(a, &format)))
 		return ret;
 	pl_trace_init(&trace);
 	if (workload_generate_shaped(w, (uint32_t)memory, seed, &shape, &trace, &err)) {

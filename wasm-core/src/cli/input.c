@@ -70,13 +70,12 @@ int cli_open_reader(const struct cli_args *a, struct pl_reader **reader)
 	return 0;
 }
 
-/* Says how a trace file was read, unless it was plain text as is. */
+/* Says how a trace file was read, unless it was pagelab's own text as is. */
 void cli_report_reader(const struct pl_reader *r)
 {
 	char about[256];
 
-	if (pl_reader_format(r) == PL_FORMAT_TEXT && !pl_reader_gzip(r) &&
-	    !pl_reader_collapsed(r))
+	if (pl_reader_plain(r))
 		return;
 	pl_reader_describe(r, about, sizeof(about));
 	fprintf(stderr, "pagelab: read %s as %s\n", pl_reader_name(r), about);
