@@ -152,10 +152,10 @@ for t in ../labs/traces/*.lackey.gz; do
 done
 for t in ../labs/traces/*.pltrace.gz; do
 	[ -e "$t" ] || { problem "no page-level traces in labs/traces"; break; }
-	pagelab compare --policies lru,clock,opt --frames 256 --trace "$t" --json
+	pagelab compare --policies lru,clock --frames 32 --trace "$t" --json
 	expect_status 0
 	expect_err_has "as binary, gzip"
-	expect_json 'j.length === 3 && j[0].references > 100000 && j[2].misses <= j[0].misses && j[0].misses < j[0].references'
+	expect_json 'j.length === 2 && j[0].references > 100000 && j.every((r) => r.evictions > 0 && r.misses < r.references)'
 done
 done_
 
