@@ -78,6 +78,14 @@ struct pl_locality *pl_locality_create(uint32_t max_window, struct pl_error *err
 void pl_locality_destroy(struct pl_locality *l);
 /* One reference to dense page id `page`; -1 (err filled) when out of memory. */
 int pl_locality_add(struct pl_locality *l, uint32_t page, struct pl_error *err);
+/*
+ * n references given by their input page numbers (a pl_reader's batch):
+ * each number gets a dense id in order of first appearance, as
+ * pl_trace_load() would give it, so a trace file is analysed as it is read.
+ * Do not mix with pl_locality_add() on the same pl_locality.
+ */
+int pl_locality_add_numbers(struct pl_locality *l, const uint64_t *number, uint32_t n,
+			    struct pl_error *err);
 /* Every reference of a trace in order; calls progress every 2^20 references. */
 int pl_locality_add_trace(struct pl_locality *l, const struct pl_trace *t,
 			  void (*progress)(void *ctx, uint64_t done, uint64_t total), void *ctx,

@@ -43,6 +43,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "page_map.h"
 
 #define INITIAL_POSITIONS 1024
 /* A reuse whose mark is at most this many words back is counted by popcount. */
@@ -63,6 +64,8 @@ struct pl_locality {
 	uint32_t hist_cap;
 	uint64_t *first_step;	/* [first_cap] by order of first reference */
 	uint32_t first_cap;
+
+	struct pl_page_map *map;	/* page number -> id, for pl_locality_add_numbers() */
 
 	uint32_t max_window;
 	uint64_t *intervals;	/* [max_window + 2]; [max_window + 1]: longer */
@@ -147,6 +150,7 @@ void pl_locality_destroy(struct pl_locality *l)
 	free(l->hist);
 	free(l->first_step);
 	free(l->intervals);
+	pl_page_map_destroy(l->map);
 	free(l);
 }
 
@@ -307,6 +311,22 @@ int pl_locality_add(struct pl_locality *l, uint32_t page, struct pl_error *err)
 	l->owner[l->now] = page;
 	l->last_pos[page] = l->now++;
 	l->last_step[page] = l->n++;
+	return 0;
+}
+
+int pl_locality_add_numbers(struct pl_locality *l, const uint64_t *number, uint32_t n,
+			    struct pl_error *err)
+{
+	int added;
+
+	if (!l->map && !(l->map = pl_page_map_create()))
+		return out_of_memory(err);
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t page = pl_page_map_intern(l->map, number[i], &added);
+
+		if (page == PL_NONE || pl_locality_add(l, page, err))
+			return out_of_memory(err);
+	}
 	return 0;
 }
 

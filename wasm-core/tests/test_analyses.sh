@@ -109,6 +109,61 @@ expect_out "lowest page 10 at the bottom, highest 30 at the top"
 [ "$(grep -c '<rect x=' "$tmp/p.svg")" -ge 3 ] || problem "fewer than 3 cells drawn"
 done_
 
+# ------------------------------------------------- real programs' traces
+TRACES="$(dirname "$0")/../../labs/traces"
+
+# misses of `pagelab run` for policy $1 at $2 frames over trace $3
+run_misses() {
+	"$PAGELAB" run --policy "$1" --frames "$2" --trace "$3" --json 2>/dev/null |
+		node -e 'process.stdout.write(String(JSON.parse(require("fs").readFileSync(0)).misses))'
+}
+
+test_case "mrc over sort's Valgrind trace equals a run at every size for lru, fifo and opt"
+pagelab mrc --policies lru,fifo,opt --frames 8,16,64,256 --trace "$TRACES/sort.pltrace.gz" --csv
+expect_status 0
+expect_err_has "read $TRACES/sort.pltrace.gz as binary, gzip"
+for policy in lru fifo opt; do
+	for frames in 8 16 64 256; do
+		want=$(run_misses "$policy" "$frames" "$TRACES/sort.pltrace.gz")
+		grep -q "^$policy,$frames,$want," "$tmp/out" ||
+			problem "$policy at $frames frames: mrc differs from run ($want misses)"
+	done
+done
+done_
+
+test_case "mrc streams lru over ls -lR's trace and gives a run's misses"
+pagelab mrc --policies lru --frames 32,128 --trace "$TRACES/ls-lR.pltrace.gz" --json
+expect_status 0
+want32=$(run_misses lru 32 "$TRACES/ls-lR.pltrace.gz")
+want128=$(run_misses lru 128 "$TRACES/ls-lR.pltrace.gz")
+expect_json "j[0].misses === $want32 && j[1].misses === $want128"
+done_
+
+test_case "lifetime over ls -lR's trace gives the ws policy's faults and mean resident set"
+pagelab lifetime --trace "$TRACES/ls-lR.pltrace.gz" --tau 100,1000 --json
+expect_status 0
+for tau in 100 1000; do
+	"$PAGELAB" run --policy ws --param tau=$tau --trace "$TRACES/ls-lR.pltrace.gz" --json \
+		>"$tmp/ws.json" 2>/dev/null
+	node -e '
+		const [life, ws] = [process.argv[1], process.argv[2]].map((f) =>
+			JSON.parse(require("fs").readFileSync(f, "utf8")));
+		const p = life.find((r) => r.tau === Number(process.argv[3]));
+		process.exit(p.faults === ws.misses &&
+			Math.abs(p.mean_resident - ws.mean_resident) < 0.001 ? 0 : 1);' \
+		"$tmp/out" "$tmp/ws.json" "$tau" || problem "tau $tau differs from the ws policy"
+done
+done_
+
+test_case "wss, reuse, pattern and spacetime read a raw Lackey log"
+for command in "wss --tau 100,1000" reuse pattern "spacetime --delay 1000"; do
+	# shellcheck disable=SC2086 # splitting is the point
+	pagelab $command --trace "$TRACES/ls.lackey.gz" --json
+	[ "$status" = 0 ] || problem "'$command' exited $status"
+	grep -q "as lackey, gzip" "$tmp/err" || problem "'$command' did not say it read Lackey"
+done
+done_
+
 test_case "the analyses refuse a bad trace file naming the file and the line"
 printf '1\n2\nbanana\n' >"$tmp/bad.txt"
 for command in "mrc --policies lru --frames 1:2" "wss" "lifetime" "spacetime" "reuse" \

@@ -9,6 +9,10 @@
  * run on --jobs threads that take the next size as they finish (sizes
  * differ a lot in cost).  --sample RATE estimates every curve from a
  * spatial sample instead and reports the estimated error.
+ *
+ * Memory: lru alone over a trace file is computed as the file is read, in
+ * O(distinct pages); opt, per-size policies and sampling load the trace
+ * (about 5 bytes per reference) so that every size can be run from it.
  */
 #include <math.h>
 #include <pthread.h>
@@ -287,6 +291,63 @@ static int sampled_curves(struct curves *c, const struct pl_trace *t, double rat
 	return 0;
 }
 
+/*
+ * lru alone over a trace file: one pass as the file is read, in O(distinct
+ * pages) memory whatever its length (the other methods need the trace).
+ */
+static int stream_lru(const struct cli_args *a, struct curves *c)
+{
+	struct cli_progress progress;
+	struct pl_locality *l;
+	struct pl_reader *r;
+	struct pl_error err;
+	struct pl_refs b;
+	int got, ret;
+
+	if (!(c->ratio = malloc((size_t)c->npolicies * c->sizes.n * sizeof(*c->ratio))))
+		return cli_fail("out of memory");
+	if ((ret = cli_open_reader(a, &r)))
+		return ret;
+	cli_report_reader(r);
+	if (!(l = pl_locality_create(0, &err))) {
+		pl_reader_close(r);
+		return cli_fail("%s", err.msg);
+	}
+	cli_progress_start(&progress, "mrc", "references", 0);
+	while ((got = pl_reader_next(r, &b, &err)) > 0) {
+		if (pl_locality_add_numbers(l, b.number, b.n, &err)) {
+			got = -1;
+			break;
+		}
+		cli_progress_update(&progress, pl_locality_references(l));
+	}
+	cli_progress_end(&progress);
+	pl_reader_close(r);
+	c->references = pl_locality_references(l);
+	c->distinct = pl_locality_distinct(l);
+	if (got < 0)
+		ret = cli_fail("%s", err.msg);
+	else if (!c->references)
+		ret = cli_fail("%s: no references", cli_value(a, "--trace"));
+	for (unsigned p = 0; p < c->npolicies && !ret; p++)
+		for (unsigned i = 0; i < c->sizes.n; i++)
+			ratio_of(c, p)[i] = (double)pl_locality_lru_misses(l, c->sizes.size[i]) /
+					    (double)c->references;
+	pl_locality_destroy(l);
+	return ret;
+}
+
+/* Can the curves be made while the trace file is read? */
+static bool streams(const struct cli_args *a, const struct curves *c, double rate)
+{
+	if (!cli_value(a, "--trace") || !strcmp(cli_value(a, "--trace"), "-") || rate)
+		return false;
+	for (unsigned p = 0; p < c->npolicies; p++)
+		if (pl_mrc_method_of(c->policy[p].ops) != PL_MRC_ONE_PASS)
+			return false;
+	return true;
+}
+
 static int sample_rate(const struct cli_args *a, double *rate)
 {
 	const char *text = cli_value(a, "--sample");
@@ -334,9 +395,13 @@ static int mrc_main(const struct cli_args *a)
 	if ((ret = compare_params(a, c.policy, c.npolicies)))
 		return ret;
 	pl_trace_init(&trace);
-	ret = cli_load_trace(a, &trace);
-	if (!ret)
-		ret = compute(&c, &trace, rate, jobs);
+	if (streams(a, &c, rate)) {
+		ret = stream_lru(a, &c);
+	} else {
+		ret = cli_load_trace(a, &trace);
+		if (!ret)
+			ret = compute(&c, &trace, rate, jobs);
+	}
 	if (!ret && format == 'j')
 		print_json(&c);
 	else if (!ret && format == 'c')

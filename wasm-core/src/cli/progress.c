@@ -5,6 +5,7 @@
  * test), redrawn at most ten times a second:
  *
  *   mrc: [##########..........] 45/100 sizes, 12 s left
+ *   mrc: 3145728 references          (a stream of unknown length)
  *
  * Interface: cli.h.  The bar is erased when the work ends, so what follows
  * on the terminal is the command's own output.
@@ -37,9 +38,14 @@ void cli_progress_update(struct cli_progress *p, uint64_t done)
 	double now = seconds_now(), elapsed = now - p->start;
 	unsigned filled;
 
-	if (!p->shown || now - p->drawn < 0.1 || !p->total)
+	if (!p->shown || now - p->drawn < 0.1)
 		return;
 	p->drawn = now;
+	if (!p->total) {	/* a stream of unknown length: the count so far */
+		fprintf(stderr, "\r%s: %llu %s ", p->what, (unsigned long long)done, p->unit);
+		fflush(stderr);
+		return;
+	}
 	filled = (unsigned)(done * WIDTH / p->total);
 	fprintf(stderr, "\r%s: [", p->what);
 	for (unsigned i = 0; i < WIDTH; i++)
