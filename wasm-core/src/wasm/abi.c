@@ -35,6 +35,14 @@ struct abi_sim {
 	struct pl_sim *sim;
 	const struct pl_policy_ops *ops;
 	struct pl_snapshot snapshot;	/* scratch for pl_abi_sim_seek() */
+	/*
+	 * A recorded simulation keeps its policy's counters after every step
+	 * it ran through pl_abi_sim_run (the core keeps only the latest):
+	 * counter_trail[(k - 1) * ncounters + c] is counter c after step k.
+	 */
+	bool record;
+	double *counter_trail;
+	uint32_t trail_steps, trail_capacity;
 };
 
 static struct pl_trace *traces[ABI_MAX_TRACES];
@@ -353,6 +361,7 @@ EMSCRIPTEN_KEEPALIVE int pl_abi_sim_create(int policy, uint32_t frames, int t,
 		return -1;
 	}
 	entry->ops = ops;
+	entry->record = record;
 	entry->sim = pl_sim_create(ops, frames, values, trace, record ? PL_SIM_RECORD : 0,
 				   checkpoint_every, &last_error);
 	if (!entry->sim) {
@@ -372,30 +381,62 @@ EMSCRIPTEN_KEEPALIVE void pl_abi_sim_free(int s)
 		return;
 	pl_snapshot_free(&entry->snapshot);
 	pl_sim_destroy(entry->sim);
+	free(entry->counter_trail);
 	free(entry);
 	sims[s] = NULL;
 }
 
+/* Appends the counters after the step just done to a recorded simulation's trail. */
+static int keep_counters(struct abi_sim *entry)
+{
+	unsigned n = pl_policy_ncounters(entry->ops);
+	uint64_t counters[PL_MAX_COUNTERS];
+	unsigned c;
+
+	if (entry->trail_steps == entry->trail_capacity) {
+		uint32_t capacity = entry->trail_capacity ? 2 * entry->trail_capacity : 1024;
+		double *grown = realloc(entry->counter_trail, (size_t)capacity * n * sizeof(*grown));
+
+		if (!grown) {
+			fail("out of memory for the per-step counters");
+			return -1;
+		}
+		entry->counter_trail = grown;
+		entry->trail_capacity = capacity;
+	}
+	pl_sim_counters(entry->sim, counters);
+	for (c = 0; c < n; c++)
+		entry->counter_trail[(size_t)entry->trail_steps * n + c] = (double)counters[c];
+	entry->trail_steps++;
+	return 0;
+}
+
 /*
  * Runs up to `steps` references; the i-th of them writes its outcome (1 hit,
- * 0 fault) to outcome[i], unless outcome is NULL.  Returns the number run;
- * fewer than asked means the trace ended or the simulation failed
- * (pl_abi_sim_error).
+ * 0 fault) to outcome[i], unless outcome is NULL.  A recorded simulation
+ * also keeps its counters after each step (pl_abi_sim_counters_at).
+ * Returns the number run; fewer than asked means the trace ended or the
+ * simulation failed (pl_abi_sim_error).
  */
 EMSCRIPTEN_KEEPALIVE uint32_t pl_abi_sim_run(int s, uint32_t steps, uint8_t *outcome)
 {
-	struct pl_sim *sim = sim_at(s)->sim;
+	struct abi_sim *entry = sim_at(s);
+	struct pl_sim *sim = entry->sim;
 	const struct pl_stats *stats = pl_sim_stats(sim);
+	bool trail = entry->record && pl_policy_ncounters(entry->ops) > 0;
 	uint32_t done;
 
-	if (!outcome)
+	if (!outcome && !trail)
 		return pl_sim_run(sim, steps);
 	for (done = 0; done < steps; done++) {
 		uint64_t hits_before = stats->hits;
 
 		if (!pl_sim_step(sim))
 			break;
-		outcome[done] = stats->hits != hits_before;
+		if (outcome)
+			outcome[done] = stats->hits != hits_before;
+		if (trail && keep_counters(entry) < 0)
+			break;
 	}
 	return done;
 }
@@ -431,6 +472,25 @@ EMSCRIPTEN_KEEPALIVE double pl_abi_sim_counter(int s, int c)
 }
 
 /* ------------------------------------------------------- recorded sessions */
+
+/*
+ * The policy's counters after step k of a recorded simulation (k = 0: before
+ * the first reference, all 0), as ncounters doubles; NULL (with
+ * pl_abi_error) if step k was not run through pl_abi_sim_run.
+ */
+EMSCRIPTEN_KEEPALIVE const double *pl_abi_sim_counters_at(int s, uint32_t k)
+{
+	static double zeros[PL_MAX_COUNTERS];
+	struct abi_sim *entry = sim_at(s);
+
+	if (k == 0)
+		return zeros;
+	if (k > entry->trail_steps) {
+		fail("no counters for that step: it was not recorded or is past the end");
+		return NULL;
+	}
+	return entry->counter_trail + (size_t)(k - 1) * pl_policy_ncounters(entry->ops);
+}
 
 /*
  * Seeks the structure at step k into the simulation's scratch snapshot and

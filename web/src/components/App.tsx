@@ -236,10 +236,11 @@ export function App() {
 					<input
 						type="checkbox"
 						data-testid="hide-answers"
+						aria-label="hide answers"
 						checked={state.hideAnswers ?? false}
 						onChange={(e) => setState((s) => ({ ...s, hideAnswers: e.target.checked || undefined }))}
 					/>
-					hide answers
+					hide<span className="pl-app-label-text"> answers</span>
 				</label>
 				<label className="pl-app-lecture-toggle">
 					<input
@@ -250,8 +251,17 @@ export function App() {
 					/>
 					predict
 				</label>
-				<button className="pl-app-form-toggle" data-testid="fullscreen" onClick={toggleFullscreen} aria-pressed={fullscreen}>
-					{fullscreen ? 'exit full screen' : 'full screen'}
+				<button
+					className="pl-app-form-toggle"
+					data-testid="fullscreen"
+					onClick={toggleFullscreen}
+					aria-pressed={fullscreen}
+					aria-label={fullscreen ? 'exit full screen' : 'full screen'}
+				>
+					<svg className="pl-app-icon" viewBox="0 0 16 16" aria-hidden="true">
+						<path d="M1 6V1h5M10 1h5v5M15 10v5h-5M6 15H1v-5" />
+					</svg>
+					<span className="pl-app-label-text">{fullscreen ? ' exit full screen' : ' full screen'}</span>
 				</button>
 			</header>
 			{blank && (

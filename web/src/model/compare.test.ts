@@ -209,6 +209,8 @@ describe('resident pages', () => {
 		step: 4,
 		lists: [[entry(3), entry(1)], [entry(9)], [entry(5)]],
 		hands: [],
+		counters: [],
+		countersBefore: [],
 	};
 
 	it('are the pages of the non-ghost lists in list order', () => {

@@ -39,6 +39,8 @@ const MAX_HANDS = 3;
 
 export class Engine {
 	private readonly policies: PolicyInfo[];
+	/* Each open simulation's number of policy counters, for its snapshots. */
+	private readonly simCounters = new Map<number, number>();
 
 	constructor(private readonly m: PagelabModule) {
 		this.policies = [];
@@ -153,10 +155,12 @@ export class Engine {
 			this.m._pl_abi_sim_create(index, frames, trace, paramsPtr, record ? 1 : 0, 0),
 		);
 		if (sim < 0) throw new PagelabError(this.lastError());
+		this.simCounters.set(sim, this.policies[index].counters.length);
 		return sim;
 	}
 
 	freeSim(sim: number): void {
+		this.simCounters.delete(sim);
 		this.m._pl_abi_sim_free(sim);
 	}
 
@@ -216,7 +220,18 @@ export class Engine {
 			lists.push(list);
 		}
 		const hands = Array.from(w.subarray(4 + MAX_LISTS, 4 + MAX_LISTS + nhands));
-		return { step, lists, hands };
+		const counters = this.countersAt(sim, step);
+		const countersBefore = step > 0 ? this.countersAt(sim, step - 1) : counters;
+		return { step, lists, hands, counters, countersBefore };
+	}
+
+	/** A recorded simulation's counters after `step` (PolicyInfo.counters order; none if the policy has none). */
+	private countersAt(sim: number, step: number): number[] {
+		const n = this.simCounters.get(sim) ?? 0;
+		if (!n) return [];
+		const at = this.m._pl_abi_sim_counters_at(sim, step);
+		if (!at) throw new PagelabError(`step ${step}: ${this.lastError()}`);
+		return Array.from(this.m.HEAPF64.subarray(at >>> 3, (at >>> 3) + n));
 	}
 
 	/** Events of references from..to-1, page numbers translated through `numbers`. */

@@ -13,6 +13,7 @@ export interface PagelabModule {
 	HEAPU8: Uint8Array;
 	HEAP32: Int32Array;
 	HEAPU32: Uint32Array;
+	HEAPF64: Float64Array;
 	UTF8ToString(ptr: number): string;
 	stringToUTF8(text: string, ptr: number, maxBytes: number): number;
 	lengthBytesUTF8(text: string): number;
@@ -67,6 +68,7 @@ export interface PagelabModule {
 	_pl_abi_sim_stat(s: number, which: number): number;
 	_pl_abi_sim_counter(s: number, c: number): number;
 	_pl_abi_sim_seek(s: number, step: number): number;
+	_pl_abi_sim_counters_at(s: number, step: number): number;
 	_pl_abi_sim_events(s: number): number;
 	_pl_abi_sim_event_bound(s: number, step: number, which: number): number;
 

@@ -236,6 +236,10 @@ export interface Snapshot {
 	lists: SnapshotEntry[][];
 	/** hands[h] is the position of hand h in its list. */
 	hands: number[];
+	/** counters[c] is PolicyInfo.counters[c] after this step (kept per step by a recorded run). */
+	counters: number[];
+	/** The same counters one step earlier (at step 0: the counters themselves, all 0). */
+	countersBefore: number[];
 }
 
 export interface Session {

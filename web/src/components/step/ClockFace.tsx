@@ -11,6 +11,8 @@ import { slotAngle, slotCentre, slotRadius } from '../../viz/clock';
 import { isBitField } from './PageChip';
 
 const RADIUS = 150;
+/* Room between the hand's tip and the slot ring for a slot number at projector size (24 px). */
+const HAND_CLEARANCE = 34;
 
 export function ClockFace({ policy, snapshot, frames, transitions, handTurns }: DrawingProps) {
 	const hand = 0;
@@ -78,7 +80,8 @@ export function ClockFace({ policy, snapshot, frames, transitions, handTurns }: 
 					data-position={String(snapshot.hands[hand])}
 					style={{ transform: `rotate(${slotAngle(handTurns[hand] ?? snapshot.hands[hand], slots)}deg)` }}
 				>
-					<line y1={0} y2={-(RADIUS - r - 6)} />
+					{/* The hand stops short of the slot numbers (at RADIUS - r - 14), so it never covers the one it points at. */}
+					<line y1={0} y2={-(RADIUS - r - HAND_CLEARANCE)} />
 					<circle r={8} />
 				</g>
 			</svg>

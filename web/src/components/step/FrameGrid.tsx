@@ -179,7 +179,7 @@ export function FrameGrid({ timeline, step, columns, onPick }: Props) {
 				{shown}
 			</div>
 			{timeline.frames > rows && <p className="pl-note">showing the first {rows} of {timeline.frames} frames</p>}
-			<p className="pl-note">
+			<p className="pl-note pl-step-grid-range">
 				columns {first}–{last} of {timeline.steps}
 			</p>
 		</div>

@@ -32,7 +32,10 @@ function Lane(props: DrawingProps & { list: number; kind: 'active' | 'inactive' 
 			<header>
 				<span className="pl-step-list-name">{name}</span>
 				<span className="pl-step-count">{snapshot.lists[list].length}</span>
-				<span className="pl-step-ends">{kind === 'inactive' ? 'head: newest → tail: evict from here' : 'head: newest → tail: deactivated first'}</span>
+				<span className="pl-step-ends">
+					<span className="pl-step-head-end">head: newest → </span>
+					{kind === 'inactive' ? 'tail: evict from here' : 'tail: deactivated first'}
+				</span>
 			</header>
 			<ChipList
 				testId={`list-${name}`}
@@ -75,8 +78,12 @@ export function Lanes(props: DrawingProps) {
 					<div key={pair.type} className="pl-step-lane-pair">
 						<Lane {...props} list={pair.active} kind="active" />
 						<div className="pl-step-lane-arrows">
-							<span className={`pl-step-arrow pl-step-promote${promoted ? ' pl-step-lit' : ''}`}>▲ promote (referenced twice)</span>
-							<span className={`pl-step-arrow pl-step-demote${demoted ? ' pl-step-lit' : ''}`}>▼ demote (shrink_active_list)</span>
+							<span className={`pl-step-arrow pl-step-promote${promoted ? ' pl-step-lit' : ''}`}>
+								▲ promote<span className="pl-step-why"> (referenced twice)</span>
+							</span>
+							<span className={`pl-step-arrow pl-step-demote${demoted ? ' pl-step-lit' : ''}`}>
+								▼ demote<span className="pl-step-why"> (shrink_active_list)</span>
+							</span>
 							<span className={`pl-step-arrow pl-step-evict${evicted ? ' pl-step-lit' : ''}`}>evict from the inactive tail →</span>
 						</div>
 						<Lane {...props} list={pair.inactive} kind="inactive" />

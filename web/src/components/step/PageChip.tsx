@@ -37,7 +37,7 @@ const LINUX_REFERENCED = 'referenced: PG_referenced, set by mark_page_accessed; 
 const GHOST_FIELDS = new Set(['eviction', 'refault_distance']);
 
 /** Whether the policy has Linux's active/inactive lists (its legend then uses the kernel's names). */
-function linuxShaped(policy: PolicyInfo): boolean {
+export function linuxShaped(policy: PolicyInfo): boolean {
 	return policy.lists.some((l) => /^active_/.test(l.name)) && policy.lists.some((l) => /^inactive_/.test(l.name));
 }
 
@@ -51,7 +51,6 @@ function bitWidth(max: number): number {
 export function fieldText(name: string, value: number, max: number): string {
 	if (name === 'next_use') return `next ${value < 0 ? 'never' : nextUseWord(value).replace('reference ', 'ref ')}`;
 	if (name === 'counter' && bitWidth(max)) return value.toString(2).padStart(bitWidth(max), '0');
-	if (name === 'eviction') return `evicted at ${value}`;
 	return `${fieldWord(name)} ${value}`;
 }
 
@@ -161,12 +160,19 @@ export const PageChip = memo(function PageChip({ policy, list, entry, fieldMax, 
 				if (GHOST_FIELDS.has(name) !== ghost || (ghost && name === 'refault_distance' && !value)) return null;
 				if (isBitField(name))
 					return (
-						<span key={name} className={`pl-step-bit${value ? ' pl-step-on' : ''}${changed ? ' pl-step-changed' : ''}`} title={`${fieldWord(name)} ${value}`}>
+						<span key={name} className={`pl-step-bit${value ? ' pl-step-on' : ''}${changed ? ' pl-step-changed' : ''}`} data-flag={name} title={`${fieldWord(name)} ${value}`}>
 							{BIT_LETTERS[name] ?? name}
 						</span>
 					);
 				if (fieldMax[f] <= METER_LIMIT && name !== 'next_use')
 					return <Meter key={name} value={value} max={fieldMax[f]} changed={changed} label={fieldWord(name)} />;
+				/* A shadow entry's eviction counter reads "evicted at 13", on a projector "@13" (lecture.css). */
+				if (name === 'eviction')
+					return (
+						<span key={name} className="pl-step-attr" title={`evicted at eviction counter ${value}`}>
+							<span className="pl-step-long">evicted </span>at {value}
+						</span>
+					);
 				return (
 					<span key={name} className={`pl-step-attr${changed ? ' pl-step-changed' : ''}`} title={`${fieldWord(name)} ${value}`}>
 						{fieldText(name, value, fieldMax[f])}

@@ -27,6 +27,7 @@ import { FrameGrid, widestPage } from './FrameGrid';
 import { FitBox } from './FitBox';
 import { useElementWidth } from '../charts/useElementWidth';
 import { StructureView, drawingFor } from './StructureView';
+import { CountersPanel } from './CountersPanel';
 import { PredictPanel, score, type Prediction, type Scored } from './PredictPanel';
 import { stepLogCsv } from '../../model/stepLog';
 import './step.css';
@@ -196,8 +197,8 @@ export function StepView({ run, step: requested, onStep, lecture, hideAnswers, p
 	const step = Math.min(requested, run.timeline.steps);
 	const [playing, setPlaying] = useState(false);
 	const predictions = usePredictions(run, step);
-	const panels = useRef<HTMLDivElement>(null);
-	const panelsSize = useElementWidth(panels);
+	const view = useRef<HTMLDivElement>(null);
+	const viewSize = useElementWidth(view);
 	const [speed, setSpeed] = useState(1);
 	const shown = useShownStep(run, step);
 	const { timeline } = run;
@@ -263,16 +264,17 @@ export function StepView({ run, step: requested, onStep, lecture, hideAnswers, p
 	const answersHidden = hideAnswers || predict;
 	/*
 	 * As many grid columns as fit at the widest page number's width: in
-	 * lecture mode the grid has 58% of the panels' width (the structure the
-	 * rest), elsewhere the whole width (the structure wraps below it).
+	 * lecture mode the grid has the left column, 45% of the view's width
+	 * (lecture.css; the structure the rest), elsewhere the whole width (the
+	 * structure wraps below it).
 	 */
 	const digits = useMemo(() => widestPage(timeline.pages), [timeline]);
-	const cellPx = panelsSize.em * (digits * 0.65 + 0.9 + 0.3);
-	const gridPx = panelsSize.width * (lecture ? 0.58 : 1) - 4 * panelsSize.em;
-	const columns = panelsSize.width ? Math.max(4, Math.min(lecture ? 24 : 30, Math.floor(gridPx / cellPx))) : 16;
+	const cellPx = viewSize.em * (digits * 0.65 + 0.9 + 0.3);
+	const gridPx = viewSize.width * (lecture ? 0.45 : 1) - 3.5 * viewSize.em;
+	const columns = viewSize.width ? Math.max(4, Math.min(lecture ? 24 : 30, Math.floor(gridPx / cellPx))) : 16;
 
 	return (
-		<div className="pl-step-view" style={animation}>
+		<div className="pl-step-view" style={animation} ref={view}>
 			<Controls
 				step={step}
 				total={total}
@@ -288,7 +290,9 @@ export function StepView({ run, step: requested, onStep, lecture, hideAnswers, p
 			/>
 			<div className="pl-step-stats-row">
 				<div className="pl-step-stat">
-					<span className="pl-step-label">reference</span>
+					<span className="pl-step-label">
+						ref<span className="pl-step-narrow-hidden">erence</span>
+					</span>
 					<span className="pl-step-value">{reference ?? '—'}</span>
 				</div>
 				<div className="pl-step-stat pl-step-fault">
@@ -310,13 +314,16 @@ export function StepView({ run, step: requested, onStep, lecture, hideAnswers, p
 					</span>
 				</div>
 				{!answersHidden && <div className="pl-step-stat pl-step-whole">
-					<span className="pl-step-label">whole trace</span>
+					<span className="pl-step-label">
+						whole<span className="pl-step-narrow-hidden"> trace</span>
+					</span>
 					<span className="pl-step-value pl-step-small" data-testid="stat-whole">
 						{full.misses.toLocaleString('en')} faults / {full.references.toLocaleString('en')} refs (
 						{((100 * full.misses) / Math.max(1, full.references)).toFixed(1)}%)
 					</span>
 				</div>}
 			</div>
+			{shown && <CountersPanel policy={run.policy} snapshot={shown.snapshot} whole={run.result.counters} />}
 			{full.references > total && (
 				<p className="pl-note pl-banner" data-testid="step-recorded-note">
 					The step view shows the first {total.toLocaleString('en')} of {full.references.toLocaleString('en')} references; the statistics
@@ -328,7 +335,7 @@ export function StepView({ run, step: requested, onStep, lecture, hideAnswers, p
 			<p className="pl-step-narration" data-testid="narration" aria-live="polite">
 				{step > 0 && <span className="pl-step-tag">{step}.</span>} {narration}
 			</p>
-			<div className="pl-step-panels" ref={panels}>
+			<div className="pl-step-panels">
 				<section className="pl-step-panel pl-step-grid-panel">
 					<h2>Frames over time</h2>
 					<FrameGrid timeline={timeline} step={step} columns={columns} onPick={pick} />
@@ -338,7 +345,7 @@ export function StepView({ run, step: requested, onStep, lecture, hideAnswers, p
 						{run.policy.title} <span className="pl-step-policy-name">({run.policy.name})</span>
 					</h2>
 					{/* The clock face is an SVG that scales itself to the panel; the lists and lanes are scaled by FitBox. */}
-					<FitBox fit={lecture && drawingFor({ policy: run.policy, frames: run.scenario.frames }) !== 'clock'}>
+					<FitBox fit={lecture && !['clock', 'clockpro'].includes(drawingFor({ policy: run.policy, frames: run.scenario.frames }))}>
 					{shown ? (
 						<StructureView
 							policy={run.policy}

@@ -1,0 +1,86 @@
+/*
+ * CountersPanel.tsx - the policy's own counters at the shown step, each
+ * with what this step added to it, so a lecturer can point at
+ * "workingset_refault +1" as the refault happens.  For Linux-shaped
+ * policies only the kernel's /proc/vmstat counters are shown, under the
+ * kernel's names and in the order a reclaim story reads (refaults, then
+ * activations, then the scan and what it stole); list sizes (nr_*) are in
+ * the lanes already.  A counter that stays 0 over the whole trace is left
+ * out and named in one line, so the panel shows what moves.
+ *
+ * Reads only the snapshot (counters, countersBefore: kept per step by the
+ * core's recorded run) and the whole run's final counters.
+ */
+import type { PolicyInfo, Snapshot } from '../../wasm/protocol';
+import { linuxShaped } from './PageChip';
+
+/* The kernel's vmstat counters, in the order the issue's reclaim story tells them. */
+const KERNEL_ORDER = [
+	'workingset_refault',
+	'workingset_activate',
+	'pgactivate',
+	'pgdeactivate',
+	'pgrefill',
+	'pgscan_anon',
+	'pgscan_file',
+	'pgsteal_anon',
+	'pgsteal_file',
+	'pgrotated',
+];
+
+/** Indexes (into PolicyInfo.counters) of the counters the panel shows, in order, and the names left out as always 0. */
+export function countersShown(policy: PolicyInfo, whole: Record<string, number>): { shown: number[]; alwaysZero: string[] } {
+	const names = policy.counters;
+	const candidates = linuxShaped(policy)
+		? KERNEL_ORDER.map((name) => names.indexOf(name)).filter((c) => c >= 0)
+		: names.map((_, c) => c);
+	return {
+		shown: candidates.filter((c) => (whole[names[c]] ?? 0) !== 0),
+		alwaysZero: candidates.filter((c) => (whole[names[c]] ?? 0) === 0).map((c) => names[c]),
+	};
+}
+
+interface Props {
+	policy: PolicyInfo;
+	snapshot: Snapshot;
+	/** The whole run's counters (SimulateResult.counters). */
+	whole: Record<string, number>;
+}
+
+export function CountersPanel({ policy, snapshot, whole }: Props) {
+	if (!policy.counters.length) return null;
+	const { shown, alwaysZero } = countersShown(policy, whole);
+	const kernel = linuxShaped(policy);
+	return (
+		<section
+			className="pl-step-counters"
+			data-testid="counters"
+			data-step={String(snapshot.step)}
+			aria-label={kernel ? 'kernel counters, as /proc/vmstat names them' : 'the policy’s counters'}
+		>
+			<span className="pl-step-counters-title">{kernel ? 'vmstat' : 'counters'}</span>
+			{shown.map((c) => {
+				const name = policy.counters[c];
+				const value = snapshot.counters[c] ?? 0;
+				const delta = value - (snapshot.countersBefore[c] ?? 0);
+				return (
+					<span
+						key={name}
+						className={`pl-step-counter${delta ? ' pl-step-bumped' : ''}`}
+						data-testid={`counter-${name}`}
+						data-value={String(value)}
+						data-delta={String(delta)}
+					>
+						<code>{name}</code> <b>{value.toLocaleString('en')}</b>
+						{delta !== 0 && <span className="pl-step-delta">{delta > 0 ? `+${delta}` : delta}</span>}
+					</span>
+				);
+			})}
+			{alwaysZero.length > 0 && (
+				<span className="pl-step-counters-zero" title={alwaysZero.join(', ')}>
+					{shown.length ? `${alwaysZero.length} more stay 0` : `all ${alwaysZero.length} stay 0 in this trace`}
+				</span>
+			)}
+		</section>
+	);
+}
