@@ -162,6 +162,50 @@ describe('the narration', () => {
 	});
 });
 
+describe("the policy's counters at each step", () => {
+	it('equal the counters of a fresh run of that many references, for every policy that has counters', async () => {
+		const refs = RANDOM.split(' ');
+		for (const policy of (await client.listPolicies()).filter((p) => p.counters.length)) {
+			const whole = await run(policy.name, 5, RANDOM);
+			for (const k of [0, 1, 9, 60, 173, refs.length]) {
+				const snapshot = await whole.session.snapshot(k);
+				const prefix = k
+					? (await client.simulate({ policy: policy.name, frames: 5, trace: { kind: 'text', text: refs.slice(0, k).join(' '), name: 'prefix' } })).counters
+					: Object.fromEntries(policy.counters.map((name) => [name, 0]));
+				expect(Object.fromEntries(policy.counters.map((name, c) => [name, snapshot.counters[c]])), `${policy.name} at step ${k}`).toEqual(prefix);
+			}
+			const last = await whole.session.snapshot(refs.length);
+			expect(last.counters.map((value, c) => value - last.countersBefore[c]), `${policy.name}: the last step's increments`).toEqual(
+				(await whole.session.snapshot(refs.length - 1)).counters.map((before, c) => last.counters[c] - before),
+			);
+			await whole.session.dispose();
+			runs.splice(runs.indexOf(whole), 1);
+		}
+	});
+
+	it("count a Linux refault in workingset_refault at the step an evicted page faults again, under the kernel's names", async () => {
+		const text = '1 2 3 4 5 6 1 2 3 7 1 2';
+		const linux = await run('linux', 3, text);
+		const names = linux.policy.counters;
+		expect(names).toEqual(expect.arrayContaining(['workingset_refault', 'workingset_activate', 'pgactivate', 'pgdeactivate', 'pgscan_file', 'pgsteal_file']));
+		const refault = names.indexOf('workingset_refault');
+		const pages = text.split(' ').map(Number);
+		let refaults = 0;
+		for (let k = 1; k <= pages.length; k++) {
+			const [before, after] = [await linux.session.snapshot(k - 1), await linux.session.snapshot(k)];
+			const delta = after.counters[refault] - after.countersBefore[refault];
+			expect(after.countersBefore).toEqual(before.counters);
+			/* Every eviction leaves a shadow value (lru_lists.c), so a fault on a page seen before is a refault. */
+			const resident = before.lists.some((list, l) => !linux.policy.lists[l].ghost && list.some((e) => e.page === pages[k - 1]));
+			const refaulted = !resident && pages.slice(0, k - 1).includes(pages[k - 1]);
+			expect(delta, `step ${k} (page ${pages[k - 1]})`).toBe(refaulted ? 1 : 0);
+			refaults += delta;
+		}
+		expect(refaults).toBeGreaterThan(0);
+		expect(refaults).toBe(linux.result.counters.workingset_refault);
+	});
+});
+
 describe('the transitions of a step', () => {
 	it('mark the promoted page, its changed fields and nothing else', async () => {
 		const r = await run('linux', 4, '1 2 1', { anon_percent: 0 });

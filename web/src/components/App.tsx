@@ -194,6 +194,7 @@ export function App() {
 		return `${window.location.origin}${window.location.pathname}${linkFor(at, shown?.result.trace.references ?? 0).fragment}`;
 	}, []);
 	const failureReset = useMemo(() => ({}), [state.view, state.step, run]);
+	const answersHidden = (state.hideAnswers ?? false) || (state.predict ?? false);
 	const compared = useMemo(
 		() => run && { policy: run.scenario.policy, frames: run.scenario.frames, params: run.scenario.params, trace: toTraceSource(run.scenario.trace) },
 		[run],
@@ -293,6 +294,7 @@ export function App() {
 						applied={state.scenario}
 						busy={progress !== null}
 						error={error}
+						hideAnswers={answersHidden}
 						onApply={applyFromForm}
 						onError={setError}
 					/>
@@ -341,9 +343,16 @@ export function App() {
 								onSelectionChange={setCompareChoice}
 								step={state.step}
 								onStepChange={setStep}
+								hideAnswers={answersHidden}
 							/>
 						)}
-						{run && compared && state.view === 'charts' && (
+						{run && compared && state.view === 'charts' && answersHidden && (
+							<p className="pl-note pl-banner" data-testid="charts-answers-hidden">
+								The charts show every run's results over the whole trace, so they are hidden while “hide answers” or predict
+								mode is on.
+							</p>
+						)}
+						{run && compared && state.view === 'charts' && !answersHidden && (
 							<ChartsView
 								scenario={compared}
 								client={client}

@@ -22,7 +22,7 @@
  */
 import { memo, useEffect, useRef, useState, type ClipboardEvent } from 'react';
 import { PagelabError, type GeneratorSpec, type PolicyInfo } from '../wasm/protocol';
-import { PRESETS, presetById, type Scenario } from '../model/scenario';
+import { PRESETS, presetById, presetTitle, type Scenario } from '../model/scenario';
 import { parseFrames, parseParam } from '../model/inputCheck';
 import './scenarioForm.css';
 
@@ -34,6 +34,8 @@ interface Props {
 	applied: Scenario;
 	busy: boolean;
 	error: string | null;
+	/** Hide answers / predict mode: preset titles without their results (presetTitle). */
+	hideAnswers: boolean;
 	onApply: (scenario: Scenario) => void;
 	onError: (message: string) => void;
 }
@@ -170,7 +172,7 @@ function ParamField({ policy, name, value, invalid, onChange }: { policy: Policy
 }
 
 /* Memoized: stepping re-renders the App, and the form has nothing to show for it. */
-export const ScenarioForm = memo(function ScenarioForm({ policies, applied, busy, error, onApply, onError }: Props) {
+export const ScenarioForm = memo(function ScenarioForm({ policies, applied, busy, error, hideAnswers, onApply, onError }: Props) {
 	const [draft, setDraft] = useState<Draft>(() => draftOf(applied));
 	const [preset, setPreset] = useState('');
 	const [invalid, setInvalid] = useState<string | null>(null);
@@ -260,7 +262,7 @@ export const ScenarioForm = memo(function ScenarioForm({ policies, applied, busy
 					<option value="">— choose a preset —</option>
 					{PRESETS.map((p) => (
 						<option key={p.id} value={p.id}>
-							{p.title}
+							{presetTitle(p, hideAnswers)}
 						</option>
 					))}
 				</select>

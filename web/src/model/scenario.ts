@@ -39,8 +39,16 @@ export interface Scenario {
 
 export interface Preset {
 	id: string;
+	/** What the preset is, without giving away what happens. */
 	title: string;
+	/** What happens (a fault count, an anomaly): left out of the title while answers are hidden. */
+	answer?: string;
 	scenario: Scenario;
+}
+
+/** The preset's title, with its answer unless answers are hidden. */
+export function presetTitle(preset: Preset, hideAnswers: boolean): string {
+	return preset.answer && !hideAnswers ? `${preset.title} (${preset.answer})` : preset.title;
 }
 
 const SILBERSCHATZ = '7 0 1 2 0 3 0 4 2 3 0 3 2 1 2 0 1 7 0 1';
@@ -54,17 +62,20 @@ const SEED000_FIGURE2 = '1 2 2 1 11 12 13 14 1 2';
 export const PRESETS: readonly Preset[] = [
 	{
 		id: 'silberschatz-fifo',
-		title: 'Silberschatz string, FIFO, 3 frames (15 faults)',
+		title: 'Silberschatz string, FIFO, 3 frames',
+		answer: '15 faults',
 		scenario: { policy: 'fifo', frames: 3, params: {}, trace: { kind: 'refs', text: SILBERSCHATZ } },
 	},
 	{
 		id: 'silberschatz-lru',
-		title: 'Silberschatz string, LRU, 3 frames (12 faults)',
+		title: 'Silberschatz string, LRU, 3 frames',
+		answer: '12 faults',
 		scenario: { policy: 'lru', frames: 3, params: {}, trace: { kind: 'refs', text: SILBERSCHATZ } },
 	},
 	{
 		id: 'silberschatz-opt',
-		title: 'Silberschatz string, OPT, 3 frames (9 faults)',
+		title: 'Silberschatz string, OPT, 3 frames',
+		answer: '9 faults',
 		scenario: { policy: 'opt', frames: 3, params: {}, trace: { kind: 'refs', text: SILBERSCHATZ } },
 	},
 	{
@@ -74,12 +85,14 @@ export const PRESETS: readonly Preset[] = [
 	},
 	{
 		id: 'belady-3',
-		title: "Belady's anomaly, FIFO, 3 frames (9 faults)",
+		title: "Belady's string 1 2 3 4 1 2 5 1 2 3 4 5, FIFO, 3 frames",
+		answer: "9 faults: Belady's anomaly, 4 frames give 10",
 		scenario: { policy: 'fifo', frames: 3, params: {}, trace: { kind: 'refs', text: '1 2 3 4 1 2 5 1 2 3 4 5' } },
 	},
 	{
 		id: 'belady-4',
-		title: "Belady's anomaly, FIFO, 4 frames (10 faults)",
+		title: "Belady's string 1 2 3 4 1 2 5 1 2 3 4 5, FIFO, 4 frames",
+		answer: "10 faults: Belady's anomaly, 3 frames give 9",
 		scenario: { policy: 'fifo', frames: 4, params: {}, trace: { kind: 'refs', text: '1 2 3 4 1 2 5 1 2 3 4 5' } },
 	},
 	{
@@ -94,7 +107,8 @@ export const PRESETS: readonly Preset[] = [
 	},
 	{
 		id: 'linux-promotion',
-		title: 'Linux lists: pages referenced twice are promoted',
+		title: 'Linux lists: pages referenced twice',
+		answer: 'they are promoted to the active list',
 		scenario: {
 			policy: 'linux',
 			frames: 6,
@@ -104,7 +118,8 @@ export const PRESETS: readonly Preset[] = [
 	},
 	{
 		id: 'loop-lru',
-		title: 'A loop one page larger than memory defeats LRU',
+		title: 'LRU on a loop one page larger than memory',
+		answer: 'every reference faults',
 		scenario: {
 			policy: 'lru',
 			frames: 4,

@@ -8,10 +8,12 @@ interface CompareControlsProps {
 	step: number;
 	total: number;
 	nextDifference: number | null;
+	/** Hide answers: no jump to the next difference (it tells where the results differ). */
+	hideJumps?: boolean;
 	onStep: (step: number) => void;
 }
 
-export function CompareControls({ step, total, nextDifference, onStep }: CompareControlsProps) {
+export function CompareControls({ step, total, nextDifference, hideJumps = false, onStep }: CompareControlsProps) {
 	return (
 		<div className="pl-compare-controls" role="toolbar" aria-label="compare step controls">
 			<button type="button" data-testid="compare-step-start" onClick={() => onStep(0)} disabled={step === 0} title="back to the start (Home)">
@@ -29,7 +31,7 @@ export function CompareControls({ step, total, nextDifference, onStep }: Compare
 			>
 				forward ▶
 			</button>
-			<button
+			{!hideJumps && <button
 				type="button"
 				data-testid="compare-next-difference"
 				onClick={() => nextDifference !== null && onStep(nextDifference)}
@@ -37,7 +39,7 @@ export function CompareControls({ step, total, nextDifference, onStep }: Compare
 				title="the next step where the policies' results differ (D)"
 			>
 				next difference
-			</button>
+			</button>}
 			<input
 				type="range"
 				data-testid="compare-scrub"

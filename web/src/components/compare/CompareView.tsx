@@ -71,6 +71,8 @@ export interface CompareViewProps {
 	onSelectionChange?: (selection: CompareSelection) => void;
 	step?: number;
 	onStepChange?: (step: number) => void;
+	/** Hide answers / predict mode: nothing past the current step (strips, totals, divergence, jumps, export). */
+	hideAnswers?: boolean;
 }
 
 const MIN_POLICIES = 2;
@@ -85,6 +87,7 @@ export function CompareView({
 	onSelectionChange,
 	step: sharedStep,
 	onStepChange,
+	hideAnswers = false,
 }: CompareViewProps) {
 	const [chosen, setChosen] = useState<CompareEntry[]>([]);
 	const [ghostOn, setGhostOn] = useState(selection?.ghostOpt ?? false);
@@ -201,7 +204,9 @@ export function CompareView({
 		() => (comparison ? nextDifferenceAfter(comparison.runs.map((r) => r.outcome), step) : null),
 		[comparison, step],
 	);
-	useCompareKeys(step, nextDifference, setStep);
+	useCompareKeys(step, hideAnswers ? null : nextDifference, setStep);
+	/* With answers hidden, the divergence is told only once the class has reached it. */
+	const shownDivergence = hideAnswers && divergence !== null && divergence > step ? null : divergence;
 	const [reasons, setReasons] = useState<{ of: Comparison; reasons: Map<number, number> } | null>(null);
 
 	useEffect(() => {
@@ -288,18 +293,25 @@ export function CompareView({
 			)}
 			{comparison && (
 				<>
-					<CompareControls step={step} total={total} nextDifference={nextDifference} onStep={setStep} />
-					<CompareExport comparison={comparison} step={step} divergence={divergence} onError={setError} />
-					<DivergenceNote
-						comparison={comparison}
-						divergence={divergence}
-						reasons={reasons?.of === comparison ? reasons.reasons : new Map()}
-						onStep={setStep}
-					/>
+					<CompareControls step={step} total={total} nextDifference={hideAnswers ? null : nextDifference} hideJumps={hideAnswers} onStep={setStep} />
+					{!hideAnswers && <CompareExport comparison={comparison} step={step} divergence={divergence} onError={setError} />}
+					{hideAnswers && shownDivergence === null ? (
+						<p className="pl-compare-agree" data-testid="compare-answers-hidden">
+							Answers hidden: the strips show each run's hits and faults up to this step only.
+						</p>
+					) : (
+						<DivergenceNote
+							comparison={comparison}
+							divergence={shownDivergence}
+							reasons={reasons?.of === comparison ? reasons.reasons : new Map()}
+							onStep={setStep}
+						/>
+					)}
 					<Strips
 						comparison={comparison}
 						step={step}
-						divergence={divergence}
+						divergence={shownDivergence}
+						hideAfterStep={hideAnswers}
 						onStep={setStep}
 					/>
 					<Columns

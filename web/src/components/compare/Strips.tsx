@@ -24,6 +24,8 @@ export interface StripsProps {
 	comparison: Comparison;
 	step: number;
 	divergence: number | null;
+	/** Hide answers: cells after the current step are blank and totals hidden. */
+	hideAfterStep?: boolean;
 	onStep: (step: number) => void;
 }
 
@@ -31,7 +33,7 @@ export interface StripsProps {
  * As many cells as fit the width, each wide enough for the longest page
  * number of the trace, so a lecture screen shows no scroll bar.
  */
-export function Strips({ comparison, step, divergence, onStep }: StripsProps) {
+export function Strips({ comparison, step, divergence, hideAfterStep = false, onStep }: StripsProps) {
 	const { trace, runs } = comparison;
 	const box = useRef<HTMLDivElement>(null);
 	const { width, em } = useElementWidth(box);
@@ -91,7 +93,7 @@ export function Strips({ comparison, step, divergence, onStep }: StripsProps) {
 					))}
 				</div>
 				{runs.map((run, i) => (
-					<StripRow key={i} index={i} run={run} step={step} window={window} cellClass={cellClass} onStep={onStep} />
+					<StripRow key={i} index={i} run={run} step={step} window={window} cellClass={cellClass} hideAfterStep={hideAfterStep} onStep={onStep} />
 				))}
 			</div>
 		</div>

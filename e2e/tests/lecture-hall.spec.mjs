@@ -1,0 +1,229 @@
+/*
+ * What a lecture hall adds to lecture mode's basics (lecture.spec.mjs): every
+ * drawing fits a projector at the four sizes with 24 px text (Linux's lanes
+ * with shadow entries and its counters, CLOCK-Pro's clock, RRIP, OPT, aging,
+ * the clock face), the whole trace's total is never cut, the clock hand
+ * never covers a slot number, the kernel's counters move step by step,
+ * CLOCK-Pro's three hands point at their entries, hide answers hides the
+ * compare strips, the preset titles and the charts, the built site opened
+ * from disk says how to serve it, and the focus ring shows in every mode.
+ * Each fit case writes e2e/screenshots/lecture-<case>-<w>x<h>.png.
+ */
+import { test, expect } from '../lib/fixtures.mjs';
+import { DIST_DIR } from '../lib/static-server.mjs';
+
+const SILBERSCHATZ = '7,0,1,2,0,3,0,4,2,3,0,3,2,1,2,0,1,7,0,1';
+/* Anon and file pages, evictions with shadow entries, refaults: every part of Linux's drawing at once. */
+const LINUX_BUSY = '1,2,3,1,4,5,1,6,2,7,3,8,1,9,2,10,1,4,5,6,11,12,1,2';
+const PROJECTORS = [
+	[1280, 720],
+	[1366, 768],
+	[1920, 1080],
+	[1024, 768],
+];
+const CASES = {
+	clock: `policy=clock&frames=4&refs=${SILBERSCHATZ}&step=9`,
+	linux: `policy=linux&frames=4&refs=${LINUX_BUSY}&step=20`,
+	clockpro: `policy=clockpro&frames=5&refs=${LINUX_BUSY}&step=18`,
+	srrip: 'policy=srrip&frames=4&refs=1,2,2,1,11,12,13,14,1,2&step=7',
+	opt: `policy=opt&frames=3&refs=${SILBERSCHATZ}&step=9`,
+	aging: `policy=aging&frames=3&refs=${SILBERSCHATZ}&step=9`,
+};
+
+/* Every element with its own visible text: where it is and how large its text is on screen (as lecture.spec.mjs measures). */
+function textBoxes() {
+	const out = [];
+	for (const element of document.querySelectorAll('body *')) {
+		const own = [...element.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
+		if (!own || !element.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
+		const box = element.getBoundingClientRect();
+		if (!box.width || !box.height) continue;
+		const scale = Number(element.closest('[data-scale]')?.getAttribute('data-scale') ?? 1);
+		const size = element instanceof SVGElement ? box.height : parseFloat(getComputedStyle(element).fontSize) * scale;
+		const clipped = !(element instanceof SVGElement) && element.scrollWidth > element.clientWidth + 1 && getComputedStyle(element).textOverflow === 'ellipsis';
+		out.push({ text: element.textContent.trim().slice(0, 30), size, clipped, right: box.right, bottom: box.bottom, left: box.left, top: box.top });
+	}
+	return out;
+}
+
+async function openAt(lab, query, step) {
+	await lab.open(`?${query}&view=step&lecture=1`);
+	await expect(lab.byTestId('structure')).toHaveAttribute('data-step', String(step));
+	await lab.page.waitForTimeout(900); /* transitions and the fit settle */
+}
+
+for (const [width, height] of PROJECTORS) {
+	test.describe(`a lecture at ${width}x${height}`, () => {
+		test.use({ viewport: { width, height } });
+
+		for (const [name, query] of Object.entries(CASES)) {
+			test(`${name}: structure, reference, counters and narration on screen, 24 px text, nothing cut`, async ({ lab }) => {
+				const step = Number(/step=(\d+)/.exec(query)[1]);
+				await openAt(lab, query, step);
+				const ids = ['structure', 'stat-faults', 'stat-hits', 'stat-evictions', 'stat-whole', 'narration', 'step-counter', `grid-result-${step}`];
+				if (['linux', 'clockpro', 'clock'].includes(name)) ids.push('counters');
+				for (const id of ids) {
+					const box = await lab.byTestId(id).boundingBox();
+					expect(box, id).not.toBeNull();
+					expect(box.x >= 0 && box.y >= 0 && box.x + box.width <= width + 1 && box.y + box.height <= height + 1, `${id} at ${JSON.stringify(box)}`).toBe(true);
+				}
+				const texts = await lab.page.evaluate(textBoxes);
+				expect(texts.filter((t) => t.right > width + 1 || t.bottom > height + 1 || t.left < -1 || t.top < -1), 'text outside the viewport').toEqual([]);
+				expect(texts.filter((t) => t.size < 23.5), 'text under 24 px').toEqual([]);
+				expect(texts.filter((t) => t.clipped), 'text cut with an ellipsis').toEqual([]);
+				const scroll = await lab.page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight]);
+				expect(scroll).toEqual([width, height]);
+				await lab.page.screenshot({ path: `e2e/screenshots/lecture-${name}-${width}x${height}.png` });
+			});
+		}
+
+		test('the clock hand stops short of the slot number it points at', async ({ lab, page }) => {
+			for (const step of [1, 5, 9, 14]) {
+				await openAt(lab, CASES.clock.replace('step=9', `step=${step}`), step);
+				const overlap = await page.evaluate(() => {
+					const hand = document.querySelector('[data-testid^="hand-"]');
+					const line = hand.querySelector('line');
+					const tip = new DOMPoint(0, Number(line.getAttribute('y2'))).matrixTransform(line.getScreenCTM());
+					const slots = document.querySelectorAll('.pl-step-slot-number');
+					const number = slots[Number(hand.getAttribute('data-position')) % slots.length].getBoundingClientRect();
+					const margin = 2;
+					return tip.x > number.left - margin && tip.x < number.right + margin && tip.y > number.top - margin && tip.y < number.bottom + margin;
+				});
+				expect(overlap, `step ${step}`).toBe(false);
+			}
+		});
+	});
+}
+
+test("Linux's counters panel shows the kernel's names and what each step added", async ({ lab }) => {
+	await lab.setScenario({ policy: 'linux', frames: 3, refs: '1 2 3 4 5 6 1 2 3 7 1 2' });
+	const panel = lab.byTestId('counters');
+	await expect(panel).toHaveAttribute('data-step', '0');
+	for (const name of ['workingset_refault', 'pgactivate', 'pgscan_file', 'pgsteal_file'])
+		await expect(panel.getByTestId(`counter-${name}`)).toHaveAttribute('data-value', '0');
+	/* Page 4 finds memory full: reclaim scans and steals one page. */
+	await lab.goToStep(4);
+	await expect(panel).toHaveAttribute('data-step', '4');
+	const stolen = async () =>
+		Number(await panel.getByTestId('counter-pgsteal_file').getAttribute('data-delta')) +
+		Number((await panel.getByTestId('counter-pgsteal_anon').getAttribute('data-delta').catch(() => '0')) ?? 0);
+	expect(await stolen()).toBe(1);
+	/* Page 1 comes back at step 7 after its eviction: a refault, counted at that step and not before. */
+	await lab.goToStep(6);
+	await expect(panel.getByTestId('counter-workingset_refault')).toHaveAttribute('data-delta', '0');
+	await lab.goToStep(7);
+	await expect(panel).toHaveAttribute('data-step', '7');
+	await expect(panel.getByTestId('counter-workingset_refault')).toHaveAttribute('data-delta', '1');
+	await expect(panel.getByTestId('counter-workingset_refault')).toContainText('+1');
+	/* A counter that never moves on this trace is not listed but counted. */
+	await expect(panel.getByTestId('counter-nr_active_file')).toHaveCount(0);
+});
+
+test("CLOCK-Pro draws one clock with its hot, cold and test hands pointing at their entries", async ({ lab, page }) => {
+	await lab.setScenario({ policy: 'clockpro', frames: 5, refs: LINUX_BUSY.split(',').join(' ') });
+	await lab.goToStep(18);
+	await page.waitForTimeout(900); /* the hands' turn settles */
+	const structure = lab.byTestId('structure');
+	await expect(structure.getByTestId('list-clock').getByTestId('page')).toHaveCount(5);
+	expect(await structure.getByTestId('list-test').getByTestId('page').count()).toBeGreaterThan(0);
+	for (const hand of ['hand_hot', 'hand_cold', 'hand_test']) {
+		const angles = await page.evaluate((name) => {
+			const hand = document.querySelector(`[data-testid="hand-${name}"]`);
+			const line = hand.querySelector('line');
+			const centre = new DOMPoint(0, 0).matrixTransform(line.getScreenCTM());
+			const tip = new DOMPoint(0, Number(line.getAttribute('y2'))).matrixTransform(line.getScreenCTM());
+			const entries = [...document.querySelectorAll('[data-testid="structure"] [data-testid="page"]')].sort(
+				(a, b) => Number(a.dataset.order) - Number(b.dataset.order),
+			);
+			/* The entry's own circle: its badges would pull the group's box off centre. */
+			const target = entries[Number(hand.dataset.position)].querySelector('circle').getBoundingClientRect();
+			const angle = (x, y) => (Math.atan2(x - centre.x, centre.y - y) * 180) / Math.PI;
+			return [angle(tip.x, tip.y), angle(target.x + target.width / 2, target.y + target.height / 2)];
+		}, hand);
+		const apart = Math.abs(((angles[0] - angles[1] + 540) % 360) - 180);
+		expect(apart, `${hand} points at its entry`).toBeLessThan(3);
+	}
+	await expect(structure.locator('[data-list="clock"][data-hot="1"]').first()).toBeVisible();
+});
+
+test('hide answers hides the compare strips past the step, the totals, the divergence, the jumps and export, the charts and the preset results', async ({ lab, page }) => {
+	await expect(lab.byTestId('preset-select').locator('option[value="silberschatz-fifo"]')).toHaveText(/15 faults/);
+	await lab.setScenario({ policy: 'fifo', frames: 3, refs: SILBERSCHATZ.split(',').join(' ') });
+	await lab.goToStep(5);
+	await lab.byTestId('hide-answers').check();
+	await expect(lab.byTestId('preset-select').locator('option[value="silberschatz-fifo"]')).toHaveText('Silberschatz string, FIFO, 3 frames');
+	for (const option of await lab.byTestId('preset-select').locator('option').allTextContents())
+		expect(option).not.toMatch(/faults|anomaly|promoted|defeats/);
+	await lab.byTestId('tab-compare').click();
+	const strip = lab.byTestId('compare-strip-0');
+	await expect(strip.locator('[data-result]')).toHaveCount(5);
+	await expect(strip.locator('[data-hidden]')).toHaveCount(15);
+	await expect(lab.byTestId('compare-answers-hidden')).toBeVisible();
+	await expect(lab.byTestId('first-divergence')).toHaveCount(0);
+	await expect(lab.byTestId('compare-next-difference')).toHaveCount(0);
+	await expect(lab.byTestId('compare-export-csv')).toHaveCount(0);
+	await expect(page.getByText('/ 15')).toHaveCount(0);
+	/* Stepping reveals one more result per step. */
+	await lab.byTestId('compare-step-forward').click();
+	await expect(strip.locator('[data-result]')).toHaveCount(6);
+	await lab.byTestId('tab-charts').click();
+	await expect(lab.byTestId('charts-answers-hidden')).toBeVisible();
+	await expect(lab.byTestId('chart-cumulative')).toHaveCount(0);
+	await lab.byTestId('hide-answers').uncheck();
+	await expect(lab.byTestId('chart-cumulative')).toBeVisible();
+	await lab.byTestId('tab-compare').click();
+	await expect(strip.locator('[data-result]')).toHaveCount(20);
+	await expect(lab.byTestId('first-divergence')).toBeVisible();
+});
+
+test('the built site opened from disk says how to serve it instead of a blank page', async ({ browser }) => {
+	const context = await browser.newContext();
+	try {
+		const page = await context.newPage();
+		await page.goto(`file://${DIST_DIR}index.html`);
+		const help = page.getByTestId('file-protocol-help');
+		await expect(help).toBeVisible();
+		await expect(help).toContainText('needs a web server');
+		await expect(help).toContainText('python3 -m http.server 8000');
+		await expect(help).toContainText('npm start');
+	} finally {
+		await context.close();
+	}
+});
+
+test('served over http the page starts and shows no file:// help', async ({ lab }) => {
+	await expect(lab.byTestId('file-protocol-help')).toHaveCount(0);
+});
+
+/*
+ * The focus ring: every control reached by Tab, in each view, with and
+ * without lecture mode and with predict mode on, shows an outline at least
+ * 3 px wide that is not transparent.
+ */
+test('the focus ring shows on every control in every view and mode', async ({ lab, page }) => {
+	test.setTimeout(180_000);
+	await lab.setScenario({ policy: 'linux', frames: 4, refs: '1 2 3 1 4 5 1 6' });
+	await lab.goToStep(5);
+	for (const mode of ['plain', 'lecture', 'predict']) {
+		if (mode === 'lecture') await lab.byTestId('lecture-mode').check();
+		if (mode === 'predict') await lab.byTestId('predict-mode').check();
+		for (const view of ['step', 'compare', 'charts']) {
+			await lab.byTestId(`tab-${view}`).click();
+			await page.waitForTimeout(800);
+			await lab.byTestId(`tab-${view}`).focus();
+			const faint = [];
+			for (let i = 0; i < 40; i++) {
+				await page.keyboard.press('Tab');
+				const ring = await page.evaluate(() => {
+					const element = document.activeElement;
+					if (!element || element === document.body) return null;
+					const style = getComputedStyle(element);
+					const visible = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 3 && !/rgba\(.*, 0\)$|transparent/.test(style.outlineColor);
+					return { visible, what: `${element.tagName.toLowerCase()} ${element.getAttribute('data-testid') ?? element.textContent.trim().slice(0, 20)}` };
+				});
+				if (ring && !ring.visible) faint.push(ring.what);
+			}
+			expect(faint, `${view} view, ${mode}`).toEqual([]);
+		}
+	}
+});
