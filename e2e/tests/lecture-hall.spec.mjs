@@ -4,7 +4,8 @@
  * with shadow entries and its counters, CLOCK-Pro's clock, RRIP, OPT, aging,
  * the clock face), the whole trace's total is never cut, the clock hand
  * never covers a slot number, the kernel's counters move step by step,
- * CLOCK-Pro's three hands point at their entries, hide answers hides the
+ * CLOCK-Pro's three hands point at their entries, the compare view fits too
+ * (its run editors folded behind "runs…"), hide answers hides the
  * compare strips, the preset titles and the charts, the built site opened
  * from disk says how to serve it, and the focus ring shows in every mode.
  * Each fit case writes e2e/screenshots/lecture-<case>-<w>x<h>.png.
@@ -76,6 +77,24 @@ for (const [width, height] of PROJECTORS) {
 				await lab.page.screenshot({ path: `e2e/screenshots/lecture-${name}-${width}x${height}.png` });
 			});
 		}
+
+		test('compare: controls, divergence, strips and frame columns on screen at 24 px; the run editors behind "runs…"', async ({ lab }) => {
+			await lab.open(`?policy=fifo&frames=3&refs=${SILBERSCHATZ}&view=compare&lecture=1&step=9`);
+			await expect(lab.byTestId('compare-column-1')).toHaveAttribute('data-step', '9', { timeout: 30_000 });
+			await lab.page.waitForTimeout(900);
+			for (const id of ['compare-step-counter', 'first-divergence', 'compare-strip-0', 'compare-strip-1', 'compare-column-0', 'compare-column-1']) {
+				const box = await lab.byTestId(id).boundingBox();
+				expect(box, id).not.toBeNull();
+				expect(box.x >= 0 && box.y >= 0 && box.x + box.width <= width + 1 && box.y + box.height <= height + 1, `${id} at ${JSON.stringify(box)}`).toBe(true);
+			}
+			const texts = await lab.page.evaluate(textBoxes);
+			expect(texts.filter((t) => t.right > width + 1 || t.bottom > height + 1 || t.left < -1 || t.top < -1), 'text outside the viewport').toEqual([]);
+			expect(texts.filter((t) => t.size < 23.5), 'text under 24 px').toEqual([]);
+			await lab.page.screenshot({ path: `e2e/screenshots/lecture-compare-${width}x${height}.png` });
+			await expect(lab.byTestId('compare-policy-0')).toHaveCount(0);
+			await lab.byTestId('compare-edit-runs').click();
+			await expect(lab.byTestId('compare-policy-0')).toHaveValue('fifo');
+		});
 
 		test('the clock hand stops short of the slot number it points at', async ({ lab, page }) => {
 			for (const step of [1, 5, 9, 14]) {

@@ -97,6 +97,8 @@ export function CompareView({
 	const comparing = useSimulation<string>();
 	const ghosting = useSimulation<string>();
 	const [error, setError] = useState<string | null>(null);
+	/* Lecture mode folds the run editors away (like the scenario form) until "runs…" opens them. */
+	const [editing, setEditing] = useState(false);
 	const policies = usePolicyList(client, setError);
 	const [ownStep, setOwnStep] = useState(0);
 	const paramsKey = JSON.stringify(scenario.params ?? {});
@@ -251,7 +253,12 @@ export function CompareView({
 
 	return (
 		<section className={`pl-compare${lecture ? ' pl-compare-lecture' : ''}`} aria-label="Compare policies">
-			<div className="pl-compare-toolbar">
+			{lecture && (
+				<button type="button" className="pl-compare-edit-runs" data-testid="compare-edit-runs" aria-expanded={editing} onClick={() => setEditing((e) => !e)}>
+					{editing ? 'hide runs' : 'runs…'}
+				</button>
+			)}
+			{(!lecture || editing) && <div className="pl-compare-toolbar">
 				{chosen.map((entry, i) => (
 					<EntryEditor
 						key={i}
@@ -274,7 +281,7 @@ export function CompareView({
 					<input type="checkbox" data-testid="compare-ghost-opt" checked={ghostOn} onChange={(e) => setGhostOn(e.target.checked)} />
 					Show what OPT would hold
 				</label>
-			</div>
+			</div>}
 			<p className="pl-compare-scenario">
 				{sameFrames
 					? `Same trace, ${scenario.frames} frame${scenario.frames === 1 ? '' : 's'}, all runs step by step together.`
@@ -294,7 +301,7 @@ export function CompareView({
 			{comparison && (
 				<>
 					<CompareControls step={step} total={total} nextDifference={hideAnswers ? null : nextDifference} hideJumps={hideAnswers} onStep={setStep} />
-					{!hideAnswers && <CompareExport comparison={comparison} step={step} divergence={divergence} onError={setError} />}
+					{!hideAnswers && !lecture && <CompareExport comparison={comparison} step={step} divergence={divergence} onError={setError} />}
 					{hideAnswers && shownDivergence === null ? (
 						<p className="pl-compare-agree" data-testid="compare-answers-hidden">
 							Answers hidden: the strips show each run's hits and faults up to this step only.
