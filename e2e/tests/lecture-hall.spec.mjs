@@ -12,16 +12,11 @@
  */
 import { test, expect } from '../lib/fixtures.mjs';
 import { DIST_DIR } from '../lib/static-server.mjs';
+import { PROJECTORS, expectLectureText, expectOnScreen } from '../lib/screen.mjs';
 
 const SILBERSCHATZ = '7,0,1,2,0,3,0,4,2,3,0,3,2,1,2,0,1,7,0,1';
 /* Anon and file pages, evictions with shadow entries, refaults: every part of Linux's drawing at once. */
 const LINUX_BUSY = '1,2,3,1,4,5,1,6,2,7,3,8,1,9,2,10,1,4,5,6,11,12,1,2';
-const PROJECTORS = [
-	[1280, 720],
-	[1366, 768],
-	[1920, 1080],
-	[1024, 768],
-];
 const CASES = {
 	clock: `policy=clock&frames=4&refs=${SILBERSCHATZ}&step=9`,
 	linux: `policy=linux&frames=4&refs=${LINUX_BUSY}&step=20`,
@@ -30,22 +25,6 @@ const CASES = {
 	opt: `policy=opt&frames=3&refs=${SILBERSCHATZ}&step=9`,
 	aging: `policy=aging&frames=3&refs=${SILBERSCHATZ}&step=9`,
 };
-
-/* Every element with its own visible text: where it is and how large its text is on screen (as lecture.spec.mjs measures). */
-function textBoxes() {
-	const out = [];
-	for (const element of document.querySelectorAll('body *')) {
-		const own = [...element.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
-		if (!own || !element.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
-		const box = element.getBoundingClientRect();
-		if (!box.width || !box.height) continue;
-		const scale = Number(element.closest('[data-scale]')?.getAttribute('data-scale') ?? 1);
-		const size = element instanceof SVGElement ? box.height : parseFloat(getComputedStyle(element).fontSize) * scale;
-		const clipped = !(element instanceof SVGElement) && element.scrollWidth > element.clientWidth + 1 && getComputedStyle(element).textOverflow === 'ellipsis';
-		out.push({ text: element.textContent.trim().slice(0, 30), size, clipped, right: box.right, bottom: box.bottom, left: box.left, top: box.top });
-	}
-	return out;
-}
 
 async function openAt(lab, query, step) {
 	await lab.open(`?${query}&view=step&lecture=1`);
@@ -63,15 +42,8 @@ for (const [width, height] of PROJECTORS) {
 				await openAt(lab, query, step);
 				const ids = ['structure', 'stat-faults', 'stat-hits', 'stat-evictions', 'stat-whole', 'narration', 'step-counter', `grid-result-${step}`];
 				if (['linux', 'clockpro', 'clock'].includes(name)) ids.push('counters');
-				for (const id of ids) {
-					const box = await lab.byTestId(id).boundingBox();
-					expect(box, id).not.toBeNull();
-					expect(box.x >= 0 && box.y >= 0 && box.x + box.width <= width + 1 && box.y + box.height <= height + 1, `${id} at ${JSON.stringify(box)}`).toBe(true);
-				}
-				const texts = await lab.page.evaluate(textBoxes);
-				expect(texts.filter((t) => t.right > width + 1 || t.bottom > height + 1 || t.left < -1 || t.top < -1), 'text outside the viewport').toEqual([]);
-				expect(texts.filter((t) => t.size < 23.5), 'text under 24 px').toEqual([]);
-				expect(texts.filter((t) => t.clipped), 'text cut with an ellipsis').toEqual([]);
+				await expectOnScreen(lab, ids, { width, height });
+				await expectLectureText(lab, { width, height });
 				const scroll = await lab.page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight]);
 				expect(scroll).toEqual([width, height]);
 				await lab.page.screenshot({ path: `e2e/screenshots/lecture-${name}-${width}x${height}.png` });
@@ -82,14 +54,8 @@ for (const [width, height] of PROJECTORS) {
 			await lab.open(`?policy=fifo&frames=3&refs=${SILBERSCHATZ}&view=compare&lecture=1&step=9`);
 			await expect(lab.byTestId('compare-column-1')).toHaveAttribute('data-step', '9', { timeout: 30_000 });
 			await lab.page.waitForTimeout(900);
-			for (const id of ['compare-step-counter', 'first-divergence', 'compare-strip-0', 'compare-strip-1', 'compare-column-0', 'compare-column-1']) {
-				const box = await lab.byTestId(id).boundingBox();
-				expect(box, id).not.toBeNull();
-				expect(box.x >= 0 && box.y >= 0 && box.x + box.width <= width + 1 && box.y + box.height <= height + 1, `${id} at ${JSON.stringify(box)}`).toBe(true);
-			}
-			const texts = await lab.page.evaluate(textBoxes);
-			expect(texts.filter((t) => t.right > width + 1 || t.bottom > height + 1 || t.left < -1 || t.top < -1), 'text outside the viewport').toEqual([]);
-			expect(texts.filter((t) => t.size < 23.5), 'text under 24 px').toEqual([]);
+			await expectOnScreen(lab, ['compare-step-counter', 'first-divergence', 'compare-strip-0', 'compare-strip-1', 'compare-column-0', 'compare-column-1'], { width, height });
+			await expectLectureText(lab, { width, height });
 			await lab.page.screenshot({ path: `e2e/screenshots/lecture-compare-${width}x${height}.png` });
 			await expect(lab.byTestId('compare-policy-0')).toHaveCount(0);
 			await lab.byTestId('compare-edit-runs').click();

@@ -12,14 +12,9 @@ import LZString from 'lz-string';
 import AxeBuilder from '@axe-core/playwright';
 import { test, expect } from '../lib/fixtures.mjs';
 import { PageLab } from '../lib/pagelab.mjs';
+import { PROJECTORS, textBoxes } from '../lib/screen.mjs';
 
 const SILBERSCHATZ = '7 0 1 2 0 3 0 4 2 3 0 3 2 1 2 0 1 7 0 1';
-const PROJECTORS = [
-	[1280, 720],
-	[1366, 768],
-	[1920, 1080],
-	[1024, 768],
-];
 
 function link(state, trace) {
 	const pack = (value) => LZString.compressToEncodedURIComponent(JSON.stringify(value));
@@ -32,26 +27,6 @@ function refsOf(n, pages) {
 		x = (x * 1103515245 + 12345) % 2147483648;
 		return x % pages;
 	}).join(' ');
-}
-
-/*
- * Every element that shows text, with where it is and how big its text is
- * on screen: the computed size times the scale FitBox applies, or for SVG
- * text the height of its box.
- */
-function textBoxes() {
-	const out = [];
-	for (const element of document.querySelectorAll('body *')) {
-		const own = [...element.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
-		if (!own || !element.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
-		const box = element.getBoundingClientRect();
-		if (!box.width || !box.height) continue;
-		const scale = Number(element.closest('[data-scale]')?.getAttribute('data-scale') ?? 1);
-		const svg = element instanceof SVGElement;
-		const size = svg ? box.height : parseFloat(getComputedStyle(element).fontSize) * scale;
-		out.push({ text: element.textContent.trim().slice(0, 30), size, right: box.right, bottom: box.bottom, left: box.left, top: box.top });
-	}
-	return out;
 }
 
 for (const [width, height] of PROJECTORS) {

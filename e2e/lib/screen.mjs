@@ -1,0 +1,55 @@
+/*
+ * screen.mjs - what a projector shows, measured in the page: the checks
+ * lecture mode's tests share.
+ *
+ *   PROJECTORS         [width, height] of the four projector sizes.
+ *   textBoxes()        (run in the page with page.evaluate) every element with
+ *                      its own visible text: its text, its box, and how large
+ *                      the text is on screen (the computed size times the
+ *                      scale FitBox applies, or for SVG text the height of
+ *                      its box), and whether it is cut with an ellipsis.
+ *   expectOnScreen(lab, ids, {width, height})
+ *                      each test id's box lies inside the viewport.
+ *   expectLectureText(lab, {width, height})
+ *                      no text outside the viewport, none under 24 px, none cut.
+ */
+import { expect } from '@playwright/test';
+
+/* The projector sizes lecture mode is built for (issue 10). */
+export const PROJECTORS = [
+	[1280, 720],
+	[1366, 768],
+	[1920, 1080],
+	[1024, 768],
+];
+
+export function textBoxes() {
+	const out = [];
+	for (const element of document.querySelectorAll('body *')) {
+		const own = [...element.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
+		if (!own || !element.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
+		const box = element.getBoundingClientRect();
+		if (!box.width || !box.height) continue;
+		const scale = Number(element.closest('[data-scale]')?.getAttribute('data-scale') ?? 1);
+		const svg = element instanceof SVGElement;
+		const size = svg ? box.height : parseFloat(getComputedStyle(element).fontSize) * scale;
+		const clipped = !svg && element.scrollWidth > element.clientWidth + 1 && getComputedStyle(element).textOverflow === 'ellipsis';
+		out.push({ text: element.textContent.trim().slice(0, 30), size, clipped, right: box.right, bottom: box.bottom, left: box.left, top: box.top });
+	}
+	return out;
+}
+
+export async function expectOnScreen(lab, ids, { width, height }) {
+	for (const id of ids) {
+		const box = await lab.byTestId(id).boundingBox();
+		expect(box, id).not.toBeNull();
+		expect(box.x >= 0 && box.y >= 0 && box.x + box.width <= width + 1 && box.y + box.height <= height + 1, `${id} at ${JSON.stringify(box)}`).toBe(true);
+	}
+}
+
+export async function expectLectureText(lab, { width, height }) {
+	const texts = await lab.page.evaluate(textBoxes);
+	expect(texts.filter((t) => t.right > width + 1 || t.bottom > height + 1 || t.left < -1 || t.top < -1), 'text outside the viewport').toEqual([]);
+	expect(texts.filter((t) => t.size < 23.5), 'text under 24 px').toEqual([]);
+	expect(texts.filter((t) => t.clipped), 'text cut with an ellipsis').toEqual([]);
+}
