@@ -24,6 +24,8 @@ const CASES = {
 	srrip: 'policy=srrip&frames=4&refs=1,2,2,1,11,12,13,14,1,2&step=7',
 	opt: `policy=opt&frames=3&refs=${SILBERSCHATZ}&step=9`,
 	aging: `policy=aging&frames=3&refs=${SILBERSCHATZ}&step=9`,
+	/* Linux again with predict mode's question above the columns (switched on after loading). */
+	'linux-predict': `policy=linux&frames=4&refs=${LINUX_BUSY}&step=20`,
 };
 
 async function openAt(lab, query, step) {
@@ -40,8 +42,13 @@ for (const [width, height] of PROJECTORS) {
 			test(`${name}: structure, reference, counters and narration on screen, 24 px text, nothing cut`, async ({ lab }) => {
 				const step = Number(/step=(\d+)/.exec(query)[1]);
 				await openAt(lab, query, step);
+				if (name.endsWith('-predict')) {
+					await lab.byTestId('predict-mode').check();
+					await lab.page.waitForTimeout(900);
+				}
 				const ids = ['structure', 'stat-faults', 'stat-hits', 'stat-evictions', 'stat-whole', 'narration', 'step-counter', `grid-result-${step}`];
 				if (['linux', 'clockpro', 'clock'].includes(name)) ids.push('counters');
+				if (name.endsWith('-predict')) ids.splice(ids.indexOf('stat-whole'), 1, 'predict-panel', 'counters');
 				await expectOnScreen(lab, ids, { width, height });
 				await expectLectureText(lab, { width, height });
 				const scroll = await lab.page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight]);
