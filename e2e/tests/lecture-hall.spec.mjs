@@ -58,7 +58,8 @@ for (const [width, height] of PROJECTORS) {
 		}
 
 		test('compare: controls, divergence, strips and frame columns on screen at 24 px; the run editors behind "runs…"', async ({ lab }) => {
-			await lab.open(`?policy=fifo&frames=3&refs=${SILBERSCHATZ}&view=compare&lecture=1&step=9`);
+			/* lab.open() waits for the step view's counter; this link opens the compare view. */
+			await lab.page.goto(`./?policy=fifo&frames=3&refs=${SILBERSCHATZ}&view=compare&lecture=1&step=9`);
 			await expect(lab.byTestId('compare-column-1')).toHaveAttribute('data-step', '9', { timeout: 30_000 });
 			await lab.page.waitForTimeout(900);
 			await expectOnScreen(lab, ['compare-step-counter', 'first-divergence', 'compare-strip-0', 'compare-strip-1', 'compare-column-0', 'compare-column-1'], { width, height });
