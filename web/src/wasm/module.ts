@@ -13,7 +13,6 @@ export interface PagelabModule {
 	HEAPU8: Uint8Array;
 	HEAP32: Int32Array;
 	HEAPU32: Uint32Array;
-	HEAPF64: Float64Array;
 	UTF8ToString(ptr: number): string;
 	stringToUTF8(text: string, ptr: number, maxBytes: number): number;
 	lengthBytesUTF8(text: string): number;
