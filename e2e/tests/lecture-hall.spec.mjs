@@ -62,7 +62,13 @@ for (const [width, height] of PROJECTORS) {
 			await lab.page.goto(`./?policy=fifo&frames=3&refs=${SILBERSCHATZ}&view=compare&lecture=1&step=9`);
 			await expect(lab.byTestId('compare-column-1')).toHaveAttribute('data-step', '9', { timeout: 30_000 });
 			await lab.page.waitForTimeout(900);
-			await expectOnScreen(lab, ['compare-step-counter', 'first-divergence', 'compare-strip-0', 'compare-strip-1', 'compare-column-0', 'compare-column-1'], { width, height });
+			await expectOnScreen(lab, ['compare-step-counter', 'first-divergence', 'compare-column-0', 'compare-column-1'], { width, height });
+			/* A strip row is display: contents (no box of its own): its first and last cells are measured. */
+			for (const strip of ['compare-strip-0', 'compare-strip-1'])
+				for (const cell of [lab.byTestId(strip).locator('[data-result]').first(), lab.byTestId(strip).locator('[data-result]').last()]) {
+					const box = await cell.boundingBox();
+					expect(box.x >= 0 && box.y >= 0 && box.x + box.width <= width + 1 && box.y + box.height <= height + 1, `${strip} cell at ${JSON.stringify(box)}`).toBe(true);
+				}
 			await expectLectureText(lab, { width, height });
 			await lab.page.screenshot({ path: `e2e/screenshots/lecture-compare-${width}x${height}.png` });
 			await expect(lab.byTestId('compare-policy-0')).toHaveCount(0);
