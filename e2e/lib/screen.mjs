@@ -10,6 +10,8 @@
  *                      its box), and whether it is cut with an ellipsis.
  *   expectOnScreen(lab, ids, {width, height})
  *                      each test id's box lies inside the viewport.
+ *   expectLocatorOnScreen(locator, what, {width, height})
+ *                      the same for any locator.
  *   expectLectureText(lab, {width, height})
  *                      no text outside the viewport, none under 24 px, none cut.
  */
@@ -39,12 +41,14 @@ export function textBoxes() {
 	return out;
 }
 
-export async function expectOnScreen(lab, ids, { width, height }) {
-	for (const id of ids) {
-		const box = await lab.byTestId(id).boundingBox();
-		expect(box, id).not.toBeNull();
-		expect(box.x >= 0 && box.y >= 0 && box.x + box.width <= width + 1 && box.y + box.height <= height + 1, `${id} at ${JSON.stringify(box)}`).toBe(true);
-	}
+export async function expectOnScreen(lab, ids, viewport) {
+	for (const id of ids) await expectLocatorOnScreen(lab.byTestId(id), id, viewport);
+}
+
+export async function expectLocatorOnScreen(locator, what, { width, height }) {
+	const box = await locator.boundingBox();
+	expect(box, what).not.toBeNull();
+	expect(box.x >= 0 && box.y >= 0 && box.x + box.width <= width + 1 && box.y + box.height <= height + 1, `${what} at ${JSON.stringify(box)}`).toBe(true);
 }
 
 export async function expectLectureText(lab, { width, height }) {
