@@ -5,7 +5,9 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { inProcessClient } from './support';
-import { EVENT_KINDS, PagelabError } from '../src/wasm/protocol';
+import { comparePages, EVENT_KINDS, NO_PAGE, pageAt, pageOf, PagelabError, type TraceInfo } from '../src/wasm/protocol';
+
+const pagesOf = (info: TraceInfo) => Array.from(info.pages.ids, (_, i) => pageAt(info.pages, i));
 
 const client = inProcessClient();
 afterAll(() => client.dispose());
@@ -34,7 +36,7 @@ describe('the client', () => {
 
 	it('reports the page numbers of the trace, not dense ids', async () => {
 		const info = await client.loadTrace({ kind: 'text', text: '100 0x20 100w' });
-		expect(Array.from(info.pages)).toEqual([100, 32, 100]);
+		expect(pagesOf(info)).toEqual([100, 32, 100]);
 		expect(Array.from(info.writes)).toEqual([0, 0, 1]);
 		expect(info.distinctPages).toBe(2);
 	});
@@ -42,9 +44,25 @@ describe('the client', () => {
 	it('reads an uploaded trace file through the core, and names the file, line and token of a bad one', async () => {
 		const bytes = (text: string) => new TextEncoder().encode(text);
 		const info = await client.loadTrace({ kind: 'file', name: 'good.trace', bytes: bytes('# a comment\n7\n0w\n\n7\n') });
-		expect(Array.from(info.pages)).toEqual([7, 0, 7]);
+		expect(pagesOf(info)).toEqual([7, 0, 7]);
 		const bad = client.loadTrace({ kind: 'file', name: 'bad.trace', bytes: bytes('1\n2\nx9\n') });
 		await expect(bad).rejects.toThrow(/bad\.trace:3:.*x9/);
+	});
+
+	it('keeps 64-bit page numbers exact: numbers up to 2^53 - 1, bigints above, in the trace, snapshots and events', async () => {
+		const text = '18446744073709551615 9007199254740993 9007199254740991 0xffffffffffffffff 7';
+		const info = await client.loadTrace({ kind: 'text', text });
+		expect(pagesOf(info)).toEqual([2n ** 64n - 1n, 2n ** 53n + 1n, 2 ** 53 - 1, 2n ** 64n - 1n, 7]);
+		expect(info.distinctPages).toBe(4);
+		const result = await client.simulate({ policy: 'lru', frames: 2, trace: { kind: 'text', text }, record: true });
+		const session = result.session!;
+		const resident = (await session.snapshot(2)).lists.flat().map((e) => e.page);
+		expect(resident.sort(comparePages)).toEqual([2n ** 53n + 1n, 2n ** 64n - 1n]);
+		expect(String((await session.snapshot(4)).lists.flat().find((e) => e.page !== 2 ** 53 - 1)?.page)).toBe('18446744073709551615');
+		const evicted = (await session.events(0, 5)).filter((e) => e.kind === 'evict').map((e) => String(e.page));
+		/* LRU at 2 frames: each of the first three pages is evicted in turn, the largest first. */
+		expect(evicted).toEqual(['18446744073709551615', '9007199254740993', '9007199254740991']);
+		await session.dispose();
 	});
 
 	it('rejects a malformed reference string with the token named', async () => {
@@ -74,7 +92,7 @@ describe('the client', () => {
 		const start = await session.snapshot(0);
 		expect(start.lists.every((list) => list.length === 0)).toBe(true);
 		const third = await session.snapshot(3);
-		const resident = third.lists.flat().map((e) => e.page).sort((a, b) => a - b);
+		const resident = third.lists.flat().map((e) => e.page).sort(comparePages);
 		expect(resident).toEqual([0, 1, 7]);
 		const events = await session.events(3, 4);
 		expect(events[0]).toMatchObject({ step: 3, kind: 'miss', page: 2 });
@@ -83,7 +101,7 @@ describe('the client', () => {
 		const all = await session.events(0, session.steps);
 		expect(arrays.kind.length).toBe(all.length);
 		expect(all.map((e) => [e.kind, e.arg, e.page ?? -1, e.a, e.b])).toEqual(
-			all.map((_, i) => [EVENT_KINDS[arrays.kind[i]], arrays.arg[i], arrays.page[i], arrays.a[i], arrays.b[i]]),
+			all.map((_, i) => [EVENT_KINDS[arrays.kind[i]], arrays.arg[i], arrays.page[i] === NO_PAGE ? -1 : pageOf(arrays.numbers, arrays.page[i]), arrays.a[i], arrays.b[i]]),
 		);
 		expect(arrays.start[3]).toBe(all.findIndex((e) => e.step === 3));
 		expect(arrays.start[20]).toBe(all.length);

@@ -12,6 +12,7 @@ import { STEP_VIEW_LIMIT, loadRun, type Run } from '../src/model/run';
 import { narrate } from '../src/model/narration';
 import { transitionsOf } from '../src/model/transitions';
 import type { Scenario } from '../src/model/scenario';
+import { comparePages, type PageNumber } from '../src/wasm/protocol';
 
 const client = inProcessClient();
 const runs: Run[] = [];
@@ -28,8 +29,8 @@ async function run(policy: string, frames: number, text: string, params: Record<
 	return loaded;
 }
 
-function residentOf(lists: Array<Array<{ page: number }>>, ghost: boolean[]): number[] {
-	return lists.flatMap((list, l) => (ghost[l] ? [] : list.map((e) => e.page))).sort((a, b) => a - b);
+function residentOf(lists: Array<Array<{ page: PageNumber }>>, ghost: boolean[]): PageNumber[] {
+	return lists.flatMap((list, l) => (ghost[l] ? [] : list.map((e) => e.page))).sort(comparePages);
 }
 
 const RANDOM = Array.from({ length: 300 }, (_, i) => (i * 7919 + (i >> 3) * 31) % 17).join(' ');
@@ -41,7 +42,7 @@ describe('the frame grid', () => {
 				const r = await run(policy.name, frames, RANDOM);
 				const ghost = policy.lists.map((l) => l.ghost);
 				for (let k = 0; k <= r.timeline.steps; k += 1) {
-					const column = r.timeline.column(k).rows.filter((p): p is number => p !== null).sort((a, b) => a - b);
+					const column = r.timeline.column(k).rows.filter((p): p is PageNumber => p !== null).sort(comparePages);
 					const snapshot = await r.session.snapshot(k);
 					expect(column, `${policy.name}, ${frames} frames, step ${k}`).toEqual(residentOf(snapshot.lists, ghost));
 				}

@@ -17,7 +17,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { createWorkerClient } from '../wasm/client';
 import { PagelabError, type PolicyInfo } from '../wasm/protocol';
 import { loadRun, type Run } from '../model/run';
-import { DEFAULT_SCENARIO, toTraceSource, type Scenario } from '../model/scenario';
+import { DEFAULT_SCENARIO, referenceText, toTraceSource, type Scenario } from '../model/scenario';
 import { decodeState, linkFor, type AppState, type CompareChoice, type View } from '../model/url';
 import { ShareBar } from './ShareBar';
 import { elementTakesTyping } from './step/StepView';
@@ -51,10 +51,8 @@ function viewName(view: View): string {
 
 /** A small uploaded trace becomes the reference string it holds (writes keep their 'w'). */
 function portable(scenario: Scenario, run: Run): Scenario {
-	const { pages, writes, references } = run.result.trace;
-	if (scenario.trace.kind !== 'file' || references > URL_REFS_LIMIT) return scenario;
-	const text = Array.from(pages, (page, i) => `${page}${writes[i] ? 'w' : ''}`).join(' ');
-	return { ...scenario, trace: { kind: 'refs', text } };
+	if (scenario.trace.kind !== 'file' || run.result.trace.references > URL_REFS_LIMIT) return scenario;
+	return { ...scenario, trace: { kind: 'refs', text: referenceText(run.result.trace) } };
 }
 
 function samePolicies(a: string[] | undefined, b: string[]): boolean {

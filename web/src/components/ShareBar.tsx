@@ -5,6 +5,7 @@
  * such a file.  A file is as untrusted as a link: readScenarioFile() checks
  * it against the same schema, and what is wrong goes to onError.
  */
+import { referenceText } from '../model/scenario';
 import { useRef, useState } from 'react';
 import type { Run } from '../model/run';
 import { readScenarioFile, scenarioFile, type AppState } from '../model/url';
@@ -21,9 +22,7 @@ interface Props {
 /* The state with its trace as a reference string, so the file carries the data even of an upload. */
 function withTraceData(state: AppState, run: Run | null): AppState {
 	if (state.scenario.trace.kind !== 'file' || !run) return state;
-	const { pages, writes } = run.result.trace;
-	const text = Array.from(pages, (page, i) => `${page}${writes[i] ? 'w' : ''}`).join(' ');
-	return { ...state, scenario: { ...state.scenario, trace: { kind: 'refs', text } } };
+	return { ...state, scenario: { ...state.scenario, trace: { kind: 'refs', text: referenceText(run.result.trace) } } };
 }
 
 function download(name: string, text: string): void {

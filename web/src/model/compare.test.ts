@@ -186,7 +186,7 @@ describe('a strip window', () => {
 
 describe('strip cells', () => {
 	it('carry the step, its result and the page referenced there', () => {
-		const cells = stripCells(runOf('FHF'), { first: 2, last: 3 }, [7, 0, 1]);
+		const cells = stripCells(runOf('FHF'), { first: 2, last: 3 }, { ids: Uint32Array.from([0, 1, 2]), numbers: Float64Array.from([7, 0, 1]) });
 		expect(cells).toEqual([
 			{ step: 2, result: 'H', page: 0 },
 			{ step: 3, result: 'F', page: 1 },

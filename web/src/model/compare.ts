@@ -27,7 +27,7 @@
  *     passing runs of different lengths gets an Error, never a wrong answer.
  */
 
-import type { ListInfo, ParamValues, PolicyEvent, Snapshot, TraceSource } from '../wasm/protocol';
+import { comparePages, pageAt, type ListInfo, type PageNumber, type PageSequence, type ParamValues, type PolicyEvent, type Snapshot, type TraceSource } from '../wasm/protocol';
 
 /** The part of a scenario the compare view and the charts read. */
 export interface ComparedScenario {
@@ -201,7 +201,7 @@ export function divergenceGroups(outcomes: Uint8Array[], step: number): Divergen
  * The step (1-based) at which `page` was last evicted in `events`, or null
  * if it never was: why a run faults on a page another run still holds.
  */
-export function lastEviction(events: PolicyEvent[], page: number): number | null {
+export function lastEviction(events: PolicyEvent[], page: PageNumber): number | null {
 	for (let i = events.length - 1; i >= 0; i--)
 		if (events[i].kind === 'evict' && events[i].page === page)
 			return events[i].step + 1;
@@ -266,20 +266,20 @@ export interface StripCell {
 	step: number;
 	result: StepResult;
 	/** The page referenced at this step, when the caller knows the trace. */
-	page: number | null;
+	page: PageNumber | null;
 }
 
 export function stripCells(
 	outcome: Uint8Array,
 	window: StripWindow,
-	pages?: ArrayLike<number>,
+	pages?: PageSequence,
 ): StripCell[] {
 	const cells: StripCell[] = [];
 	for (let step = window.first; step <= window.last; step++)
 		cells.push({
 			step,
 			result: outcome[step - 1] ? 'H' : 'F',
-			page: pages ? pages[step - 1] : null,
+			page: pages ? pageAt(pages, step - 1) : null,
 		});
 	return cells;
 }
@@ -288,8 +288,8 @@ export function stripCells(
  * The pages a policy holds at a snapshot: every page in its non-ghost lists,
  * in list order (so LRU shows recency order, CLOCK its ring).
  */
-export function residentPages(snapshot: Snapshot, lists: ListInfo[]): number[] {
-	const pages: number[] = [];
+export function residentPages(snapshot: Snapshot, lists: ListInfo[]): PageNumber[] {
+	const pages: PageNumber[] = [];
 	snapshot.lists.forEach((entries, i) => {
 		if (lists[i] && !lists[i].ghost)
 			for (const entry of entries)
@@ -300,21 +300,21 @@ export function residentPages(snapshot: Snapshot, lists: ListInfo[]): number[] {
 
 export interface GhostColumn {
 	/** OPT's pages in ascending order, with the runs that hold each one too. */
-	opt: { page: number; heldBy: number[] }[];
+	opt: { page: PageNumber; heldBy: number[] }[];
 	/**
 	 * Per run, the pages it holds that OPT does not: the frames it spends on
 	 * pages the optimal policy has already let go.
 	 */
-	notInOpt: number[][];
+	notInOpt: PageNumber[][];
 }
 
 /** Compares what OPT holds at a step with what each run holds at the same step. */
-export function ghostColumn(optPages: number[], held: number[][]): GhostColumn {
+export function ghostColumn(optPages: PageNumber[], held: PageNumber[][]): GhostColumn {
 	const optSet = new Set(optPages);
 	const heldSets = held.map((pages) => new Set(pages));
 	return {
 		opt: [...optSet]
-			.sort((a, b) => a - b)
+			.sort(comparePages)
 			.map((page) => ({
 				page,
 				heldBy: heldSets.flatMap((set, run) => (set.has(page) ? [run] : [])),
@@ -330,10 +330,10 @@ export function ghostColumn(optPages: number[], held: number[][]): GhostColumn {
  * differ on the same rows.  (The policy's own list order is what the step
  * view shows.)
  */
-export function alignColumns(held: number[][]): number[][] {
+export function alignColumns(held: PageNumber[][]): PageNumber[][] {
 	const common = held.length
-		? held[0].filter((page) => held.every((pages) => pages.includes(page))).sort((a, b) => a - b)
+		? held[0].filter((page) => held.every((pages) => pages.includes(page))).sort(comparePages)
 		: [];
 	const shared = new Set(common);
-	return held.map((pages) => [...common, ...pages.filter((page) => !shared.has(page)).sort((a, b) => a - b)]);
+	return held.map((pages) => [...common, ...pages.filter((page) => !shared.has(page)).sort(comparePages)]);
 }

@@ -73,7 +73,8 @@ describe('a compared entry', () => {
 });
 
 describe('an exported comparison', () => {
-	const pages = [1, 2, 3, 1, 4, 1000];
+	/* References 1 2 3 1 4 1000 as the core hands them out: dense ids into a table of page numbers. */
+	const pages = { ids: Uint32Array.from([0, 1, 2, 0, 3, 4]), numbers: Float64Array.from([1, 2, 3, 4, 1000]) };
 	const runs = [
 		{ label: 'LRU', policy: 'lru', frames: 3, params: {}, outcome: Uint8Array.from([0, 0, 0, 1, 0, 0]) },
 		{ label: 'FIFO, "3"', policy: 'fifo', frames: 3, params: {}, outcome: Uint8Array.from([0, 0, 0, 1, 0, 0]) },

@@ -18,7 +18,7 @@
  *   - Text in SVG is escaped; labels come from policy names and numbers only,
  *     but a figure must stay well-formed whatever a label holds.
  */
-import type { ParamValues } from '../wasm/protocol';
+import { pageAt, type PageSequence, type ParamValues } from '../wasm/protocol';
 import type { StripWindow } from './compare';
 
 export interface ExportedRun {
@@ -33,13 +33,14 @@ export interface ExportedRun {
 const csvField = (text: string) => (/[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
 
 /** The CSV: step, page, then per run its result (H/F) and faults so far. */
-export function* csvChunks(pages: ArrayLike<number>, runs: ExportedRun[], rows = 65_536): Generator<string> {
+export function* csvChunks(pages: PageSequence, runs: ExportedRun[], rows = 65_536): Generator<string> {
 	yield ['step', 'page', ...runs.flatMap((r) => [`${r.label} result`, `${r.label} faults`])].map(csvField).join(',') + '\n';
 	const faults = runs.map(() => 0);
-	for (let first = 0; first < pages.length; first += rows) {
+	const references = pages.ids.length;
+	for (let first = 0; first < references; first += rows) {
 		const lines: string[] = [];
-		for (let i = first; i < Math.min(pages.length, first + rows); i++) {
-			let line = `${i + 1},${pages[i]}`;
+		for (let i = first; i < Math.min(references, first + rows); i++) {
+			let line = `${i + 1},${pageAt(pages, i)}`;
 			runs.forEach((run, r) => {
 				const hit = run.outcome[i] === 1;
 				if (!hit) faults[r]++;
@@ -65,11 +66,11 @@ function resultString(outcome: Uint8Array): string {
 }
 
 /** The comparison as a JSON document: settings, totals and each run's results as a string of H and F. */
-export function comparisonJson(pages: ArrayLike<number>, runs: ExportedRun[], step: number, firstDivergence: number | null): string {
+export function comparisonJson(pages: PageSequence, runs: ExportedRun[], step: number, firstDivergence: number | null): string {
 	return JSON.stringify(
 		{
 			pagelab: 'compare',
-			references: pages.length,
+			references: pages.ids.length,
 			step,
 			firstDivergence,
 			runs: runs.map((run) => {
@@ -105,7 +106,7 @@ const COLOURS = { H: '#e3f5e8', F: '#fde8e6', Hink: '#1b7f3b', Fink: '#c0392b', 
  * outlined, the first divergence marked with ▼.
  */
 export function stripsSvg(
-	pages: ArrayLike<number>,
+	pages: PageSequence,
 	runs: ExportedRun[],
 	window: StripWindow,
 	current: number,
@@ -115,7 +116,7 @@ export function stripsSvg(
 	const labels = ['reference', ...runs.map((r) => `${r.label}  ${faultsUpTo(r.outcome, current)} / ${faultsOf(r.outcome)} faults`)];
 	const labelWidth = Math.ceil(Math.max(...labels.map((l) => l.length)) * CHAR) + PAD;
 	let widest = 1;
-	for (let s = window.first; s <= window.last; s++) widest = Math.max(widest, String(pages[s - 1]).length);
+	for (let s = window.first; s <= window.last; s++) widest = Math.max(widest, String(pageAt(pages, s - 1)).length);
 	const cell = Math.max(ROW, Math.ceil(widest * CHAR) + 8);
 	const cells = window.last - window.first + 1;
 	const width = PAD * 2 + labelWidth + cells * cell;
@@ -124,13 +125,13 @@ export function stripsSvg(
 	const parts: string[] = [];
 	const text = (x: number, y: number, content: string, attrs = '', fill = COLOURS.ink) =>
 		parts.push(`<text x="${x}" y="${y}" font-family="DejaVu Sans, sans-serif" font-size="${FONT}" fill="${fill}"${attrs}>${escapeXml(content)}</text>`);
-	text(PAD, PAD + FONT, `steps ${window.first}–${window.last} of ${pages.length}, at step ${current}`);
+	text(PAD, PAD + FONT, `steps ${window.first}–${window.last} of ${pages.ids.length}, at step ${current}`);
 	labels.forEach((label, row) => text(PAD, top + row * ROW + ROW * 0.65, label, row === 0 ? '' : ' font-weight="bold"'));
 	for (let s = window.first; s <= window.last; s++) {
 		const x = PAD + labelWidth + (s - window.first) * cell;
 		const centre = x + cell / 2;
 		parts.push(`<rect x="${x}" y="${top}" width="${cell}" height="${ROW}" fill="#ffffff" stroke="${COLOURS.line}"/>`);
-		text(centre, top + ROW * 0.68, String(pages[s - 1]), ' text-anchor="middle"');
+		text(centre, top + ROW * 0.68, String(pageAt(pages, s - 1)), ' text-anchor="middle"');
 		runs.forEach((run, r) => {
 			const result = run.outcome[s - 1] ? 'H' : 'F';
 			const y = top + (r + 1) * ROW;

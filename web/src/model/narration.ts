@@ -22,7 +22,7 @@
  * at 4096 frames) ends with a count of the rest, so a sentence stays
  * readable and cheap however large the step.
  */
-import type { PolicyEvent, PolicyInfo } from '../wasm/protocol';
+import type { PageNumber, PolicyEvent, PolicyInfo } from '../wasm/protocol';
 
 const FIELD_WORDS: Record<string, string> = {
 	rrpv: 'RRPV',
@@ -62,10 +62,10 @@ export interface NarrationContext {
 	/** Largest value of each field (e.g. RRPV max), by field index. */
 	fieldMax?: number[];
 	/** The reference (1-based) that next uses a page after this step, null for never. */
-	nextUse?: (page: number) => number | null;
+	nextUse?: (page: PageNumber) => number | null;
 }
 
-type Story = { page: number | null; events: PolicyEvent[] };
+type Story = { page: PageNumber | null; events: PolicyEvent[] };
 
 function listName(policy: PolicyInfo, list: number): string {
 	return policy.lists[list]?.name ?? `list ${list}`;
@@ -75,7 +75,7 @@ function fieldName(policy: PolicyInfo, field: number): string {
 	return policy.fields[field] ?? `field ${field}`;
 }
 
-function pageList(pages: number[]): string {
+function pageList(pages: PageNumber[]): string {
 	return pages.length <= 6 ? pages.join(', ') : `${pages.slice(0, 5).join(', ')} and ${pages.length - 5} more`;
 }
 
@@ -118,7 +118,7 @@ function withFields(policy: PolicyInfo, sets: PolicyEvent[]): string {
  * reclaim a fault started, or bringing the faulting page in.
  */
 function linuxClause(policy: PolicyInfo, story: Story, phase: 'hit' | 'reclaim' | 'fault', ctx: NarrationContext): string | null {
-	const page = story.page as number;
+	const page = story.page as PageNumber;
 	const move = story.events.find((e) => e.kind === 'move');
 	const evict = story.events.find((e) => e.kind === 'evict');
 	const insert = story.events.find((e) => e.kind === 'insert');
@@ -175,7 +175,7 @@ function evictionReason(policy: PolicyInfo, evict: PolicyEvent, reached: PolicyE
 	const list = listName(policy, evict.arg);
 	if (reached && fieldName(policy, reached.arg) === 'rrpv') return ` (reached RRPV ${reached.b}: distant re-reference)`;
 	if (policy.fields.includes('next_use') && ctx.nextUse) {
-		const next = ctx.nextUse(evict.page as number);
+		const next = ctx.nextUse(evict.page as PageNumber);
 		return next === null ? ' (never used again)' : ` (next use reference ${next}, the furthest ahead)`;
 	}
 	if (list === 'recency') return ' (least recently used: the tail of recency)';
@@ -191,7 +191,7 @@ function sweepWords(from: number, to: number): string {
 	return from === to ? `went once round from slot ${from}` : `swept from slot ${from} to slot ${to}`;
 }
 
-function setsClause(policy: PolicyInfo, field: number, pages: number[], a: number, b: number, ctx: NarrationContext): string {
+function setsClause(policy: PolicyInfo, field: number, pages: PageNumber[], a: number, b: number, ctx: NarrationContext): string {
 	const name = fieldName(policy, field);
 	const word = fieldWord(name);
 	const many = pages.length > 1;
@@ -218,14 +218,14 @@ export function narrate(policy: PolicyInfo, events: PolicyEvent[], ctx: Narratio
 	const clauses: string[] = [];
 	const linux = policy.lists.some((l) => isActive(l.name)) && policy.lists.some((l) => isInactive(l.name));
 	const stories = storiesOf(events, linux);
-	const lastSet = new Map<number, PolicyEvent>();
+	const lastSet = new Map<PageNumber, PolicyEvent>();
 	let phase: 'hit' | 'reclaim' | 'fault' = 'hit';
-	let referenced: number | null = null;
+	let referenced: PageNumber | null = null;
 	let i = 0;
 	while (i < stories.length && clauses.length < MAX_CLAUSES) {
 		const story = stories[i];
 		const e = story.events[0];
-		const page = story.page as number;
+		const page = story.page as PageNumber;
 		if (e.kind === 'hit' || e.kind === 'miss') {
 			referenced = page;
 			phase = e.kind === 'hit' ? 'hit' : 'reclaim';
@@ -285,11 +285,11 @@ function foldGeneric(
 	stories: Story[],
 	i: number,
 	ctx: NarrationContext,
-	lastSet: Map<number, PolicyEvent>,
+	lastSet: Map<PageNumber, PolicyEvent>,
 ): { clause: string; end: number } {
 	const story = stories[i];
 	const e = story.events[0];
-	const page = story.page as number;
+	const page = story.page as PageNumber;
 	const sweep = handSweep(policy, stories, i);
 	if (sweep) return sweep;
 	if (e.kind === 'hand') {
@@ -302,7 +302,7 @@ function foldGeneric(
 	if (story.events.every((x) => x.kind === 'set')) {
 		/* A run of single-set stories with the same change: one clause. */
 		let j = i;
-		const pages: number[] = [];
+		const pages: PageNumber[] = [];
 		while (
 			j < stories.length &&
 			stories[j].events.length === 1 &&
@@ -310,8 +310,8 @@ function foldGeneric(
 			stories[j].events[0].arg === e.arg &&
 			stories[j].events[0].b - stories[j].events[0].a === e.b - e.a
 		) {
-			pages.push(stories[j].page as number);
-			lastSet.set(stories[j].page as number, stories[j].events[0]);
+			pages.push(stories[j].page as PageNumber);
+			lastSet.set(stories[j].page as PageNumber, stories[j].events[0]);
 			j++;
 		}
 		if (j === i) {
@@ -324,9 +324,9 @@ function foldGeneric(
 	if (evict) {
 		/* A batch of plain evictions from one list is one clause. */
 		let j = i;
-		const pages: number[] = [];
-		while (j < stories.length && stories[j].events[0].kind === 'evict' && stories[j].events[0].arg === evict.arg && !stories[j].events[0].a && !lastSet.has(stories[j].page as number)) {
-			pages.push(stories[j].page as number);
+		const pages: PageNumber[] = [];
+		while (j < stories.length && stories[j].events[0].kind === 'evict' && stories[j].events[0].arg === evict.arg && !stories[j].events[0].a && !lastSet.has(stories[j].page as PageNumber)) {
+			pages.push(stories[j].page as PageNumber);
 			j++;
 		}
 		if (pages.length > 1) return { clause: `pages ${pageList(pages)} evicted from ${listName(policy, evict.arg)}`, end: j };
@@ -375,7 +375,7 @@ function foldGeneric(
  * got a second chance.
  */
 function handSweep(policy: PolicyInfo, stories: Story[], i: number): { clause: string; end: number } | null {
-	const spared: number[] = [];
+	const spared: PageNumber[] = [];
 	let j = i;
 	const first = stories[i].events[0];
 	if (first.kind !== 'set' || !isBit(fieldName(policy, first.arg))) return null;
@@ -389,7 +389,7 @@ function handSweep(policy: PolicyInfo, stories: Story[], i: number): { clause: s
 		stories[j].events[0].b === 0 &&
 		stories[j + 1].events[0].kind === 'hand'
 	) {
-		spared.push(stories[j].page as number);
+		spared.push(stories[j].page as PageNumber);
 		to = stories[j + 1].events[0].b;
 		j += 2;
 	}

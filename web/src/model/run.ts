@@ -11,7 +11,7 @@
  *   - A failed load disposes whatever it created and rejects with the
  *     core's message; the caller keeps the previous run.
  */
-import { type CallOptions, type PagelabClient, type PolicyInfo, type Session, type SimulateResult } from '../wasm/protocol';
+import { firstPages, type CallOptions, type PagelabClient, type PolicyInfo, type Session, type SimulateResult } from '../wasm/protocol';
 import { effectiveParams, toTraceSource, validateScenario, type Scenario } from './scenario';
 import { Timeline } from './timeline';
 
@@ -60,7 +60,7 @@ export async function loadRun(
 	try {
 		const steps = session.steps;
 		const events = await session.eventArrays(0, steps);
-		const timeline = await Timeline.build(policy, scenario.frames, result.trace.pages.subarray(0, steps), result.outcome.subarray(0, steps), events);
+		const timeline = await Timeline.build(policy, scenario.frames, firstPages(result.trace.pages, steps), result.outcome.subarray(0, steps), events);
 		options.signal?.throwIfAborted();
 		return { scenario, policy, result, session, timeline, fieldMax: fieldMaxima(timeline, policy, effectiveParams(scenario, policy)) };
 	} catch (error) {

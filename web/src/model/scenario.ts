@@ -16,9 +16,11 @@
  */
 import {
 	PagelabError,
+	pageAt,
 	type GeneratorSpec,
 	type ParamValues,
 	type PolicyInfo,
+	type TraceInfo,
 	type TraceSource,
 } from '../wasm/protocol';
 import { checkFrames, checkParam } from './inputCheck';
@@ -143,6 +145,11 @@ export const DEFAULT_SCENARIO: Scenario = PRESETS[0].scenario;
 
 export function presetById(id: string): Preset | undefined {
 	return PRESETS.find((p) => p.id === id);
+}
+
+/** A trace as the reference string that reads back to it: exact page numbers, 'w' on writes. */
+export function referenceText({ pages, writes }: Pick<TraceInfo, 'pages' | 'writes'>): string {
+	return Array.from(pages.ids, (_, i) => `${pageAt(pages, i)}${writes[i] ? 'w' : ''}`).join(' ');
 }
 
 export function toTraceSource(trace: TraceSpec): TraceSource {

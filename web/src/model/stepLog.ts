@@ -8,12 +8,13 @@
  * spreadsheet would run as a formula (=, +, -, @ first) is prefixed with
  * an apostrophe.
  */
+import type { PageNumber } from '../wasm/protocol';
 import { narrate } from './narration';
 import type { Run } from './run';
 
 export interface LoggedPrediction {
 	step: number;
-	prediction: { hit: boolean; victim: number | null };
+	prediction: { hit: boolean; victim: PageNumber | null };
 	correct: boolean;
 }
 
@@ -41,7 +42,7 @@ export function stepLogCsv(run: Run, upTo: number, predictions: LoggedPrediction
 		const prediction = guess ? (guess.prediction.hit ? 'hit' : `fault${guess.prediction.victim !== null ? `, evicts ${guess.prediction.victim}` : ''}`) : '';
 		rows.push([
 			String(k),
-			String(timeline.pages[k - 1]),
+			String(timeline.reference(k)),
 			timeline.outcome[k - 1] ? 'hit' : 'fault',
 			evicted.join(' '),
 			said,

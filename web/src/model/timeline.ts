@@ -19,7 +19,19 @@
  *     the snapshots).
  *   - Memory is O(events + steps + frames * steps / GRID_CHECKPOINT).
  */
-import { EVENT_KINDS, eventAt, type EventArrays, type EventKind, type PolicyEvent, type PolicyInfo } from '../wasm/protocol';
+import {
+	EVENT_KINDS,
+	eventAt,
+	pageAt,
+	pageOf,
+	type EventArrays,
+	type EventKind,
+	type PageNumber,
+	type PageSequence,
+	type PageTable,
+	type PolicyEvent,
+	type PolicyInfo,
+} from '../wasm/protocol';
 
 const GRID_CHECKPOINT = 256;
 const COLUMN_CACHE = 4096;
@@ -29,7 +41,9 @@ const KIND = Object.fromEntries(EVENT_KINDS.map((k, i) => [k, i])) as Record<Eve
 export class EventLog {
 	readonly kind: Uint8Array;
 	readonly arg: Uint16Array;
-	readonly page: Float64Array;
+	/** Dense page id of each event (NO_PAGE for a hand), an index into `numbers`. */
+	readonly page: Uint32Array;
+	readonly numbers: PageTable;
 	readonly a: Int32Array;
 	readonly b: Int32Array;
 	/** start[i] is the index of the first event of reference i; start[n] is the count. */
@@ -38,7 +52,7 @@ export class EventLog {
 	/** Adopts the arrays of a recording's events from step 0. */
 	constructor(arrays: EventArrays) {
 		if (arrays.from !== 0) throw new Error('an event log starts at step 0');
-		({ kind: this.kind, arg: this.arg, page: this.page, a: this.a, b: this.b, start: this.start } = arrays);
+		({ kind: this.kind, arg: this.arg, page: this.page, numbers: this.numbers, a: this.a, b: this.b, start: this.start } = arrays);
 	}
 
 	/** The events that turn step k-1 into step k (k >= 1), decoded. */
@@ -51,7 +65,7 @@ export class EventLog {
 
 export interface GridColumn {
 	/** rows[r] is the page in frame r after the step, or null. */
-	rows: (number | null)[];
+	rows: (PageNumber | null)[];
 	/** Rows whose page entered memory in this step. */
 	entered: Set<number>;
 }
@@ -61,7 +75,7 @@ export class Timeline {
 	readonly log: EventLog;
 	private readonly faults: Uint32Array;
 	private readonly evictions: Uint32Array;
-	/** Per step, the rows that changed and the page each now holds (-1: empty). */
+	/** Per step, the rows that changed and the page (dense id of the event log) each now holds (-1: empty). */
 	private readonly changeStart: Uint32Array;
 	private readonly changeRow: Uint32Array;
 	private readonly changePage: Float64Array;
@@ -76,7 +90,7 @@ export class Timeline {
 		readonly policy: PolicyInfo,
 		readonly frames: number,
 		/** Page number of each reference. */
-		readonly pages: Float64Array,
+		readonly pages: PageSequence,
 		/** 1 where reference i hit. */
 		readonly outcome: Uint8Array,
 		log: EventLog,
@@ -104,7 +118,7 @@ export class Timeline {
 	static async build(
 		policy: PolicyInfo,
 		frames: number,
-		pages: Float64Array,
+		pages: PageSequence,
 		outcome: Uint8Array,
 		events: EventArrays,
 		pause: () => Promise<void> = nextTask,
@@ -122,9 +136,14 @@ export class Timeline {
 		return this.replayLengths(this.lengthCheckpoints[base], base * GRID_CHECKPOINT, k);
 	}
 
+	/** The page that reference k (1-based: the move to step k) referenced. */
+	reference(k: number): PageNumber {
+		return pageAt(this.pages, k - 1);
+	}
+
 	/** The reference (1-based) that next uses `page` after step k, or null: OPT's reason. */
-	nextUse(page: number, k: number): number | null {
-		for (let j = k; j < this.steps; j++) if (this.pages[j] === page) return j + 1;
+	nextUse(page: PageNumber, k: number): number | null {
+		for (let j = k; j < this.steps; j++) if (pageAt(this.pages, j) === page) return j + 1;
 		return null;
 	}
 
@@ -196,8 +215,9 @@ export class Timeline {
 
 	private computeColumn(k: number): GridColumn {
 		const base = Math.floor(k / GRID_CHECKPOINT);
-		const rows = Array.from(this.checkpoints[base], (p) => (p < 0 ? null : p));
-		for (let j = base * GRID_CHECKPOINT + 1; j <= k; j++) this.applyChanges(j, rows);
+		const ids = Array.from(this.checkpoints[base]);
+		for (let j = base * GRID_CHECKPOINT + 1; j <= k; j++) this.applyChanges(j, ids);
+		const rows = ids.map((id) => (id < 0 ? null : pageOf(this.log.numbers, id)));
 		const entered = new Set<number>();
 		if (k > 0)
 			for (let c = this.changeStart[k - 1]; c < this.changeStart[k]; c++)
@@ -205,9 +225,8 @@ export class Timeline {
 		return { rows, entered };
 	}
 
-	private applyChanges(k: number, rows: (number | null)[]): void {
-		for (let c = this.changeStart[k - 1]; c < this.changeStart[k]; c++)
-			rows[this.changeRow[c]] = this.changePage[c] < 0 ? null : this.changePage[c];
+	private applyChanges(k: number, ids: number[]): void {
+		for (let c = this.changeStart[k - 1]; c < this.changeStart[k]; c++) ids[this.changeRow[c]] = this.changePage[c];
 	}
 
 }

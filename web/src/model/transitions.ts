@@ -5,20 +5,20 @@
  * and how each hand moved.  Nothing here compares snapshots: the events
  * are the only source, so an animation never shows a guess.
  */
-import type { PolicyEvent, PolicyInfo } from '../wasm/protocol';
+import type { PageNumber, PolicyEvent, PolicyInfo } from '../wasm/protocol';
 
 export type MoveKind = 'promoted' | 'demoted' | 'moved';
 
 export interface Transitions {
-	entered: Set<number>;
-	moved: Map<number, { from: number; to: number; kind: MoveKind }>;
+	entered: Set<PageNumber>;
+	moved: Map<PageNumber, { from: number; to: number; kind: MoveKind }>;
 	/** page -> field indexes that changed */
-	changed: Map<number, Set<number>>;
-	evicted: Array<{ page: number; list: number; dirty: boolean }>;
+	changed: Map<PageNumber, Set<number>>;
+	evicted: Array<{ page: PageNumber; list: number; dirty: boolean }>;
 	/** hand index -> its moves in order */
 	hands: Map<number, Array<{ a: number; b: number }>>;
 	/** The referenced page, and whether it hit. */
-	reference: { page: number; hit: boolean } | null;
+	reference: { page: PageNumber; hit: boolean } | null;
 }
 
 export const NO_TRANSITIONS: Transitions = {
@@ -48,7 +48,7 @@ export function transitionsOf(policy: PolicyInfo, events: PolicyEvent[]): Transi
 		reference: null,
 	};
 	for (const e of events) {
-		const page = e.page as number;
+		const page = e.page as PageNumber;
 		switch (e.kind) {
 			case 'hit':
 			case 'miss':

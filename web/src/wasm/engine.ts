@@ -10,12 +10,16 @@
  *   - Every C string or buffer the engine allocates is freed before the call
  *     that allocated it returns (try/finally).
  *   - Failures of the core become PagelabError with the core's message.
- *   - Page numbers handed out are the trace's own numbers, never dense ids.
+ *   - Page numbers handed out are the trace's own numbers, never dense ids,
+ *     exact to 64 bits (the core keeps them as uint64_t; the engine reads
+ *     both 32-bit halves from memory, see pageNumbers()).
  */
 import type { PagelabModule } from './module';
 import {
 	eventAt,
+	pageNumber,
 	PagelabError,
+	type PageTable,
 	type EventArrays,
 	type ParamValues,
 	type PolicyEvent,
@@ -33,7 +37,6 @@ export interface LifetimePoint {
 }
 
 const EVENT_WORDS = 5;
-const PL_NONE = 0xffffffff;
 const MAX_LISTS = 8;
 const MAX_HANDS = 3;
 
@@ -108,14 +111,25 @@ export class Engine {
 		return this.m._pl_abi_trace_length(t);
 	}
 
-	/** Page number of each dense id of trace t. */
-	pageNumbers(t: number): Float64Array {
+	/**
+	 * Page number of each dense id of trace t, exact: the core's uint64_t
+	 * array read as two 32-bit words each (no BigInt crosses the ABI).  A
+	 * Float64Array while every number fits 53 bits, else a BigUint64Array.
+	 */
+	pageNumbers(t: number): PageTable {
 		const npages = this.m._pl_abi_trace_npages(t);
 		const base = this.m._pl_abi_trace_numbers(t) >>> 2;
 		const words = this.m.HEAPU32;
+		let wide = false;
+		for (let i = 0; i < npages && !wide; i++) wide = words[base + 2 * i + 1] >= 2 ** 21;
+		if (wide) {
+			const numbers = new BigUint64Array(npages);
+			for (let i = 0; i < npages; i++)
+				numbers[i] = (BigInt(words[base + 2 * i + 1]) << 32n) | BigInt(words[base + 2 * i]);
+			return numbers;
+		}
 		const numbers = new Float64Array(npages);
-		for (let i = 0; i < npages; i++)
-			numbers[i] = words[base + 2 * i] + words[base + 2 * i + 1] * 2 ** 32;
+		for (let i = 0; i < npages; i++) numbers[i] = words[base + 2 * i] + words[base + 2 * i + 1] * 2 ** 32;
 		return numbers;
 	}
 
@@ -123,17 +137,13 @@ export class Engine {
 		const n = this.m._pl_abi_trace_length(t);
 		const distinctPages = this.m._pl_abi_trace_npages(t);
 		if (!withPages)
-			return { references: n, distinctPages, pages: new Float64Array(0), writes: new Uint8Array(0) };
-		const numbers = this.pageNumbers(t);
-		const ids = this.m.HEAPU32.subarray(this.m._pl_abi_trace_pages(t) >>> 2);
+			return { references: n, distinctPages, pages: { ids: new Uint32Array(0), numbers: new Float64Array(0) }, writes: new Uint8Array(0) };
+		const idsAt = this.m._pl_abi_trace_pages(t) >>> 2;
+		const ids = this.m.HEAPU32.slice(idsAt, idsAt + n);
 		const flags = this.m.HEAPU8.subarray(this.m._pl_abi_trace_flags(t));
-		const pages = new Float64Array(n);
 		const writes = new Uint8Array(n);
-		for (let i = 0; i < n; i++) {
-			pages[i] = numbers[ids[i]];
-			writes[i] = flags[i] & 1;
-		}
-		return { references: n, distinctPages, pages, writes };
+		for (let i = 0; i < n; i++) writes[i] = flags[i] & 1;
+		return { references: n, distinctPages, pages: { ids, numbers: this.pageNumbers(t) }, writes };
 	}
 
 	/* ------------------------------------------------------- simulations */
@@ -200,7 +210,7 @@ export class Engine {
 	}
 
 	/** The structure at `step`, page numbers translated through `numbers`. */
-	snapshot(sim: number, step: number, numbers: Float64Array): Snapshot {
+	snapshot(sim: number, step: number, numbers: PageTable): Snapshot {
 		const at = this.m._pl_abi_sim_seek(sim, step);
 		if (!at) throw new PagelabError(`step ${step}: ${this.lastError()}`);
 		const w = this.m.HEAP32.subarray(at >>> 2, (at >>> 2) + 4 + MAX_LISTS + MAX_HANDS + 2);
@@ -215,7 +225,8 @@ export class Engine {
 			const list = [];
 			for (let k = 0; k < w[4 + l]; k++, entry++) {
 				const fields = Array.from(values.subarray(valuesAt + entry * nfields, valuesAt + (entry + 1) * nfields));
-				list.push({ page: numbers[ids[pagesAt + entry]], values: fields });
+				const number = numbers[ids[pagesAt + entry]];
+				list.push({ page: typeof number === 'number' ? number : pageNumber(number), values: fields });
 			}
 			lists.push(list);
 		}
@@ -235,7 +246,7 @@ export class Engine {
 	}
 
 	/** Events of references from..to-1, page numbers translated through `numbers`. */
-	events(sim: number, from: number, to: number, numbers: Float64Array): PolicyEvent[] {
+	events(sim: number, from: number, to: number, numbers: PageTable): PolicyEvent[] {
 		const arrays = this.eventArrays(sim, from, to, numbers);
 		const events: PolicyEvent[] = [];
 		for (let ref = from; ref < to; ref++)
@@ -244,7 +255,7 @@ export class Engine {
 	}
 
 	/** Events of references from..to-1 as parallel typed arrays. */
-	eventArrays(sim: number, from: number, to: number, numbers: Float64Array): EventArrays {
+	eventArrays(sim: number, from: number, to: number, numbers: PageTable): EventArrays {
 		const begin = to > from ? this.m._pl_abi_sim_event_bound(sim, from, 0) : 0;
 		const end = to > from ? this.m._pl_abi_sim_event_bound(sim, to - 1, 1) : 0;
 		const n = end - begin;
@@ -254,7 +265,8 @@ export class Engine {
 			start: new Uint32Array(Math.max(0, to - from) + 1),
 			kind: new Uint8Array(n),
 			arg: new Uint16Array(n),
-			page: new Float64Array(n),
+			page: new Uint32Array(n),
+			numbers,
 			a: new Int32Array(n),
 			b: new Int32Array(n),
 		};
@@ -267,8 +279,8 @@ export class Engine {
 			while (ref < step) out.start[++ref - from] = i;
 			out.kind[i] = words[at + 1] & 0xffff;
 			out.arg[i] = words[at + 1] >>> 16;
-			const page = words[at + 2] >>> 0;
-			out.page[i] = page === PL_NONE ? -1 : numbers[page];
+			/* The core's PL_NONE (no page, a hand event) is NO_PAGE. */
+			out.page[i] = words[at + 2] >>> 0;
 			out.a[i] = words[at + 3];
 			out.b[i] = words[at + 4];
 		}

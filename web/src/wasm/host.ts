@@ -20,6 +20,7 @@ import {
 	PagelabError,
 	type FaultsByFramesRequest,
 	type FramesPoint,
+	type PageTable,
 	type SimulateRequest,
 	type SimulateResult,
 	type TraceSource,
@@ -52,7 +53,7 @@ export type Post = (reply: Reply, transfer?: Transferable[]) => void;
 interface SessionState {
 	sim: number;
 	trace: number;
-	numbers: Float64Array;
+	numbers: PageTable;
 	steps: number;
 }
 
@@ -111,14 +112,15 @@ export class Host {
 				const t = this.loadTrace(engine, request.trace);
 				try {
 					const info = engine.traceInfo(t, true);
-					return [info, [info.pages.buffer, info.writes.buffer]];
+					return [info, [info.pages.ids.buffer, info.pages.numbers.buffer, info.writes.buffer]];
 				} finally {
 					engine.freeTrace(t);
 				}
 			}
 			case 'simulate': {
 				const reply = await this.simulate(engine, request.id, request.request);
-				const transfer = [reply.outcome.buffer, reply.trace.pages.buffer, reply.trace.writes.buffer];
+				const { pages, writes } = reply.trace;
+				const transfer = [reply.outcome.buffer, pages.ids.buffer, pages.numbers.buffer, writes.buffer];
 				return [reply, transfer];
 			}
 			case 'faultsByFrames':
@@ -134,9 +136,11 @@ export class Host {
 			}
 			case 'eventArrays': {
 				const session = this.eventRange(request.session, request.from, request.to, Infinity);
-				const arrays = engine.eventArrays(session.sim, request.from, request.to, session.numbers);
-				const { start, kind, arg, page, a, b } = arrays;
-				return [arrays, [start.buffer, kind.buffer, arg.buffer, page.buffer, a.buffer, b.buffer]];
+				/* The numbers are the session's own, kept for its next calls: copied, not moved. */
+				const arrays = { ...engine.eventArrays(session.sim, request.from, request.to, session.numbers) };
+				arrays.numbers = arrays.numbers.slice();
+				const { start, kind, arg, page, numbers, a, b } = arrays;
+				return [arrays, [start.buffer, kind.buffer, arg.buffer, page.buffer, numbers.buffer, a.buffer, b.buffer]];
 			}
 			case 'disposeSession': {
 				const session = this.sessions.get(request.session);

@@ -8,7 +8,12 @@
  *
  * Invariants
  *   - Page numbers are the trace's own page numbers (as typed or read from a
- *     file), never the core's dense ids; the client translates.
+ *     file), never the core's dense ids; the client translates.  They are
+ *     64-bit and exact: a PageNumber is a number up to 2^53 - 1 and a
+ *     bigint above (pageNumber() makes the one form of each value, so ===,
+ *     Map keys and String() work on both); arrays of them travel as a
+ *     PageTable (a Float64Array, or a BigUint64Array when some number
+ *     needs more than 53 bits) indexed by dense id.
  *   - Steps follow the core: "step k" is the state after references 0..k-1,
  *     so step 0 is empty and step `references` is the end.  `outcome[i]` is the
  *     result of reference i (0-based), i.e. of the move from step i to i+1.
@@ -57,6 +62,60 @@ export interface PolicyInfo {
 	counters: string[];
 }
 
+/* ---------------------------------------------------------- page numbers */
+
+/**
+ * A page number, exact to 64 bits: a number when it is at most
+ * Number.MAX_SAFE_INTEGER, a bigint above.  Each value has exactly one
+ * form, so `===`, Set and Map compare page numbers correctly.
+ */
+export type PageNumber = number | bigint;
+
+/**
+ * The page numbers of a trace's dense ids: a Float64Array when every one
+ * fits in a double exactly, else a BigUint64Array.  Read with pageOf().
+ */
+export type PageTable = Float64Array | BigUint64Array;
+
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** The one form of a page number: a number when exact as one, else the bigint. */
+export function pageNumber(value: bigint): PageNumber {
+	return value <= SAFE ? Number(value) : value;
+}
+
+/** The page number of dense id `id` in `table`. */
+export function pageOf(table: PageTable, id: number): PageNumber {
+	const value = table[id];
+	return typeof value === 'number' ? value : pageNumber(value);
+}
+
+/** Orders page numbers (for sort()), whichever form each has. */
+export function comparePages(a: PageNumber, b: PageNumber): number {
+	return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** A page number as a plain number, for plotting (exact up to 2^53). */
+export function pageAsNumber(page: PageNumber): number {
+	return Number(page);
+}
+
+/** The page number of each reference of a trace: ids[i] indexes `numbers`. */
+export interface PageSequence {
+	ids: Uint32Array;
+	numbers: PageTable;
+}
+
+/** The page referenced by reference i (0-based) of `pages`. */
+export function pageAt(pages: PageSequence, i: number): PageNumber {
+	return pageOf(pages.numbers, pages.ids[i]);
+}
+
+/** The first n references of `pages` (shares their memory). */
+export function firstPages(pages: PageSequence, n: number): PageSequence {
+	return { ids: pages.ids.subarray(0, n), numbers: pages.numbers };
+}
+
 /* ----------------------------------------------------------------- trace */
 
 /** How a synthetic trace is generated (wasm/generator.ts does the work, in the worker). */
@@ -87,7 +146,7 @@ export interface TraceInfo {
 	references: number;
 	distinctPages: number;
 	/** Page number of each reference, in order. */
-	pages: Float64Array;
+	pages: PageSequence;
 	/** 1 where the reference writes its page. */
 	writes: Uint8Array;
 }
@@ -190,7 +249,7 @@ export interface PolicyEvent {
 	kind: EventKind;
 	arg: number;
 	/** Page number, or null for hand events. */
-	page: number | null;
+	page: PageNumber | null;
 	a: number;
 	b: number;
 }
@@ -198,8 +257,8 @@ export interface PolicyEvent {
 /**
  * Events in parallel typed arrays (what the step view keeps for a whole
  * recording): event i is kind[i] (index into EVENT_KINDS), arg[i], page[i]
- * (page number, -1 for hand events), a[i], b[i]; the events of reference s
- * are [start[s - from], start[s - from + 1]).
+ * (the page's dense id, an index into `numbers`; NO_PAGE for hand events),
+ * a[i], b[i]; the events of reference s are [start[s - from], start[s - from + 1]).
  */
 export interface EventArrays {
 	from: number;
@@ -207,10 +266,15 @@ export interface EventArrays {
 	start: Uint32Array;
 	kind: Uint8Array;
 	arg: Uint16Array;
-	page: Float64Array;
+	page: Uint32Array;
+	/** Page number of each dense id. */
+	numbers: PageTable;
 	a: Int32Array;
 	b: Int32Array;
 }
+
+/** EventArrays.page of an event without a page (a hand moved). */
+export const NO_PAGE = 0xffffffff;
 
 /** Event i of `arrays`, which belongs to reference `step`, as a PolicyEvent. */
 export function eventAt(arrays: Omit<EventArrays, 'from' | 'to' | 'start'>, i: number, step: number): PolicyEvent {
@@ -218,14 +282,14 @@ export function eventAt(arrays: Omit<EventArrays, 'from' | 'to' | 'start'>, i: n
 		step,
 		kind: EVENT_KINDS[arrays.kind[i]],
 		arg: arrays.arg[i],
-		page: arrays.page[i] < 0 ? null : arrays.page[i],
+		page: arrays.page[i] === NO_PAGE ? null : pageOf(arrays.numbers, arrays.page[i]),
 		a: arrays.a[i],
 		b: arrays.b[i],
 	};
 }
 
 export interface SnapshotEntry {
-	page: number;
+	page: PageNumber;
 	/** values[f] is field f (PolicyInfo.fields) of this page. */
 	values: number[];
 }

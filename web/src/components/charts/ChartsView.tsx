@@ -24,7 +24,7 @@
  */
 
 import { useEffect, useMemo, useState } from 'react';
-import type { FramesPoint, PagelabClient } from '../../wasm/protocol';
+import { pageAsNumber, pageAt, type FramesPoint, type PagelabClient, type PageSequence } from '../../wasm/protocol';
 import { usePolicyList } from '../usePolicyList';
 import { useSimulation } from '../useSimulation';
 import { paramsFor, restorePolicies, type ComparedScenario } from '../../model/compare';
@@ -72,7 +72,7 @@ interface PolicyCurves {
 interface Access {
 	references: number;
 	distinctPages: number;
-	pages: Float64Array | null;
+	pages: PageSequence | null;
 }
 
 interface Progress {
@@ -131,14 +131,15 @@ function framesSpec(runs: Map<string, FramesPoint[]>, scenarioFrames: number): C
 	};
 }
 
-function accessSpec(pages: Float64Array): ChartSpec {
-	const stride = Math.ceil(pages.length / MAX_SCATTER_POINTS);
-	const count = Math.ceil(pages.length / stride);
+function accessSpec(pages: PageSequence): ChartSpec {
+	const references = pages.ids.length;
+	const stride = Math.ceil(references / MAX_SCATTER_POINTS);
+	const count = Math.ceil(references / stride);
 	const x = new Float64Array(count);
 	const y = new Float64Array(count);
 	for (let i = 0; i < count; i++) {
 		x[i] = i * stride + 1;
-		y[i] = pages[i * stride];
+		y[i] = pageAsNumber(pageAt(pages, i * stride));
 	}
 	return {
 		id: 'access',

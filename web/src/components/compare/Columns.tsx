@@ -4,6 +4,7 @@
  * optionally OPT's frames as a dashed ghost column (compare-ghost-column)
  * with the pages a policy holds that OPT has let go outlined.
  */
+import { pageAt } from '../../wasm/protocol';
 import { alignColumns, resultAt, type GhostColumn } from '../../model/compare';
 import { RECORD_LIMIT, faultCount, type Column, type Comparison, type Run } from './comparison';
 import { FrameBoxes } from './FrameBoxes';
@@ -24,7 +25,7 @@ interface ColumnsProps {
 }
 
 export function Columns({ comparison, columns, opt, ghost, step }: ColumnsProps) {
-	const referenced = step > 0 ? comparison.trace.pages[step - 1] : null;
+	const referenced = step > 0 ? pageAt(comparison.trace.pages, step - 1) : null;
 	if (comparison.runs.every((r) => r.session === null))
 		return (
 			<p className="pl-compare-note">

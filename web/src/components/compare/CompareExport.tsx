@@ -36,7 +36,7 @@ export function CompareExport({ comparison, step, divergence, onError }: Props) 
 	}));
 	const { pages } = comparison.trace;
 	const base = `pagelab-compare-${comparison.runs.map((r) => r.policy).join('-')}`;
-	const figure = () => stripsSvg(pages, runs, stripWindow(pages.length, step, FIGURE_CELLS), step, divergence);
+	const figure = () => stripsSvg(pages, runs, stripWindow(pages.ids.length, step, FIGURE_CELLS), step, divergence);
 	const run = (what: () => Promise<void> | void) => async () => {
 		setBusy(true);
 		try {

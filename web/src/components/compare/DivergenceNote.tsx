@@ -4,6 +4,7 @@
  * and why (the step at which each faulting policy had evicted the page),
  * with a button that goes there; or that they never part ways.
  */
+import { pageAt } from '../../wasm/protocol';
 import { divergenceGroups } from '../../model/compare';
 import type { Comparison } from './comparison';
 
@@ -25,7 +26,7 @@ export function DivergenceNote({ comparison, divergence, reasons, onStep }: Dive
 		comparison.runs.map((r) => r.outcome),
 		divergence,
 	);
-	const page = comparison.trace.pages[divergence - 1];
+	const page = String(pageAt(comparison.trace.pages, divergence - 1));
 	const names = (runs: number[]) => runs.map((i) => comparison.runs[i].label).join(', ');
 	const why = [...reasons].map(([run, step]) => `${comparison.runs[run].label} evicted page ${page} at step ${step}`);
 	return (

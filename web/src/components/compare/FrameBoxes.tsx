@@ -5,6 +5,7 @@
  * drawn up to a column's worth and counted beyond it, and no more than
  * MAX_FRAME_BOXES boxes in all.
  */
+import type { PageNumber } from '../../wasm/protocol';
 
 /* More frames than this are summarised, not drawn one box each. */
 const MAX_FRAME_BOXES = 64;
@@ -12,11 +13,11 @@ const MAX_FRAME_BOXES = 64;
 const FRAMES_PER_COLUMN = 12;
 
 interface FrameBoxesProps {
-	pages: number[];
+	pages: PageNumber[];
 	frames: number;
-	referenced: number | null;
+	referenced: PageNumber | null;
 	/** Pages to flag (held here but not by OPT). */
-	flagged: Set<number>;
+	flagged: Set<PageNumber>;
 	flagTitle: string;
 }
 
@@ -37,7 +38,7 @@ export function FrameBoxes({ pages, frames, referenced, flagged, flagTitle }: Fr
 						className={[page === referenced && 'pl-compare-referenced', flagged.has(page) && 'pl-compare-flagged'].filter(Boolean).join(' ')}
 						title={flagged.has(page) ? `page ${page}: ${flagTitle}` : `page ${page}`}
 					>
-						{page}
+						{String(page)}
 					</li>
 				))}
 				{Array.from({ length: drawnFree }, (_, i) => (

@@ -4,6 +4,7 @@
  * first divergence marked (compare-refs, compare-strip-<i>).  Clicking a
  * cell goes to its step.
  */
+import { pageAt } from '../../wasm/protocol';
 import { useRef } from 'react';
 import { stripCells, stripWindow } from '../../model/compare';
 import { useElementWidth } from '../charts/useElementWidth';
@@ -54,7 +55,7 @@ export function Strips({ comparison, step, divergence, hideAfterStep = false, on
 	};
 	let { cellEm, window } = windowFor(digits.current.widest);
 	for (let s = window.first; s <= window.last; s++)
-		digits.current.widest = Math.max(digits.current.widest, String(trace.pages[s - 1]).length);
+		digits.current.widest = Math.max(digits.current.widest, String(pageAt(trace.pages, s - 1)).length);
 	({ cellEm, window } = windowFor(digits.current.widest));
 	const cellClass = (cellStep: number) =>
 		['pl-compare-cell', cellStep === step && 'pl-compare-current', cellStep === divergence && 'pl-compare-diverges'].filter(Boolean).join(' ');
@@ -88,7 +89,7 @@ export function Strips({ comparison, step, divergence, hideAfterStep = false, on
 							title={`step ${cell.step}: page ${cell.page}`}
 							onClick={() => onStep(cell.step)}
 						>
-							{cell.page}
+							{String(cell.page)}
 						</button>
 					))}
 				</div>

@@ -12,7 +12,7 @@
  *     have strips and counts only (session null).
  *   - Whoever holds a Comparison disposes of its sessions (disposeRuns).
  */
-import type { PagelabClient, Session, SimulateResult, TraceInfo, TraceSource } from '../../wasm/protocol';
+import { pageAt, type PageNumber, type PagelabClient, type Session, type SimulateResult, type TraceInfo, type TraceSource } from '../../wasm/protocol';
 import { FaultCounter, divergenceGroups, lastEviction, residentPages } from '../../model/compare';
 import type { CompareEntry } from '../../model/compareEntries';
 
@@ -36,8 +36,8 @@ export interface Comparison {
 
 /** What one policy holds at the current step. */
 export interface Column {
-	resident: number[];
-	evicted: number[];
+	resident: PageNumber[];
+	evicted: PageNumber[];
 }
 
 export const faultCount = (faults: number) => `${faults.toLocaleString('en')} fault${faults === 1 ? '' : 's'}`;
@@ -120,7 +120,7 @@ export async function columnsAt(runs: Run[], step: number): Promise<(Column | nu
 
 /** For each run that faults at the divergence, the step at which it had evicted the page. */
 export async function divergenceReasons(comparison: Comparison, divergence: number): Promise<Map<number, number>> {
-	const page = comparison.trace.pages[divergence - 1];
+	const page = pageAt(comparison.trace.pages, divergence - 1);
 	const reasons = new Map<number, number>();
 	const faulting = divergenceGroups(
 		comparison.runs.map((r) => r.outcome),

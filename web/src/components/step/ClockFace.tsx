@@ -61,7 +61,7 @@ export function ClockFace({ policy, snapshot, frames, transitions, handTurns }: 
 							>
 								<circle r={r} />
 								<text className="pl-step-number" dy="0.35em">
-									{entry.page}
+									{String(entry.page)}
 								</text>
 								{bit >= 0 && (
 									<g className={`pl-step-bit${entry.values[bit] ? ' pl-step-on' : ''}${marks.changed?.has(bit) ? ' pl-step-changed' : ''}`} transform={`translate(${r * 0.75} ${-r * 0.75})`}>

@@ -19,6 +19,7 @@
  */
 import { memo, useMemo, type CSSProperties, type KeyboardEvent } from 'react';
 import type { GridColumn, Timeline } from '../../model/timeline';
+import { pageAt, type PageNumber, type PageSequence } from '../../wasm/protocol';
 import { gridWindow } from '../../viz/grid';
 
 export const MAX_GRID_ROWS = 64;
@@ -34,7 +35,7 @@ type Moment = 'past' | 'current' | 'future';
 
 interface ColumnProps {
 	k: number;
-	page: number;
+	page: PageNumber;
 	rows: number;
 	/** null for a future column (nothing to show yet). */
 	column: GridColumn | null;
@@ -43,7 +44,7 @@ interface ColumnProps {
 	onPick?: (step: number) => void;
 }
 
-function cellWords(k: number, r: number, page: number | null | undefined, arrived: boolean, future: boolean): string {
+function cellWords(k: number, r: number, page: PageNumber | null | undefined, arrived: boolean, future: boolean): string {
 	if (future) return `step ${k}, frame ${r}: not yet shown`;
 	return `step ${k}, frame ${r}: ${page === null || page === undefined ? 'empty' : `page ${page}${arrived ? ', arrived now' : ''}`}`;
 }
@@ -62,7 +63,7 @@ const Column = memo(function Column({ k, page, rows, column, result, moment, onP
 				className={`pl-step-cell${arrived ? ' pl-step-arrived' : ''}`}
 				data-testid={`grid-cell-${k}-${r}`}
 			>
-				{column?.rows[r] ?? ''}
+				{String(column?.rows[r] ?? '')}
 			</div>,
 		);
 	}
@@ -78,7 +79,7 @@ const Column = memo(function Column({ k, page, rows, column, result, moment, onP
 				onClick={() => onPick?.(k)}
 				title={`reference ${k}`}
 			>
-				{page}
+				{String(page)}
 			</div>
 			{cells}
 			<div className={`pl-step-cell pl-step-result pl-step-${result}`} role="gridcell" tabIndex={-1} data-row={rows + 1} aria-label={`step ${k}: ${outcome}`} data-testid={`grid-result-${k}`}>
@@ -135,11 +136,14 @@ function RowLabels({ rows }: { rows: number }) {
 	);
 }
 
-/** Digits of the widest page number in the first `steps` references (for the cell width). */
-export function widestPage(pages: Float64Array): number {
-	let widest = 1;
-	for (let i = 0; i < pages.length; i++) widest = Math.max(widest, String(pages[i]).length);
-	return widest;
+/** Digits of the widest page number among `pages` (for the cell width): the largest one's. */
+export function widestPage(pages: PageSequence): number {
+	let largest: PageNumber = 0;
+	for (let i = 0; i < pages.ids.length; i++) {
+		const page = pageAt(pages, i);
+		if (page > largest) largest = page;
+	}
+	return String(largest).length;
 }
 
 export function FrameGrid({ timeline, step, columns, onPick }: Props) {
@@ -153,7 +157,7 @@ export function FrameGrid({ timeline, step, columns, onPick }: Props) {
 			<Column
 				key={k}
 				k={k}
-				page={timeline.pages[k - 1]}
+				page={timeline.reference(k)}
 				rows={rows}
 				column={k <= step ? timeline.column(k) : null}
 				result={k <= step ? (timeline.outcome[k - 1] ? 'H' : 'F') : ''}

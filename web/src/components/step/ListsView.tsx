@@ -5,7 +5,7 @@
  * fading out at the end of the list they left.  A policy added to the core
  * later is drawn by this with no new UI code.
  */
-import type { PolicyInfo, Snapshot } from '../../wasm/protocol';
+import type { PageNumber, PolicyInfo, Snapshot } from '../../wasm/protocol';
 import type { Transitions } from '../../model/transitions';
 import { PageChip, type ChipMarks } from './PageChip';
 import { ChipList, widestDigits } from './ChipList';
@@ -21,10 +21,10 @@ export interface DrawingProps {
 	/** Lists the run ever used; drawings may leave out the others. */
 	usedLists: Set<number>;
 	/** The page this step referenced (null at step 0): a long list keeps it in view. */
-	referenced: number | null;
+	referenced: PageNumber | null;
 }
 
-export function marksFor(page: number, t: Transitions): ChipMarks {
+export function marksFor(page: PageNumber, t: Transitions): ChipMarks {
 	return {
 		entered: t.entered.has(page),
 		moved: t.moved.get(page)?.kind,
@@ -35,7 +35,7 @@ export function marksFor(page: number, t: Transitions): ChipMarks {
 }
 
 /** Where in `entries` the page `referenced` is, else where the first of `hands` points, else null. */
-export function followedIndex(entries: { page: number }[], referenced: number | null, hands: number[] = []): number | null {
+export function followedIndex(entries: { page: PageNumber }[], referenced: PageNumber | null, hands: number[] = []): number | null {
 	const at = referenced === null ? -1 : entries.findIndex((entry) => entry.page === referenced);
 	if (at >= 0) return at;
 	return hands.length ? hands[0] : null;

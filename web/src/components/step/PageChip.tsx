@@ -152,7 +152,7 @@ export const PageChip = memo(function PageChip({ policy, list, entry, fieldMax, 
 			{...position}
 			{...data}
 		>
-			<span className="pl-step-number">{entry.page}</span>
+			<span className="pl-step-number">{String(entry.page)}</span>
 			{policy.fields.map((name, f) => {
 				const value = entry.values[f];
 				const changed = marks.changed?.has(f) ?? false;

@@ -6,17 +6,18 @@
  * step and scores the prediction.  The score counts predictions made, not
  * steps taken, so skipping a question costs nothing.
  */
+import type { PageNumber } from '../../wasm/protocol';
 import type { Timeline } from '../../model/timeline';
 
 export interface Prediction {
 	hit: boolean;
 	/** The page predicted to be evicted (only for a fault on full memory). */
-	victim: number | null;
+	victim: PageNumber | null;
 }
 
 export interface Scored {
 	step: number;
-	page: number;
+	page: PageNumber;
 	prediction: Prediction;
 	correct: boolean;
 	/** What happened, in words: "fault, evicted 7". */
@@ -24,11 +25,11 @@ export interface Scored {
 }
 
 /** What really happened at step k (the reference k-1): hit, or fault and the pages evicted. */
-export function outcomeOf(timeline: Timeline, k: number): { hit: boolean; evicted: number[] } {
+export function outcomeOf(timeline: Timeline, k: number): { hit: boolean; evicted: PageNumber[] } {
 	const evicted = timeline.log
 		.eventsOfStep(k)
 		.filter((e) => e.kind === 'evict')
-		.map((e) => e.page as number);
+		.map((e) => e.page as PageNumber);
 	return { hit: timeline.outcome[k - 1] === 1, evicted };
 }
 
@@ -37,7 +38,7 @@ export function score(timeline: Timeline, k: number, prediction: Prediction): Sc
 	const victimRight = prediction.victim === null ? evicted.length === 0 : evicted.includes(prediction.victim);
 	const correct = prediction.hit === hit && (hit || victimRight);
 	const actual = hit ? 'hit' : evicted.length ? `fault, evicted ${evicted.join(', ')}` : 'fault, no eviction';
-	return { step: k, page: timeline.pages[k - 1], prediction, correct, actual };
+	return { step: k, page: timeline.reference(k), prediction, correct, actual };
 }
 
 interface Props {
@@ -52,19 +53,19 @@ interface Props {
 export function PredictPanel({ timeline, step, prediction, onPredict, scored, last }: Props) {
 	const next = step + 1;
 	const right = scored.filter((s) => s.correct).length;
-	const resident = step > 0 ? timeline.column(step).rows.filter((p): p is number => p !== null) : [];
+	const resident = step > 0 ? timeline.column(step).rows.filter((p): p is PageNumber => p !== null) : [];
 	const full = resident.length >= timeline.frames;
 	return (
 		<section className="pl-step-predict-panel" data-testid="predict-panel" aria-label="predict the next step">
 			{last && (
 				<p className={`pl-step-verdict ${last.correct ? 'pl-step-right' : 'pl-step-wrong'}`} data-testid="predict-verdict" role="status">
-					{last.correct ? '✓ right' : '✗ not quite'}: reference {last.step} (page {last.page}) was a {last.actual}.
+					{last.correct ? '✓ right' : '✗ not quite'}: reference {last.step} (page {String(last.page)}) was a {last.actual}.
 				</p>
 			)}
 			{next <= timeline.steps ? (
 				<div className="pl-step-question">
 					<span className="pl-step-ask">
-						Next: page <strong>{timeline.pages[next - 1]}</strong> — hit or fault?
+						Next: page <strong>{String(timeline.reference(next))}</strong> — hit or fault?
 					</span>
 					<button data-testid="predict-hit" aria-pressed={prediction?.hit === true} onClick={() => onPredict({ hit: true, victim: null })}>
 						hit (H)
@@ -82,7 +83,7 @@ export function PredictPanel({ timeline, step, prediction, onPredict, scored, la
 									aria-pressed={prediction?.victim === page}
 									onClick={() => onPredict({ hit: false, victim: page })}
 								>
-									{page}
+									{String(page)}
 									{i < 9 ? ` (${i + 1})` : ''}
 								</button>
 							))}

@@ -17,7 +17,7 @@
  * except in a field that takes typing (elementTakesTyping).
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
-import type { Snapshot } from '../../wasm/protocol';
+import type { PageNumber, Snapshot } from '../../wasm/protocol';
 import type { Run } from '../../model/run';
 import { narrate } from '../../model/narration';
 import { NO_TRANSITIONS, transitionsOf, type Transitions } from '../../model/transitions';
@@ -82,7 +82,7 @@ function predictionForKey(key: string, run: Run, step: number): Prediction | nul
 	if (key === 'h' || key === 'H') return { hit: true, victim: null };
 	if (key === 'f' || key === 'F') return { hit: false, victim: null };
 	if (!/^[1-9]$/.test(key) || step === 0) return null;
-	const resident = run.timeline.column(step).rows.filter((p): p is number => p !== null);
+	const resident = run.timeline.column(step).rows.filter((p): p is PageNumber => p !== null);
 	const page = resident[Number(key) - 1];
 	return page === undefined ? null : { hit: false, victim: page };
 }
@@ -243,7 +243,7 @@ export function StepView({ run, step: requested, onStep, lecture, hideAnswers, p
 	});
 
 	const resident = step > 0 ? timeline.column(step - 1).rows.filter((p) => p !== null).length : 0;
-	const reference = step > 0 ? timeline.pages[step - 1] : null;
+	const reference = step > 0 ? timeline.reference(step) : null;
 	const narration = useMemo(
 		() =>
 			step === 0
@@ -293,7 +293,7 @@ export function StepView({ run, step: requested, onStep, lecture, hideAnswers, p
 					<span className="pl-step-label">
 						ref<span className="pl-step-narrow-hidden">erence</span>
 					</span>
-					<span className="pl-step-value">{reference ?? '—'}</span>
+					<span className="pl-step-value">{reference === null ? '—' : String(reference)}</span>
 				</div>
 				<div className="pl-step-stat pl-step-fault">
 					<span className="pl-step-label">faults</span>
@@ -355,7 +355,7 @@ export function StepView({ run, step: requested, onStep, lecture, hideAnswers, p
 							transitions={shown.transitions}
 							handTurns={shown.handTurns}
 							usedLists={usedLists}
-							referenced={shown.step > 0 ? timeline.pages[shown.step - 1] : null}
+							referenced={shown.step > 0 ? timeline.reference(shown.step) : null}
 							step={shown.step}
 						/>
 					) : (
