@@ -13,6 +13,7 @@
  * reference bit an "R" badge, so nothing depends on colour alone.  The
  * hands differ in length, dash and label as well as colour.
  */
+import type { PageNumber } from '../../wasm/protocol';
 import type { DrawingProps } from './ListsView';
 import { marksFor } from './ListsView';
 import { slotCentre, slotRadius, slotAngle } from '../../viz/clock';
@@ -25,7 +26,7 @@ export function isMergedClock(policy: DrawingProps['policy']): boolean {
 }
 
 interface RingEntry {
-	page: number;
+	page: PageNumber;
 	list: number;
 	values: number[];
 	order: number;
@@ -80,7 +81,7 @@ export function ClockProFace({ policy, snapshot, transitions }: DrawingProps) {
 								>
 									<circle r={r} />
 									<text className="pl-step-number" dy="0.35em">
-										{entry.page}
+										{String(entry.page)}
 									</text>
 									{!ghost && referenced >= 0 && (
 										<g className={`pl-step-bit${entry.values[referenced] ? ' pl-step-on' : ''}`} transform={`translate(${r * 0.75} ${-r * 0.75})`}>
