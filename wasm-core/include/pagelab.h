@@ -49,7 +49,7 @@
 #define PL_MAX_LISTS 8
 #define PL_MAX_FIELDS 8
 #define PL_MAX_HANDS 3
-#define PL_MAX_PARAMS 8
+#define PL_MAX_PARAMS 12
 #define PL_MAX_COUNTERS 24
 
 /* ---------------------------------------------------------------- errors */

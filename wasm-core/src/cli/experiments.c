@@ -19,6 +19,19 @@
 #define RUN(workload, policy, params, num, den) \
 	{ workload, policy, params, num, den, NULL, 0, 0 }
 
+/* The run of a policy on a workload with exactly these parameters. */
+static const struct exp_result *find_with(const struct exp_result *res, unsigned n,
+					  const char *workload, const char *policy,
+					  const char *params)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (!strcmp(res[i].run->workload, workload) && !strcmp(res[i].run->policy, policy) &&
+		    !strcmp(res[i].run->params ? res[i].run->params : "", params))
+			return &res[i];
+	return NULL;
+}
+
+/* The first run of a policy on a workload. */
 static const struct exp_result *find(const struct exp_result *res, unsigned n,
 				     const char *workload, const char *policy)
 {
@@ -127,15 +140,28 @@ static void seed000_verdict(const struct exp_result *res, unsigned n, struct exp
 
 static const char *const seed001_counters[] = { "promoted", "demoted", "evicted", NULL };
 
+/*
+ * Each workload twice: with the model's default reclaim batch (frames/64
+ * pages freed per fault that reclaims: 16 at 1024 frames, 32 from 2048),
+ * where the counters choose one page per list per round, as
+ * try_to_free_pages() did in the report; and with batch=1, every freed
+ * page its own round, the most the counters can do.  The tick: every
+ * `memory` references (period = M), about once per pass over half the
+ * regions, so that pages referenced once a pass and pages not referenced
+ * get different counters at every memory size.  (The report's 1-second
+ * timer came about every 25 passes of its program: every region was
+ * written between two ticks and all counters rose alike.)
+ */
+#define COUNTER_RUN(load, params) { load, "counter_clock", params, 1, 1, "period", 1, 1 }
+#define SEED001_RUNS(load)						\
+	RUN(load, "linux", NULL, 1, 1), COUNTER_RUN(load, NULL),		\
+	RUN(load, "linux", "batch=1", 1, 1), COUNTER_RUN(load, "batch=1")
+
 static const struct exp_run seed001_runs[] = {
-	RUN("seed001-seq", "linux", NULL, 1, 1),
-	RUN("seed001-seq", "counter_clock", NULL, 1, 1),
-	RUN("seed001-halfseq", "linux", NULL, 1, 1),
-	RUN("seed001-halfseq", "counter_clock", NULL, 1, 1),
-	RUN("seed001-rand", "linux", NULL, 1, 1),
-	RUN("seed001-rand", "counter_clock", NULL, 1, 1),
-	RUN("seed001-halfrand", "linux", NULL, 1, 1),
-	RUN("seed001-halfrand", "counter_clock", NULL, 1, 1),
+	SEED001_RUNS("seed001-seq"),
+	SEED001_RUNS("seed001-halfseq"),
+	SEED001_RUNS("seed001-rand"),
+	SEED001_RUNS("seed001-halfrand"),
 	{ NULL },
 };
 
@@ -150,35 +176,61 @@ static const struct {
 	{ "seed001-halfrand", 8041, 506 },
 };
 
-static void seed001_verdict(const struct exp_result *res, unsigned n, struct exp_verdict *v)
+/* Compares counter_clock with linux on each workload with `params`;
+ * returns on how many the counters evicted fewer pages. */
+static unsigned seed001_compare(const struct exp_result *res, unsigned n, struct exp_verdict *v,
+				const char *params, const char *label_suffix, double ratio_out[4])
 {
 	unsigned fewer = 0;
 
 	for (unsigned i = 0; i < 4; i++) {
 		const char *load = seed001_evictions[i].workload;
-		double r = ratio(find(res, n, load, "linux"), find(res, n, load, "counter_clock"),
-				 "evictions");
+		double r = ratio(find_with(res, n, load, "linux", params),
+				 find_with(res, n, load, "counter_clock", params), "evictions");
 		struct exp_comparison *c;
 		char label[64];
 
-		snprintf(label, sizeof(label), "evictions, counter / LRU, %s", load + 8);
+		snprintf(label, sizeof(label), "evictions, counter / LRU, %s%s", load + 8,
+			 label_suffix);
 		c = compare(v, label);
 		format_ratio(c->report, sizeof(c->report),
 			     (double)seed001_evictions[i].counter / seed001_evictions[i].lru);
 		format_ratio(c->pagelab, sizeof(c->pagelab), r);
-		c->agrees = r < 1;
+		c->agrees = r < 0.99;
 		fewer += c->agrees;
+		ratio_out[i] = r;
 	}
+	return fewer;
+}
+
+static void seed001_verdict(const struct exp_result *res, unsigned n, struct exp_verdict *v)
+{
+	double r[4], r1[4];
+	unsigned fewer = seed001_compare(res, n, v, "", "", r);
+	unsigned fewer1 = seed001_compare(res, n, v, "batch=1", ", batch=1", r1);
+
 	if (not_run(res, n, v))
 		return;
 	v->reproduced = fewer == 4;
 	snprintf(v->why, sizeof(v->why), v->reproduced ?
 		 "the counter-based clock evicts fewer pages than Linux's two lists on all four "
 		 "workloads." :
-		 "the counter-based clock evicts fewer pages on %u of the 4 workloads only: in "
-		 "the simulator every fault with memory full is an eviction, so evictions follow "
-		 "faults, while the report counted the kernel's own evict events, which also "
-		 "reflect how often its reclaim ran.", fewer);
+		 "the counters evict fewer pages (by 1%% or more) on %u of the 4 workloads "
+		 "(%u of 4 when every freed page is its own reclaim round).  Half Seq, a cycle a "
+		 "little larger than memory, is where they help (x %.2f, x %.2f with batch=1): "
+		 "counters of pages kept through a tick rise and break Linux's cyclic misses.  "
+		 "Rand and Half Rand cannot be helped: every region is equally likely, so no "
+		 "count of past references predicts the next one, and the report's x 0.08 and "
+		 "x 0.06 cannot come from which pages were chosen.  Seq, a cycle of 9/4 of "
+		 "memory, defeats any recency order; the counters change one page per list "
+		 "and round (x %.2f; x %.2f with batch=1).  At the report's own rate (a tick "
+		 "every ~25 passes, longer than these 20-pass workloads) no tick comes, every "
+		 "counter stays 0, and the counter-based clock frees exactly what Linux frees.  "
+		 "The report "
+		 "counted evictions in a kernel whose reclaim also freed other processes' "
+		 "pages (its 999 passes of 70000 writes took ~40 s, so its regions did not "
+		 "thrash); the simulator counts only this program's.",
+		 fewer, fewer1, r[1], r1[1], r[0], r1[0]);
 }
 
 /* ------------------------------------------------------------- seed 002 */

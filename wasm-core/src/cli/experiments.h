@@ -44,7 +44,7 @@ struct exp_verdict {
 	struct exp_comparison comparisons[EXP_MAX_COMPARISONS];
 	unsigned ncomparisons;
 	bool reproduced;
-	char why[640];
+	char why[1024];
 };
 
 struct experiment {

@@ -316,15 +316,19 @@ static int32_t clamp_field(uint64_t value)
 	return value > INT32_MAX ? INT32_MAX : (int32_t)value;
 }
 
-/* Sets the wide value of a resident page (non-negative; shown clamped to a field). */
+static int32_t clamp_wide(int64_t value)
+{
+	return value > INT32_MAX ? INT32_MAX : value < INT32_MIN ? INT32_MIN : (int32_t)value;
+}
+
+/* Sets the wide value of a resident page (shown clamped to a 32-bit field). */
 void lruvec_set_wide(struct lruvec *vec, uint32_t page, int64_t value)
 {
 	int64_t old = vec->wide[page];
 
 	if (old == value)
 		return;
-	pl_emit_set(vec->ctx, page, LRU_WIDE, clamp_field((uint64_t)old),
-		    clamp_field((uint64_t)value));
+	pl_emit_set(vec->ctx, page, LRU_WIDE, clamp_wide(old), clamp_wide(value));
 	vec->wide[page] = value;
 }
 
@@ -434,6 +438,7 @@ void lruvec_insert(void *state, const struct pl_ref *ref)
 	enum lru_list_id lru = inactive_lru_of(vec, page);
 	bool active = refault_activates(vec, page);
 
+	vec->reclaiming = false;	/* the fault's reclaim is over */
 	if (active)
 		lru += LRU_ACTIVE;
 	pl_dlist_push_head(&vec->links, &vec->lists[lru], page);
@@ -590,39 +595,92 @@ static uint32_t reclaim(struct lruvec *vec, uint32_t page)
 }
 
 /*
+ * When a reclaim round begins, a variant may move one page of each list to
+ * its tail (tail_at_reclaim).  moved[lru] is that page, or PL_NONE when the
+ * variant moves none or the page is already at the tail.
+ */
+static void pages_moved_at_reclaim(const struct lruvec *vec, uint32_t moved[NR_LRU_LISTS])
+{
+	for (unsigned lru = 0; lru < NR_LRU_LISTS; lru++) {
+		moved[lru] = vec->reclaiming || !vec->aging->tail_at_reclaim ? PL_NONE :
+			     vec->aging->tail_at_reclaim(vec, lru);
+		if (moved[lru] == vec->lists[lru].tail)
+			moved[lru] = PL_NONE;
+	}
+}
+
+static void move_tail(struct lruvec *vec, uint32_t page)
+{
+	enum lru_list_id lru = vec->page[page].lru;
+	struct pl_dlist *list = &vec->lists[lru];
+
+	pl_dlist_remove(&vec->links, list, page);
+	pl_dlist_push_tail(&vec->links, list, page);
+	pl_emit_move(vec->ctx, page, lru, lru, list->len - 1);
+}
+
+/*
+ * The walk's next page toward the head.  A page the round moves to the
+ * tail (`moved`, read-only walks only: evict() has really moved it) is
+ * walked first, then the old tail, and is skipped where it was.
+ */
+static uint32_t walk_next(const struct lruvec *vec, uint32_t page, uint32_t moved,
+			  uint32_t old_tail)
+{
+	uint32_t next = page == moved ? old_tail : lruvec_toward_head(vec, page);
+
+	return next != PL_NONE && next == moved ? lruvec_toward_head(vec, next) : next;
+}
+
+/*
  * shrink_inactive_list() for one freed frame, written once for both
  * victim() and evict(): with `commit` false it only reads and returns the
  * page evict() would free; with `commit` true it makes every change on the
  * way and frees that page.
  *
- * The walk takes the pages that were on the inactive list when reclaim
- * began, from the tail.  The first one not accessed is reclaimed; the
- * others are kept (back to the head, referenced) or activated.  If none is
- * reclaimed, the next page at the tail is, in evict()'s order of events:
- * the first page deactivated before the walk (inactive_is_low), else the
- * first kept page (now unaccessed), else -- every page was activated and
- * the list ran dry -- the first page a refill deactivates.  Those pages
- * are never accessed, so they are reclaimed without another look; the
- * peek asks the aging hooks which page that will be.
+ * If a reclaim round begins here and the variant moves pages to the tails
+ * (counter_clock), evict() moves them first; the peek walks as if they had
+ * been moved.  The walk takes the pages that were on the inactive list
+ * when reclaim began, from the tail.  The first one not accessed is
+ * reclaimed; the others are kept (back to the head, referenced) or
+ * activated.  If none is reclaimed, the next page at the tail is, in
+ * evict()'s order of events: the first page deactivated before the walk
+ * (inactive_is_low), else the first kept page (now unaccessed), else --
+ * every page was activated and the list ran dry -- the first page a refill
+ * deactivates.  Those pages are never accessed, so they are reclaimed
+ * without another look; the peek asks the aging hooks which page that will
+ * be (the moved page, if the active list's tail was moved).
  */
 static uint32_t reclaim_walk(struct lruvec *vec, bool commit)
 {
 	enum lru_list_id inactive = scan_lru(vec);
 	enum lru_list_id active = inactive + LRU_ACTIVE;
 	bool low = inactive_is_low(vec, inactive);
-	uint32_t page = vec->lists[inactive].tail, last = vec->lists[inactive].head, next;
+	uint32_t moved[NR_LRU_LISTS], page, next, old_tail, left;
 	uint32_t first_kept = PL_NONE, first_activated = PL_NONE;
 	enum lru_counter pgscan = inactive == LRU_INACTIVE_FILE ? LRU_PGSCAN_FILE : LRU_PGSCAN_ANON;
 
+	pages_moved_at_reclaim(vec, moved);
 	if (commit) {
+		for (unsigned lru = 0; lru < NR_LRU_LISTS; lru++)
+			if (moved[lru] != PL_NONE)
+				move_tail(vec, moved[lru]);
+		memset(moved, 0xff, sizeof(moved));	/* done: walk the lists as they are */
+	}
+	/* the pages on the list now; those deactivated below go to its head */
+	old_tail = vec->lists[inactive].tail;
+	left = vec->lists[inactive].len;
+	if (commit) {
+		vec->reclaiming = true;
 		charge_scan(vec, inactive);
 		if (low)
 			shrink_active_list(vec, inactive);
 	}
-	for (; page != PL_NONE; page = next) {
+	page = moved[inactive] != PL_NONE ? moved[inactive] : old_tail;
+	for (; left && page != PL_NONE; left--, page = next) {
 		enum folio_references verdict;
 
-		next = page == last ? PL_NONE : lruvec_toward_head(vec, page);
+		next = walk_next(vec, page, moved[inactive], old_tail);
 		verdict = commit ? shrink_folio(vec, page) : check_references(vec, page);
 		if (commit)
 			vec->count[pgscan]++;
@@ -634,6 +692,8 @@ static uint32_t reclaim_walk(struct lruvec *vec, bool commit)
 			first_activated = page;
 	}
 	if (!commit) {
+		if (moved[active] != PL_NONE && (low || first_kept == PL_NONE))
+			return moved[active];
 		if (low)
 			return vec->aging->first_deactivated(vec, active, PL_NONE);
 		if (first_kept != PL_NONE)
@@ -671,7 +731,7 @@ void lruvec_snapshot(const void *state, struct pl_snapshot *out)
 			for (unsigned f = 0; f < vec->nfields; f++)
 				values[f] = lruvec_field(vec, page, f);
 			if (vec->wide && lru != LRU_SHADOW)
-				values[LRU_WIDE] = clamp_field((uint64_t)vec->wide[page]);
+				values[LRU_WIDE] = clamp_wide(vec->wide[page]);
 			values[vec->nfields] = lru == LRU_SHADOW ?
 					       clamp_field(vec->page[page].shadow - 1) : 0;
 			pl_snapshot_push(out, lru, page, values);

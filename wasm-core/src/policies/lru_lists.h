@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * lru_lists.h - the Linux 6.1 two-list LRU machinery (multi-gen LRU off),
- * shared by the policies "linux" (linux.c) and "linux_rrip" (linux_rrip.c,
- * seed 000's hybrid).  lru_lists.c holds the full model and cites the
+ * shared by the policies "linux" (linux.c), "linux_rrip" (linux_rrip.c,
+ * seed 000's hybrid), "linux_lruk" (seed 002) and "counter_clock" (seed
+ * 001).  lru_lists.c holds the full model and cites the
  * kernel function behind each rule; this header is its interface.
  *
  * What is shared and what is not
@@ -18,6 +19,9 @@
  *   the ops, its own struct lru_aging, and its own field list (the first
  *   three fields are always referenced, active, accessed; a variant may add
  *   more after them, e.g. "rrpv"; the two shadow fields come last).
+ *   A variant may also keep one int64 per page (lruvec.wide, shown as the
+ *   field after the common ones: linux_lruk's last_ref, counter_clock's
+ *   counter).
  *   lruvec_create() takes the aging hooks and the number of fields before
  *   the shadow fields.  The parameters are LRU_PARAMS (below), in
  *   that order; a variant may append its own after them.
@@ -58,6 +62,7 @@ enum lru_field {
 	LRU_WIDE = LRU_COMMON_FIELDS,	/* shows lruvec.wide, for variants that have it */
 	LRU_CLOSE,			/* linux_lruk: the latest reference came within
 					 * `threshold` of the one before */
+	LRU_RECENT = LRU_CLOSE,		/* counter_clock: referenced since the last tick */
 	LRU_MAX_FIELDS
 };
 
@@ -169,6 +174,13 @@ struct lru_aging {
 	 * (referenced, kept).  NULL: always.
 	 */
 	bool (*may_activate)(const struct lruvec *vec, uint32_t page);
+	/*
+	 * Optional, read-only.  The page of list `lru` that the variant moves
+	 * to its tail when a reclaim round begins (the first page freed for a
+	 * fault), before anything else; PL_NONE (or NULL): none.  The round's
+	 * reclaim then proceeds from that tail as usual (counter_clock).
+	 */
+	uint32_t (*tail_at_reclaim)(const struct lruvec *vec, enum lru_list_id lru);
 };
 
 /* What the model keeps per page, together so that a reference touches one line. */
@@ -190,8 +202,11 @@ struct lruvec {
 	uint64_t count[NR_LRU_COUNTERS];
 	int64_t scan_credit[2];	/* anon, file: see scan_lru() */
 	uint64_t nonresident_age;	/* lruvec->nonresident_age */
+	bool reclaiming;	/* pages have been freed for the fault under way */
 	int32_t rrpv_max;	/* linux_rrip only */
 	uint64_t threshold;	/* linux_lruk only */
+	int64_t limit;		/* counter_clock only: counters stay in -limit .. limit */
+	uint64_t period, next_tick;	/* counter_clock only: tick times */
 	int64_t *wide;		/* [npages] a variant's own per-page value too wide
 				 * for a field byte (linux_lruk: the time of the
 				 * last reference), shown as field LRU_WIDE; 0
@@ -246,6 +261,16 @@ void lruvec_set_field(struct lruvec *vec, uint32_t page, enum lru_field f, int32
 void lruvec_set_wide(struct lruvec *vec, uint32_t page, int64_t value);
 /* Moves a resident page to the head of list `to`. */
 void lruvec_move_head(struct lruvec *vec, uint32_t page, enum lru_list_id to);
+/* The head of a list (PL_NONE if empty) and a page's neighbour toward its tail. */
+static inline uint32_t lruvec_head(const struct lruvec *vec, enum lru_list_id lru)
+{
+	return vec->lists[lru].head;
+}
+
+static inline uint32_t lruvec_toward_tail(const struct lruvec *vec, uint32_t page)
+{
+	return vec->links.link[page].next;
+}
 /*
  * Stock Linux's aging hooks (shrink_active_list deactivates the tail), for
  * variants that change something else: linux, linux_lruk.
