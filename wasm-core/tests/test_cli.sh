@@ -327,6 +327,21 @@ expect_json 'j.runs.length === 13 && j.runs.every((r) => r.result) &&
 	j.comparisons.length === 6 && typeof j.reproduced === "boolean" && j.why.length > 20'
 done_
 
+test_case "experiment seed002 reproduces both of the report's directions at 1024 pages"
+pagelab experiment seed002 --json
+expect_status 0
+expect_json 'j.reproduced === true && j.comparisons.length === 2 &&
+	j.runs.every((r) => r.result && r.result.params.anon_percent === 0)'
+done_
+
+test_case "experiment seed001 runs counter_clock beside linux and says why the report differs"
+pagelab experiment seed001 --memory 64 --json
+expect_status 0
+expect_json 'j.runs.length === 16 && j.runs.every((r) => r.result) &&
+	j.runs.filter((r) => r.policy === "counter_clock").every((r) => r.result.params.period === 64) &&
+	j.comparisons.length === 8 && j.reproduced === false && j.why.includes("Rand")'
+done_
+
 test_case "experiment seed003 sets the report's seven figures beside pagelab's"
 pagelab experiment seed003 --memory 64
 expect_status 0

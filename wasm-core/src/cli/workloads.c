@@ -29,8 +29,8 @@ struct gen {
 	uint32_t memory;
 	uint64_t rng;
 	bool timed;
-	uint64_t now;		/* ms, timed workloads */
-	uint64_t ms_per_ref;
+	uint64_t slept;		/* ms of sleeps so far, timed workloads */
+	uint64_t refs;		/* references so far */
 	struct workload_shape shape;	/* defaults filled in */
 	uint32_t pid;		/* mix: the process referencing; 0 otherwise */
 	bool failed;
@@ -52,11 +52,13 @@ static void ref(struct gen *g, uint64_t page, bool write)
 {
 	if (g->failed)
 		return;
+	/* a page read takes READ_MEMORY_MS / memory ms, without rounding per read */
 	if (pl_trace_add(g->trace, page, write ? PL_REF_WRITE : 0) == PL_NONE ||
-	    (g->timed && pl_trace_set_vtime(g->trace, g->now)) ||
+	    (g->timed && pl_trace_set_vtime(g->trace, g->slept + g->refs * READ_MEMORY_MS /
+								 g->memory)) ||
 	    (g->pid && pl_trace_set_pid(g->trace, g->pid)))
 		g->failed = true;
-	g->now += g->ms_per_ref;
+	g->refs++;
 }
 
 static void read_range(struct gen *g, uint32_t from, uint32_t count)
@@ -67,7 +69,7 @@ static void read_range(struct gen *g, uint32_t from, uint32_t count)
 
 static void sleep_seconds(struct gen *g, unsigned seconds)
 {
-	g->now += 1000ull * seconds;
+	g->slept += 1000ull * seconds;
 }
 
 /* ------------------------------------------------------------- seed 000 */
@@ -432,7 +434,6 @@ int workload_generate_shaped(const struct workload *w, uint32_t memory, uint64_t
 {
 	struct gen g = {
 		.trace = trace, .memory = memory, .rng = seed, .timed = w->timed,
-		.ms_per_ref = w->timed ? (READ_MEMORY_MS / memory ? READ_MEMORY_MS / memory : 1) : 0,
 	};
 
 	if (shape)
