@@ -25,7 +25,9 @@
  *   step 6     5 faults.  1: HIST2 = 0, 2: HIST2 = 1, 4: infinite: 4 goes,
  *              although it was used more recently than 1 (LRU evicts 1).
  *   step 7     1 hits (LRU faults).
- * LRU-K: 6 faults, LRU: 7.
+ * LRU-K: 6 faults, LRU: 7.  The ghost list "history" holds the evicted
+ * pages' retained histories, newest first: 2 joined it at step 4 and left
+ * at its refault (step 5); 3 (evicted at step 5) and 4 (step 6) remain.
  */
 #define HAND_WORKED "1 2 3 1 4 2 5 1"
 
@@ -36,7 +38,9 @@ TEST(lruk_evicts_by_backward_k_distance_with_the_tie_broken_by_last_reference)
 	CHECK_STR_EQ(final_describe("lruk", 3, HAND_WORKED, NULL),
 		     "frames: 1(hist1=7,hist2=3,hist3=-1,hist4=-1,last=7) "
 		     "5(hist1=6,hist2=-1,hist3=-1,hist4=-1,last=6) "
-		     "2(hist1=5,hist2=1,hist3=-1,hist4=-1,last=5)");
+		     "2(hist1=5,hist2=1,hist3=-1,hist4=-1,last=5); "
+		     "history: 4(hist1=4,hist2=-1,hist3=-1,hist4=-1,last=4) "
+		     "3(hist1=2,hist2=-1,hist3=-1,hist4=-1,last=2)");
 	CHECK_EQ(final_counter("lruk", 3, HAND_WORKED, NULL, "retained_refaults"), 1);
 }
 
@@ -47,6 +51,9 @@ TEST(lruk_with_rip_0_forgets_an_evicted_page_at_once)
 	CHECK_EQ(final_counter("lruk", 3, HAND_WORKED, "rip=4", "forgotten"), 0);
 	CHECK_EQ(final_counter("lruk", 3, HAND_WORKED, "rip=0", "retained_refaults"), 0);
 	CHECK_STR_EQ(final_list("lruk", 3, HAND_WORKED, "rip=0", "frames"), "1 5 2");
+	CHECK_STR_EQ(final_list("lruk", 3, HAND_WORKED, "rip=0", "history"), "");
+	/* rip = 3: entries stay listed until their page faults again */
+	CHECK_STR_EQ(final_list("lruk", 3, HAND_WORKED, "rip=3", "history"), "4 3");
 }
 
 /*

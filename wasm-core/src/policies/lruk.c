@@ -33,12 +33,16 @@
  *   eviction                   max over eligible q of t - HIST(q,K), ties
  *                              (infinite distances) by least recent LAST
  *
- * Structure: one list "frames" (the frame table: a page keeps its slot
- * while resident); fields hist1 .. hist4 (the reference times, -1: none;
- * hist2 .. hist4 stay -1 beyond k) and last.  History kept for evicted
- * pages is not shown (it is not a list of pages the policy orders).
+ * Structure: the list "frames" (the frame table: a page keeps its slot
+ * while resident) and the ghost list "history": the evicted pages whose
+ * history is retained, most recently evicted at the head; fields hist1 ..
+ * hist4 (the reference times, -1: none; hist2 .. hist4 stay -1 beyond k)
+ * and last, on both.  With rip = 0 an evicted page's history is dropped at
+ * its eviction; with rip > 0 an entry older than rip stays listed until its
+ * page faults again, when it is forgotten (counter "forgotten").
  *
- *     frames: [ 7 | hist1=9 hist2=4 last=9 ] [ 0 | hist1=8 hist2=-1 ... ] ...
+ *     frames:  [ 7 | hist1=9 hist2=4 last=9 ] [ 0 | hist1=8 hist2=-1 ... ] ...
+ *     history: [ 3 | hist1=2 hist2=-1 last=2 ] ...   (evicted, remembered)
  *     filed, by what decides their turn to go:
  *       young        pages with < K references:  head (oldest LAST) -> tail
  *       eligible     the others, outside their correlated period: a
@@ -69,11 +73,12 @@
 
 #define LRUK_MAX_K 4
 
-enum { LRUK_FRAMES };
+enum { LRUK_FRAMES, LRUK_HISTORY };
 enum { LRUK_HIST1, LRUK_LAST = LRUK_MAX_K, NR_LRUK_FIELDS };
 enum { LRUK_PARAM_K, LRUK_PARAM_CRP, LRUK_PARAM_RIP };
-/* Where a resident page is filed (see the structure in the header). */
-enum lruk_place { IN_YOUNG, IN_HEAP, IN_CORRELATED };
+/* Where a page is filed (see the structure in the header): resident, or
+ * not resident with its history listed. */
+enum lruk_place { IN_YOUNG, IN_HEAP, IN_CORRELATED, IN_HISTORY };
 
 enum { LRUK_CORRELATED_HITS, LRUK_RETAINED_REFAULTS, LRUK_FORGOTTEN, NR_LRUK_COUNTERS };
 
@@ -92,11 +97,12 @@ struct lruk {
 	struct frame_table table;
 	struct page_heap eligible;	/* slots of the resident pages outside their
 					 * correlated period */
-	struct pl_links links;	/* for the two lists below */
+	struct pl_links links;	/* for the three lists below (a page is in one) */
 	struct pl_dlist young;	/* resident pages with fewer than K references,
 				 * oldest LAST first */
 	struct pl_dlist correlated;	/* the others inside their correlated period,
 					 * oldest LAST first */
+	struct pl_dlist history;	/* evicted pages with history, newest first */
 	uint32_t next;		/* the next reference's time (stored units) */
 	bool top_fresh;		/* the heap's top holds its page's true key */
 	uint64_t count[NR_LRUK_COUNTERS];
@@ -287,6 +293,7 @@ static void *lruk_create(struct pl_ctx *ctx, struct pl_error *err)
 	l->times = calloc(npages * (l->k + 2), sizeof(*l->times));
 	pl_dlist_init(&l->young);
 	pl_dlist_init(&l->correlated);
+	pl_dlist_init(&l->history);
 	if (!l->times || pl_links_init(&l->links, npages) ||
 	    page_heap_init(&l->eligible, frames_usable(ctx), frames_usable(ctx)))
 		goto oom;
@@ -328,6 +335,8 @@ static void recall_history(struct lruk *l, uint32_t page, uint32_t t)
 
 	if (!*last_of(l, page))
 		return;
+	pl_dlist_remove(&l->links, &l->history, page);
+	pl_emit_remove(l->ctx, page, LRUK_HISTORY);
 	if (l->rip >= 0 && t - *last_of(l, page) > (uint64_t)l->rip) {
 		memset(hist, 0, l->k * sizeof(*hist));
 		*last_of(l, page) = 0;
@@ -379,12 +388,28 @@ static uint32_t lruk_victim(const void *state)
 	return young;
 }
 
+/* An evicted page's history joins the ghost list, or is dropped (rip = 0). */
+static void retain_history(struct lruk *l, uint32_t page)
+{
+	if (!l->rip) {
+		memset(hist_of(l, page), 0, (l->k + 1) * sizeof(uint32_t));
+		return;
+	}
+	pl_dlist_push_head(&l->links, &l->history, page);
+	*where_of(l, page) = IN_HISTORY;
+	pl_emit_insert(l->ctx, page, LRUK_HISTORY, 0);
+	for (uint32_t i = 0; i < LRUK_MAX_K; i++)
+		enter_field(l, page, LRUK_HIST1 + i, i < l->k ? shown(hist_of(l, page)[i]) : -1);
+	enter_field(l, page, LRUK_LAST, shown(*last_of(l, page)));
+}
+
 static void lruk_evict(void *state, uint32_t victim)
 {
 	struct lruk *l = state;
 
 	unfile(l, victim);
 	frame_table_evict(&l->table, l->ctx, victim);
+	retain_history(l, victim);
 	fresh_top(l);	/* for a further victim() before the insertion */
 }
 
@@ -400,8 +425,13 @@ static void fill_fields(const void *state, uint32_t page, int32_t *values)
 static void lruk_snapshot(const void *state, struct pl_snapshot *out)
 {
 	const struct lruk *l = state;
+	int32_t values[PL_MAX_FIELDS] = { 0 };
 
 	frame_table_snapshot(&l->table, out, fill_fields, l);
+	for (uint32_t page = l->history.head; page != PL_NONE; page = l->links.link[page].next) {
+		fill_fields(l, page, values);
+		pl_snapshot_push(out, LRUK_HISTORY, page, values);
+	}
 }
 
 static void lruk_read_counters(const void *state, uint64_t *counters)
@@ -411,7 +441,9 @@ static void lruk_read_counters(const void *state, uint64_t *counters)
 	memcpy(counters, l->count, sizeof(l->count));
 }
 
-static const char *const lruk_lists[] = { [LRUK_FRAMES] = "frames" };
+static const char *const lruk_lists[] = {
+	[LRUK_FRAMES] = "frames", [LRUK_HISTORY] = "history",
+};
 static const char *const lruk_fields[NR_LRUK_FIELDS] = {
 	"hist1", "hist2", "hist3", "hist4", "last",
 };
@@ -441,7 +473,8 @@ const struct pl_policy_ops pl_policy_lruk = {
 	.params = lruk_params,
 	.nparams = 3,
 	.lists = lruk_lists,
-	.nlists = 1,
+	.nlists = 2,
+	.ghost_lists = 1 << LRUK_HISTORY,
 	.fields = lruk_fields,
 	.nfields = NR_LRUK_FIELDS,
 	.counters = lruk_counters,
