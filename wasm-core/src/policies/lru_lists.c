@@ -208,6 +208,13 @@ void lruvec_set_field(struct lruvec *vec, uint32_t page, enum lru_field f, int32
 		vec->count[referenced_gauge(vec->page[page].lru)]--;
 }
 
+/* Tells a variant that indexes the lists where a page went. */
+static void listed(struct lruvec *vec, uint32_t page, unsigned from, unsigned to, bool tail)
+{
+	if (vec->aging->listed)
+		vec->aging->listed(vec, page, from, to, tail);
+}
+
 void lruvec_move_head(struct lruvec *vec, uint32_t page, enum lru_list_id to)
 {
 	enum lru_list_id from = vec->page[page].lru;
@@ -215,6 +222,7 @@ void lruvec_move_head(struct lruvec *vec, uint32_t page, enum lru_list_id to)
 	pl_dlist_remove(&vec->links, &vec->lists[from], page);
 	pl_dlist_push_head(&vec->links, &vec->lists[to], page);
 	vec->page[page].lru = to;
+	listed(vec, page, from, to, false);
 	pl_emit_move(vec->ctx, page, from, to, 0);
 	if (lruvec_field(vec, page, LRU_REFERENCED)) {
 		vec->count[referenced_gauge(from)]--;
@@ -397,6 +405,8 @@ void lruvec_destroy(void *state)
 
 	if (!vec)
 		return;
+	if (vec->aging->destroy)
+		vec->aging->destroy(vec);
 	pl_links_free(&vec->links);
 	free(vec->page);
 	free(vec->wide);
@@ -443,6 +453,7 @@ void lruvec_insert(void *state, const struct pl_ref *ref)
 		lru += LRU_ACTIVE;
 	pl_dlist_push_head(&vec->links, &vec->lists[lru], page);
 	vec->page[page].lru = lru;
+	listed(vec, page, LRU_NOT_RESIDENT, lru, false);
 	pl_emit_insert(vec->ctx, page, lru, 0);
 	if (active) {
 		lruvec_set_field(vec, page, LRU_PG_ACTIVE, 1);
@@ -579,6 +590,7 @@ static uint32_t reclaim(struct lruvec *vec, uint32_t page)
 	enum lru_list_id lru = vec->page[page].lru;
 
 	pl_dlist_remove(&vec->links, &vec->lists[lru], page);
+	listed(vec, page, lru, LRU_NOT_RESIDENT, false);
 	if (lruvec_field(vec, page, LRU_REFERENCED))
 		vec->count[referenced_gauge(lru)]--;
 	vec->page[page].lru = LRU_NOT_RESIDENT;
@@ -616,6 +628,7 @@ static void move_tail(struct lruvec *vec, uint32_t page)
 
 	pl_dlist_remove(&vec->links, list, page);
 	pl_dlist_push_tail(&vec->links, list, page);
+	listed(vec, page, lru, lru, true);
 	pl_emit_move(vec->ctx, page, lru, lru, list->len - 1);
 }
 

@@ -181,6 +181,15 @@ struct lru_aging {
 	 * reclaim then proceeds from that tail as usual (counter_clock).
 	 */
 	uint32_t (*tail_at_reclaim)(const struct lruvec *vec, enum lru_list_id lru);
+	/*
+	 * Optional, for a variant that indexes the lists.  A page joined list
+	 * `to` at its head (at its tail if `tail`) from list `from`
+	 * (LRU_NOT_RESIDENT: it was just brought in), or left memory from
+	 * `from` (`to` is LRU_NOT_RESIDENT; its fields still hold their values).
+	 */
+	void (*listed)(struct lruvec *vec, uint32_t page, unsigned from, unsigned to, bool tail);
+	/* Optional: frees what the variant keeps in vec->own. */
+	void (*destroy)(struct lruvec *vec);
 };
 
 /* What the model keeps per page, together so that a reference touches one line. */
@@ -207,6 +216,7 @@ struct lruvec {
 	uint64_t threshold;	/* linux_lruk only */
 	int64_t limit;		/* counter_clock only: counters stay in -limit .. limit */
 	uint64_t period, next_tick;	/* counter_clock only: tick times */
+	void *own;		/* a variant's own state (counter_clock: its index) */
 	int64_t *wide;		/* [npages] a variant's own per-page value too wide
 				 * for a field byte (linux_lruk: the time of the
 				 * last reference), shown as field LRU_WIDE; 0
