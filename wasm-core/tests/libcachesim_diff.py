@@ -123,6 +123,8 @@ POLICIES = {
     "lirs": (lcs.LIRS, {}, (), 0.02, SIZES),
     "wtinylfu": (lcs.WTinyLFU, {}, (), 0.03, WTINYLFU_SIZES),
     "lecar": (lcs.LeCaR, {}, (), 0.02, SIZES),
+    # libCacheSim's LRU-K (k = 2) forgets an evicted object's history.
+    "lruk": (lcs.LRUK, {}, ("rip=0",), 0.0, SIZES),
 }
 
 
