@@ -70,6 +70,9 @@ struct pl_ctx {
 	uint32_t tick_period;	/* set by create() to get tick() every N refs */
 	const int64_t *params;	/* [PL_MAX_PARAMS], validated against the ranges */
 	const uint64_t *vtime;	/* the trace's times, or NULL: read with pl_time() */
+	const uint64_t *number;	/* [npages] the input page number of each dense id
+				 * (policies that hash pages, like W-TinyLFU's
+				 * sketch, hash these, as libCacheSim hashes ids) */
 	struct pl_sim *sim;	/* for the emit functions */
 	uint32_t faulting;	/* the page a miss is bringing in, set before
 				 * that miss's reclaim_goal(), victim() and

@@ -744,7 +744,7 @@ struct pl_sim *pl_sim_create(const struct pl_policy_ops *ops, uint32_t frames,
 		.entering = PL_NONE, .leaving = PL_NONE,
 		.resident_lists = declared_lists(ops) & ~ops->ghost_lists,
 		.ghost_lists = declared_lists(ops) & ops->ghost_lists,
-		.vtime = trace->vtime,
+		.vtime = trace->vtime, .number = trace->number,
 	};
 	if (!sim->ctx.page_state || ((ops->flags & PL_POLICY_FUTURE) && compute_next_use(sim)) ||
 	    proc_table_init(&sim->procs, trace))

@@ -17,11 +17,15 @@
  *                protected [recent .. old] --its tail cools to probation
  *
  * A frequency sketch estimates how often each page was referenced
- * recently: a counting Bloom filter with minimal increment, sized as
- * libCacheSim sizes it (10 hash functions over 14.38 counters per main
- * frame); every counter is halved after 32 x M hits in main ("reset"
- * keeps the history recent).  Estimates are the minimum of a page's 4
- * counters; collisions can only overestimate.
+ * recently: a counting Bloom filter sized as libCacheSim sizes it (10 hash
+ * functions over ceil(14.38 M) counters); every counter is halved after
+ * 32 x M hits in main ("reset" keeps the history recent).  A page's
+ * estimate is the minimum of its 10 counters; collisions can only
+ * overestimate.  The paper counts by minimal increment (only the counters
+ * at the minimum grow); libCacheSim 0.3.5's minimalIncrementCBF grows all
+ * of them (its test of the minimum guards only a debug print, checked
+ * through its exported functions), and so does pagelab by default
+ * (`conservative=1` gives the paper's).
  *
  * Transitions (x the referenced page)
  *   hit in window      x to the window's head
@@ -36,55 +40,66 @@
  *                      the window's LRU page w against main's victim m:
  *                      estimate(w) > estimate(m): m is evicted and w
  *                      enters main; otherwise w is evicted;
- *                      sketch += w; after a win the next window page
- *                      competes the same way (see Reference); then x to
- *                      the window's head, sketch += x
+ *                      sketch += w; then x to the window's head,
+ *                      sketch += x
  *
  * Parameters (defaults: libCacheSim's WTinyLFU, window_size 0.01 and main
  * cache SLRU with segments 1:4)
  *   window_percent     W in percent of the frames, at least 1 page
  *   protected_percent  protected's share of main, in percent
+ *   conservative       1: the paper's minimal increment, 0: libCacheSim's
  *
- * Reference: libCacheSim/cache/eviction/WTinyLFU.c, whose rules pagelab
- * follows where the paper leaves room: the window holds all of memory
- * until the first eviction, which fills main from the window's LRU end;
- * every page the eviction loop looks at is counted; and when a candidate
- * wins, the loop goes on with the next window page, so one fault can evict
- * several pages (1 + the wins in a row: reclaim_goal() predicts them; with
- * the window empty main evicts).  Misses are within 2.6% of libCacheSim's
- * (tests/libcachesim_diff.py at 106 and 404 frames: libCacheSim admits
- * nothing below 100 frames, its window being 1%, and splits main as
- * floor(M/5) : floor(4M/5), which must add up to M, else its SLRU evicts
- * during hits, see slru.c).  The rest is the sketch: libCacheSim hashes
- * object ids with xxHash, pagelab the page's dense id with SplitMix64, so
- * collisions (frequent once a trace has touched many more pages than main
- * holds) fall on other pages.  Window hits are not counted, as in
- * libCacheSim; the paper's W-TinyLFU, like Caffeine, counts every access
- * and keeps the window at W from the start.
+ * Reference: libCacheSim/cache/eviction/WTinyLFU.c as built into the
+ * Python bindings 0.3.5, whose rules pagelab follows where the paper
+ * leaves room: the window holds all of memory until the first eviction,
+ * which fills main from the window's LRU end; every page the eviction
+ * looks at is counted; window hits are not counted; one eviction per
+ * fault (the source on GitHub goes on after a win; the 0.3.5 build stops,
+ * measured: a model of each against its misses).  The sketch hashes the
+ * trace's page number as libCacheSim hashes an object id: the low 32 bits
+ * of XXH64 with its seeds 0x12345678 (a) and 0x12344321 (b), the i-th
+ * counter being (a + i b) mod counters in 32-bit arithmetic.  So the
+ * misses are equal to libCacheSim's (tests/libcachesim_diff.py, at 106,
+ * 404 and 1000 frames).  Elsewhere they differ where libCacheSim's sizes
+ * do: below 100 frames its window is empty and it admits nothing, and its
+ * main SLRU is split floor(M/5) : floor(4M/5), which must add up to M, else
+ * its SLRU evicts during hits (see slru.c).  The paper's W-TinyLFU, like
+ * Caffeine, also counts window hits and keeps the window at W from the
+ * start.
  *
- * The sketch is not part of the snapshot: its counters belong to no page
- * (a collision changes several pages' estimates at once).
+ * Snapshot: each resident page's field `estimate` is the sketch's estimate
+ * of it, what the contest compares.  A count changes the estimate of every
+ * resident page sharing one of its counters, so while recording the policy
+ * keeps, per counter, the resident pages hashed there, to emit those SETs.
  *
  * Lists: window, probation, protected.  Counters: admitted (candidates
  * that beat main's victim), rejected, resets.
  * Cost per reference: O(1); a reset is O(M) once every 32 x M main hits.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "policy.h"
 #include "dlist.h"
-#include "splitmix64.h"
 
 enum { WINDOW, PROBATION, PROTECTED, NOWHERE };
-enum { PARAM_WINDOW_PERCENT, PARAM_PROTECTED_PERCENT };
+enum { PARAM_WINDOW_PERCENT, PARAM_PROTECTED_PERCENT, PARAM_CONSERVATIVE };
 enum { ADMITTED, REJECTED, RESETS };
-/* libCacheSim's sizing: a counting Bloom filter for M entries at a 0.1%
- * error rate has -ln(0.001) / ln(2)^2 = 14.38 counters per entry and
- * ceil(ln(2) x 14.38) = 10 hash functions. */
+enum { FIELD_ESTIMATE };
+/*
+ * libCacheSim's sizing: a counting Bloom filter for M entries at a 0.1%
+ * error rate has -ln(0.001) / ln(2)^2 = 14.38 counters per entry, rounded
+ * up over M, and ceil(ln(2) x 14.38) = 10 hash functions.
+ */
+#define ERROR_RATE 0.001
+#define LN2_SQUARED 0.480453013918201
 #define HASHES 10
-#define COUNTERS_PER_THOUSAND_FRAMES 14378
 #define SAMPLE_PER_FRAME 32
+
+struct page_hash {
+	uint32_t a, b;		/* the low halves of its two XXH64 hashes */
+};
 
 struct wtinylfu {
 	struct pl_ctx *ctx;
@@ -92,11 +107,193 @@ struct wtinylfu {
 	struct pl_dlist list[3];
 	uint32_t max[3];	/* pages each list may hold */
 	uint8_t *where;		/* [npages] */
+	struct page_hash *hash;	/* [npages], computed once at create */
 	uint32_t *sketch;	/* [ncounters] */
 	uint32_t ncounters;
+	uint64_t magic;		/* for fast_mod() by ncounters */
+	bool conservative;
+	/* While recording (see the header): */
+	int32_t *shown;		/* [npages] each resident page's estimate as last emitted */
+	uint32_t *chain;	/* [ncounters] first node hashed there, or PL_NONE */
+	uint32_t *node_next, *node_prev;	/* [npages x HASHES]: node page x HASHES + i */
 	uint64_t main_hits, sample;
 	uint64_t admitted, rejected, resets;
 };
+
+/* ------------------------------------------------------------ the sketch */
+
+/*
+ * XXH64 (Y. Collet's xxHash, 64-bit variant) of one 8-byte little-endian
+ * key, written from its specification: the hash libCacheSim computes of an
+ * object id, twice with two seeds, to place it in its filter.
+ */
+#define XXH_PRIME64_1 0x9E3779B185EBCA87ull
+#define XXH_PRIME64_2 0xC2B2AE3D27D4EB4Full
+#define XXH_PRIME64_3 0x165667B19E3779F9ull
+#define XXH_PRIME64_4 0x85EBCA77C2B2AE63ull
+#define XXH_PRIME64_5 0x27D4EB2F165667C5ull
+
+static uint64_t rotl64(uint64_t x, unsigned r)
+{
+	return x << r | x >> (64 - r);
+}
+
+static uint64_t xxh64_of_u64(uint64_t key, uint64_t seed)
+{
+	uint64_t h = seed + XXH_PRIME64_5 + 8;
+
+	h ^= rotl64(key * XXH_PRIME64_2, 31) * XXH_PRIME64_1;
+	h = rotl64(h, 27) * XXH_PRIME64_1 + XXH_PRIME64_4;
+	h ^= h >> 33;
+	h *= XXH_PRIME64_2;
+	h ^= h >> 29;
+	h *= XXH_PRIME64_3;
+	return h ^ h >> 32;
+}
+
+/* Counters for a main of M pages, computed as libCacheSim computes them. */
+static uint32_t counters_for(uint32_t main_size)
+{
+	double per_entry = -log(ERROR_RATE) / LN2_SQUARED;
+	double n = ceil(per_entry * main_size);
+
+	if (n > INT32_MAX)
+		n = INT32_MAX;
+	return n < HASHES ? 2 * HASHES : (uint32_t)n;
+}
+
+/* libCacheSim's HASH_SEED0 and HASH_SEED1 (dataStructure/hash/hash.h). */
+#define SEED_A 0x12345678u
+#define SEED_B 0x12344321u
+
+/*
+ * x mod d for 32-bit x and d without a division (D. Lemire, O. Kaser and
+ * N. Kurz, "Faster remainder by direct computation", 2019): exact for
+ * every 32-bit x, with magic = floor((2^64 - 1) / d) + 1.
+ */
+static uint32_t fast_mod(uint32_t x, uint64_t magic, uint32_t d)
+{
+	return (uint32_t)(((unsigned __int128)(magic * x) * d) >> 64);
+}
+
+/* The i-th counter of a page: (a + i b) mod counters in 32-bit arithmetic. */
+static uint32_t slot(const struct wtinylfu *w, uint32_t page, unsigned i)
+{
+	return fast_mod(w->hash[page].a + i * w->hash[page].b, w->magic, w->ncounters);
+}
+
+static uint32_t estimate(const struct wtinylfu *w, uint32_t page)
+{
+	uint32_t min = UINT32_MAX;
+
+	for (unsigned i = 0; i < HASHES; i++) {
+		uint32_t v = w->sketch[slot(w, page, i)];
+
+		min = v < min ? v : min;
+	}
+	return min;
+}
+
+/*
+ * One more reference to page: its counters grow (see `conservative`).
+ * The sketch is memory *w points to, so plan() may count and uncount.
+ */
+static void count(const struct wtinylfu *w, uint32_t page)
+{
+	uint32_t at[HASHES], min = UINT32_MAX;
+
+	if (!w->conservative) {
+		/* every counter grows; the minimum only guards overflow */
+		for (unsigned i = 0; i < HASHES; i++) {
+			uint32_t *c = &w->sketch[slot(w, page, i)];
+
+			*c += *c != UINT32_MAX;
+		}
+		return;
+	}
+	for (unsigned i = 0; i < HASHES; i++) {
+		at[i] = slot(w, page, i);
+		min = w->sketch[at[i]] < min ? w->sketch[at[i]] : min;
+	}
+	for (unsigned i = 0; i < HASHES; i++)
+		if (w->sketch[at[i]] == min && min != UINT32_MAX)
+			w->sketch[at[i]]++;
+}
+
+/* ------------------------------------------- the estimates, as shown */
+
+static int32_t shown_estimate(const struct wtinylfu *w, uint32_t page)
+{
+	uint32_t e = estimate(w, page);
+
+	return e > INT32_MAX ? INT32_MAX : (int32_t)e;
+}
+
+static void show_estimate(struct wtinylfu *w, uint32_t page)
+{
+	int32_t now = shown_estimate(w, page);
+
+	if (now != w->shown[page]) {
+		pl_emit_set(w->ctx, page, FIELD_ESTIMATE, w->shown[page], now);
+		w->shown[page] = now;
+	}
+}
+
+/* A page entering memory (its estimate shown as 0) joins its counters' chains. */
+static void index_page(struct wtinylfu *w, uint32_t page)
+{
+	w->shown[page] = 0;
+	for (unsigned i = 0; i < HASHES; i++) {
+		uint32_t s = slot(w, page, i), node = page * HASHES + i;
+
+		w->node_next[node] = w->chain[s];
+		w->node_prev[node] = PL_NONE;
+		if (w->chain[s] != PL_NONE)
+			w->node_prev[w->chain[s]] = node;
+		w->chain[s] = node;
+	}
+}
+
+static void unindex_page(struct wtinylfu *w, uint32_t page)
+{
+	for (unsigned i = 0; i < HASHES; i++) {
+		uint32_t node = page * HASHES + i, next = w->node_next[node];
+		uint32_t prev = w->node_prev[node];
+
+		if (prev != PL_NONE)
+			w->node_next[prev] = next;
+		else
+			w->chain[slot(w, page, i)] = next;
+		if (next != PL_NONE)
+			w->node_prev[next] = prev;
+	}
+}
+
+/* A reference to page counted; while recording, the estimates it changed are shown. */
+static void add_reference(struct wtinylfu *w, uint32_t page)
+{
+	count(w, page);
+	if (!w->ctx->recording)
+		return;
+	for (unsigned i = 0; i < HASHES; i++)
+		for (uint32_t n = w->chain[slot(w, page, i)]; n != PL_NONE; n = w->node_next[n])
+			show_estimate(w, n / HASHES);
+}
+
+static void count_main_hit(struct wtinylfu *w, uint32_t page)
+{
+	add_reference(w, page);
+	if (++w->main_hits < w->sample)
+		return;
+	w->main_hits = 0;
+	w->resets++;
+	for (uint32_t i = 0; i < w->ncounters; i++)
+		w->sketch[i] >>= 1;
+	if (w->ctx->recording)
+		for (unsigned l = WINDOW; l <= PROTECTED; l++)
+			for (uint32_t p = w->list[l].head; p != PL_NONE; p = w->links.link[p].next)
+				show_estimate(w, p);
+}
 
 static void wtinylfu_destroy(void *state)
 {
@@ -106,7 +303,13 @@ static void wtinylfu_destroy(void *state)
 		return;
 	pl_links_free(&w->links);
 	free(w->where);
+	free(w->hash);
 	free(w->sketch);
+	free(w->shown);
+	free(w->chain);
+	free(w->node_next);
+	free(w->node_prev);
+
 	free(w);
 }
 
@@ -125,73 +328,32 @@ static void *wtinylfu_create(struct pl_ctx *ctx, struct pl_error *err)
 		w->max[PROTECTED] = (uint32_t)((uint64_t)main_size *
 					       ctx->params[PARAM_PROTECTED_PERCENT] / 100);
 		w->max[PROBATION] = main_size - w->max[PROTECTED];
-		w->ncounters = (uint32_t)(((uint64_t)main_size * COUNTERS_PER_THOUSAND_FRAMES +
-					    999) / 1000);
-		if (w->ncounters < 2 * HASHES)
-			w->ncounters = 2 * HASHES;
+		w->ncounters = counters_for(main_size);
 		w->sample = (uint64_t)(main_size ? main_size : 1) * SAMPLE_PER_FRAME;
 	}
 	if (!w || pl_links_init(&w->links, ctx->npages) || !(w->where = malloc(n)) ||
-	    !(w->sketch = calloc(w->ncounters, sizeof(*w->sketch)))) {
+	    !(w->hash = malloc(n * sizeof(*w->hash))) ||
+	    !(w->sketch = calloc(w->ncounters, sizeof(*w->sketch))) ||
+	    !(w->shown = malloc(n * sizeof(*w->shown))) ||
+	    !(w->chain = malloc((size_t)w->ncounters * sizeof(*w->chain))) ||
+	    !(w->node_next = malloc(n * HASHES * sizeof(uint32_t))) ||
+	    !(w->node_prev = malloc(n * HASHES * sizeof(uint32_t)))) {
 		wtinylfu_destroy(w);
 		snprintf(err->msg, sizeof(err->msg), "wtinylfu: out of memory");
 		return NULL;
+	}
+	w->magic = UINT64_MAX / w->ncounters + 1;
+	memset(w->chain, 0xff, (size_t)w->ncounters * sizeof(*w->chain));	/* PL_NONE */
+	w->conservative = ctx->params[PARAM_CONSERVATIVE];
+	for (uint32_t page = 0; page < ctx->npages; page++) {
+		w->hash[page].a = (uint32_t)xxh64_of_u64(ctx->number[page], SEED_A);
+		w->hash[page].b = (uint32_t)xxh64_of_u64(ctx->number[page], SEED_B);
 	}
 	memset(w->where, NOWHERE, n);
 	w->ctx = ctx;
 	for (int i = 0; i < 3; i++)
 		pl_dlist_init(&w->list[i]);
 	return w;
-}
-
-/* ------------------------------------------------------------ the sketch */
-
-/* The i-th counter of a page: double hashing of one 64-bit mix. */
-static uint32_t slot(const struct wtinylfu *w, uint64_t hash, unsigned i)
-{
-	return ((uint32_t)(hash >> 32) + i * (uint32_t)hash) % w->ncounters;
-}
-
-static uint64_t page_hash(uint32_t page)
-{
-	uint64_t state = page;
-
-	return splitmix64_next(&state);
-}
-
-static uint32_t estimate(const struct wtinylfu *w, uint32_t page)
-{
-	uint64_t hash = page_hash(page);
-	uint32_t min = UINT32_MAX;
-
-	for (unsigned i = 0; i < HASHES; i++)
-		if (w->sketch[slot(w, hash, i)] < min)
-			min = w->sketch[slot(w, hash, i)];
-	return min;
-}
-
-/* Minimal increment: only the counters at the minimum grow. */
-static void count(struct wtinylfu *w, uint32_t page)
-{
-	uint64_t hash = page_hash(page);
-	uint32_t min = estimate(w, page);
-
-	if (min == UINT32_MAX)
-		return;
-	for (unsigned i = 0; i < HASHES; i++)
-		if (w->sketch[slot(w, hash, i)] == min)
-			w->sketch[slot(w, hash, i)]++;
-}
-
-static void count_main_hit(struct wtinylfu *w, uint32_t page)
-{
-	count(w, page);
-	if (++w->main_hits < w->sample)
-		return;
-	w->main_hits = 0;
-	w->resets++;
-	for (uint32_t i = 0; i < w->ncounters; i++)
-		w->sketch[i] >>= 1;
 }
 
 /* ------------------------------------------------------------- the lists */
@@ -210,11 +372,6 @@ static void move_to_head(struct wtinylfu *w, uint32_t page, unsigned to)
 static void enter_main(struct wtinylfu *w, uint32_t page)
 {
 	move_to_head(w, page, w->list[PROBATION].len < w->max[PROBATION] ? PROBATION : PROTECTED);
-}
-
-static uint32_t main_victim(const struct wtinylfu *w)
-{
-	return w->list[PROBATION].len ? w->list[PROBATION].tail : w->list[PROTECTED].tail;
 }
 
 static void wtinylfu_hit(void *state, const struct pl_ref *ref)
@@ -247,7 +404,9 @@ static void wtinylfu_insert(void *state, const struct pl_ref *ref)
 	pl_dlist_push_head(&w->links, &w->list[WINDOW], x);
 	w->where[x] = WINDOW;
 	pl_emit_insert(w->ctx, x, WINDOW, 0);
-	count(w, x);
+	if (w->ctx->recording)
+		index_page(w, x);
+	add_reference(w, x);
 }
 
 static uint32_t main_len(const struct wtinylfu *w)
@@ -260,85 +419,58 @@ static uint32_t main_max(const struct wtinylfu *w)
 	return w->max[PROBATION] + w->max[PROTECTED];
 }
 
+static void uncount(const struct wtinylfu *w, uint32_t page)
+{
+	for (unsigned i = 0; i < HASHES; i++)
+		w->sketch[slot(w, page, i)]--;
+}
+
 /*
- * The window's page that competes at this eviction, and main's victim.
- * Main is empty only at the first eviction: the window then holds all of
- * memory, and its LRU pages fill main first (probation, then protected);
- * the first of them, the window's tail, is then main's victim.
+ * Main's victim once `spilled` pages have gone from the window's LRU end
+ * into main (probation while it has room, then protected).
  */
-static void contestants(const struct wtinylfu *w, uint32_t *candidate, uint32_t *main_page)
+static uint32_t victim_after_spill(const struct wtinylfu *w, uint32_t spilled)
 {
-	uint32_t p = w->list[WINDOW].tail;
+	const struct pl_dlist *probation = &w->list[PROBATION], *protected = &w->list[PROTECTED];
+	uint32_t into_probation = w->max[PROBATION] - probation->len;
 
-	if (main_len(w) > 0) {
-		*candidate = p;
-		*main_page = main_victim(w);
-		return;
-	}
-	*main_page = p;
-	for (uint32_t moved = 0; moved < main_max(w) && p != PL_NONE; moved++)
-		p = w->links.link[p].prev;
-	*candidate = p;
+	if (probation->len)
+		return probation->tail;
+	if ((into_probation && spilled) || (!protected->len && spilled))
+		return w->list[WINDOW].tail;	/* the first page spilled */
+	return protected->tail;
 }
 
-/* Does the candidate beat m?  m's count is one higher once it has been
- * spilled from the window into main (see wtinylfu_evict()). */
-static bool beats(const struct wtinylfu *w, uint32_t candidate, uint32_t m)
-{
-	return estimate(w, candidate) > estimate(w, m) + (w->where[m] == WINDOW);
-}
-
+/*
+ * One eviction per fault.  Main has room only at the first eviction (the
+ * window held all of memory until then): the window's LRU pages fill it
+ * first, each counted in the sketch, which may change the contest that
+ * follows (a page's own estimate, and through collisions others'); the
+ * peek makes those counts, reads the contest and takes them back.
+ */
 static uint32_t wtinylfu_victim(const void *state)
 {
 	const struct wtinylfu *w = state;
-	uint32_t candidate, m;
+	uint32_t room = main_max(w) - main_len(w), spilled = 0;
+	uint32_t candidate = w->list[WINDOW].tail, m, victim, p;
 
-	contestants(w, &candidate, &m);
-	if (candidate == PL_NONE)
-		return m != PL_NONE ? m : main_victim(w);
-	if (m == PL_NONE || !beats(w, candidate, m))
-		return candidate;
-	return m;
-}
-
-#define MAX_CHAIN 64
-
-/*
- * libCacheSim's eviction goes on after a candidate wins: the next window
- * page meets main's next victim, until a candidate loses (or the window
- * empties and main evicts).  So a fault evicts 1 + the number of wins in
- * a row.  Main's victims in such a chain are its lowest segment's pages
- * from the tail, then the winners in the order they entered (they enter
- * that segment once a victim has left it).  The chain is predicted from
- * the current estimates (the counts it adds on the way could change a
- * later comparison only through a hash collision) and cut at MAX_CHAIN.
- */
-static uint32_t wtinylfu_reclaim_goal(const void *state, uint32_t resident)
-{
-	const struct wtinylfu *w = state;
-	uint32_t candidate, m, winners[MAX_CHAIN], nwinners = 0, next_winner = 0;
-	unsigned segment;
-
-	if (resident < w->ctx->frames)
-		return 0;
-	contestants(w, &candidate, &m);
-	segment = w->list[PROBATION].len || main_len(w) == 0 ? PROBATION : PROTECTED;
-	for (;;) {
-		if (candidate == PL_NONE || m == PL_NONE || !beats(w, candidate, m) ||
-		    nwinners == MAX_CHAIN)
-			return nwinners + 1;
-		winners[nwinners++] = candidate;
+	for (; room && candidate != PL_NONE; room--, spilled++) {
+		count(w, candidate);	/* uncounted below */
 		candidate = w->links.link[candidate].prev;
-		if (m != PL_NONE && w->where[m] == segment && w->links.link[m].prev != PL_NONE &&
-		    next_winner == 0)
-			m = w->links.link[m].prev;
-		else
-			m = winners[next_winner++];
-		if (w->max[PROBATION] == 0 && segment == PROBATION)
-			segment = PROTECTED;
 	}
+	m = victim_after_spill(w, spilled);
+	if (candidate == PL_NONE)
+		victim = m;		/* the window is empty: main evicts */
+	else if (m == PL_NONE || estimate(w, candidate) <= estimate(w, m))
+		victim = candidate;
+	else
+		victim = m;
+	for (p = w->list[WINDOW].tail; spilled--; p = w->links.link[p].prev)
+		uncount(w, p);
+	return victim;
 }
 
+/* The spills, then the contest's loser (or main's victim) leaves. */
 static void wtinylfu_evict(void *state, uint32_t victim)
 {
 	struct wtinylfu *w = state;
@@ -349,22 +481,24 @@ static void wtinylfu_evict(void *state, uint32_t victim)
 		uint32_t spilled = w->list[WINDOW].tail;
 
 		enter_main(w, spilled);
-		count(w, spilled);	/* libCacheSim counts every page its loop looks at */
+		add_reference(w, spilled);
 	}
 	candidate = w->list[WINDOW].tail;
 	from = w->where[victim];
 	pl_dlist_remove(&w->links, &w->list[from], victim);
 	w->where[victim] = NOWHERE;
 	pl_emit_evict(w->ctx, victim, from);
+	if (w->ctx->recording)
+		unindex_page(w, victim);
 	if (candidate == PL_NONE)
-		return;
+		return;		/* the window was empty: main evicted */
 	if (victim != candidate) {
 		w->admitted++;
 		enter_main(w, candidate);
 	} else {
 		w->rejected++;
 	}
-	count(w, candidate);
+	add_reference(w, candidate);
 }
 
 static void wtinylfu_snapshot(const void *state, struct pl_snapshot *out)
@@ -373,7 +507,7 @@ static void wtinylfu_snapshot(const void *state, struct pl_snapshot *out)
 
 	for (unsigned l = WINDOW; l <= PROTECTED; l++)
 		for (uint32_t p = w->list[l].head; p != PL_NONE; p = w->links.link[p].next)
-			pl_snapshot_push(out, l, p, NULL);
+			pl_snapshot_push(out, l, p, &(int32_t){ shown_estimate(w, p) });
 }
 
 static void wtinylfu_read_counters(const void *state, uint64_t *counters)
@@ -397,11 +531,18 @@ static const struct pl_param wtinylfu_params[] = {
 		.help = "the protected segment's share of main, in percent (libCacheSim: 80)",
 		.def = 80, .min = 0, .max = 100,
 	},
+	[PARAM_CONSERVATIVE] = {
+		.name = "conservative",
+		.help = "1: the paper's minimal increment (only a page's counters at its "
+			"minimum grow); 0: all its counters grow (libCacheSim: 0)",
+		.def = 0, .min = 0, .max = 1,
+	},
 };
 
 static const char *const wtinylfu_lists[] = {
 	[WINDOW] = "window", [PROBATION] = "probation", [PROTECTED] = "protected",
 };
+static const char *const wtinylfu_fields[] = { [FIELD_ESTIMATE] = "estimate" };
 static const char *const wtinylfu_counters[] = {
 	[ADMITTED] = "admitted", [REJECTED] = "rejected", [RESETS] = "resets",
 };
@@ -412,16 +553,17 @@ const struct pl_policy_ops pl_policy_wtinylfu = {
 	.help = "A small LRU window in front of an SLRU main cache; a page leaving the window "
 		"enters main only if a frequency sketch counts it more often than main's victim.",
 	.params = wtinylfu_params,
-	.nparams = 2,
+	.nparams = 3,
 	.lists = wtinylfu_lists,
 	.nlists = 3,
+	.fields = wtinylfu_fields,
+	.nfields = 1,
 	.counters = wtinylfu_counters,
 	.ncounters = 3,
 	.create = wtinylfu_create,
 	.destroy = wtinylfu_destroy,
 	.hit = wtinylfu_hit,
 	.insert = wtinylfu_insert,
-	.reclaim_goal = wtinylfu_reclaim_goal,
 	.victim = wtinylfu_victim,
 	.evict = wtinylfu_evict,
 	.snapshot = wtinylfu_snapshot,
