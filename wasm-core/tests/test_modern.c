@@ -280,6 +280,97 @@ TEST(wtinylfu_admits_a_window_page_to_main_only_if_it_is_more_frequent)
 	run_free(&r);
 }
 
+TEST(mglru_ages_into_new_generations_and_evicts_from_the_oldest)
+{
+	struct run r;
+
+	/* access=mapped, 3 frames.  Faults enter gen(max_seq) with the
+	 * accessed bit set; min_seq 0, max_seq 1 at the start. */
+	run_start(&r, "mglru", 3, "1 2 3 1 4 5 1 2 6 1", NULL, 0);
+	for (int i = 0; i < 2; i++)
+		run_step(&r);
+	CHECK_STR_EQ(run_describe(&r), "gen0:; gen1: 2(seq=1,young=1) 1(seq=1,young=1); "
+		     "gen2:; gen3:; shadow:");
+	/* 3 fills memory: with 2 generations the aging runs (the walk clears
+	 * the accessed bits; max_seq 2), and again as the oldest generation
+	 * holds under 1/4 of the pages (max_seq 3); then min_seq passes the
+	 * empty generation 0. */
+	run_step(&r);
+	CHECK_STR_EQ(run_describe(&r), "gen0:; gen1: 3(seq=1) 2(seq=1) 1(seq=1); gen2:; gen3:; "
+		     "shadow:");
+	CHECK_EQ(run_counter(&r, "agings"), 2);
+	CHECK_EQ(run_counter(&r, "min_seq"), 1);
+	CHECK_EQ(run_counter(&r, "max_seq"), 3);
+	/* A hit on 1, the next victim: young again, so the look-around
+	 * promotes it to the youngest generation at once. */
+	run_step(&r);
+	CHECK_STR_EQ(run_describe(&r), "gen0:; gen1: 3(seq=1) 2(seq=1); gen2:; gen3: 1(seq=3); "
+		     "shadow:");
+	CHECK_EQ(run_counter(&r, "activated"), 1);
+	/* 4 evicts 2 (the oldest generation's tail; its shadow keeps min_seq
+	 * 1) and enters gen3, which now holds 2 of 3 pages: the aging runs
+	 * (4's bit cleared; max_seq 4 opens gen0). */
+	run_step(&r);
+	CHECK_STR_EQ(run_describe(&r), "gen0:; gen1: 3(seq=1); gen2:; gen3: 4(seq=3) 1(seq=3); "
+		     "shadow: 2(seq=1)");
+	CHECK_EQ(run_counter(&r, "max_seq"), 4);
+	/* 5 evicts 3 and enters gen0 (seq 4); min_seq moves to 3 (only 2
+	 * generations left, so the aging runs: max_seq 5). */
+	run_step(&r);
+	CHECK_STR_EQ(run_describe(&r), "gen0: 5(seq=4); gen1:; gen2:; gen3: 4(seq=3) 1(seq=3); "
+		     "shadow: 3(seq=1) 2(seq=1)");
+	CHECK_EQ(run_counter(&r, "min_seq"), 3);
+	/* 1 is the next victim and is used: promoted to gen(5); 2's fault
+	 * evicts 4 and is no refault (min_seq moved since 2 left); 6 evicts
+	 * 5; the last use of 1 promotes it again. */
+	run_to_end(&r);
+	CHECK_STR_EQ(run_describe(&r), "gen0:; gen1: 2(seq=5); gen2: 6(seq=6); gen3: 1(seq=7); "
+		     "shadow: 5(seq=4) 4(seq=3) 3(seq=1)");
+	CHECK_EQ(run_counter(&r, "refaults"), 0);
+	CHECK_EQ(pl_sim_stats(r.sim)->misses, 7);
+	run_free(&r);
+}
+
+TEST(mglru_protects_a_tier_once_its_refaults_exceed_tier_0s)
+{
+	const char *refs = "1 1 1 2 3 1 4 1 5 6 7 7 7 8 9";
+	struct run r;
+
+	/* access=fd, 2 frames, min_batch=1 so that one refault counts.  Faults
+	 * enter the oldest generation; each access through a file descriptor
+	 * raises referenced, then refs.  1 is used 3 times (refs 2: tier 2)
+	 * but every tier still has fewer than min_batch refaults, so tier_idx
+	 * is 3 and nothing is protected: 3's fault evicts 1. */
+	run_start(&r, "mglru", 2, refs, "access=fd min_batch=1", 0);
+	for (int i = 0; i < 5; i++)
+		run_step(&r);
+	CHECK_STR_EQ(run_describe(&r), "gen0: 3(referenced=1) 2(referenced=1); gen1:; gen2:; "
+		     "gen3:; shadow: 1(refs=2)");
+	CHECK_EQ(run_counter(&r, "tier_idx"), 3);
+	/* 1 comes back while min_seq is still 0: a refault in tier 2.  By
+	 * 5's fault tier 0 has 2 evictions and no refault, tier 2 one of each:
+	 * 1 x (2 + 1) x 1 > (0 + 1) x 1 x 2, so tier_idx drops to 1. */
+	for (int i = 0; i < 5; i++)
+		run_step(&r);
+	CHECK_EQ(run_counter(&r, "refaults"), 1);
+	CHECK_EQ(run_counter(&r, "tier_idx"), 1);
+	/* 7 used 3 times reaches tier 2 > tier_idx: at 8's fault it is
+	 * protected to the next generation (refs cleared), 8 is evicted next. */
+	run_to_end(&r);
+	CHECK_STR_EQ(run_describe(&r), "gen0: 9(referenced=1); gen1: 7(seq=1); gen2:; gen3:; "
+		     "shadow: 8 6");
+	CHECK_EQ(run_counter(&r, "protected"), 1);
+	run_free(&r);
+	/* With Linux's MIN_LRU_BATCH (64) one refault proves nothing: 7 goes
+	 * (the shadow list keeps the latest `frames` entries). */
+	run_start(&r, "mglru", 2, refs, "access=fd", 0);
+	run_to_end(&r);
+	CHECK_STR_EQ(run_describe(&r), "gen0: 9(referenced=1) 8(referenced=1); gen1:; gen2:; "
+		     "gen3:; shadow: 7(refs=2) 6");
+	CHECK_EQ(run_counter(&r, "protected"), 0);
+	run_free(&r);
+}
+
 TEST(lecar_lowers_the_weight_of_the_expert_whose_victim_faults_again)
 {
 	struct run r1, r2;

@@ -1,0 +1,634 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mglru.c - Linux's multi-generational LRU as merged in Linux 6.1
+ * (Y. Zhao; mm/vmscan.c "the aging" and "the eviction", mm/workingset.c
+ * lru_gen_eviction()/lru_gen_refault(), include/linux/mmzone.h and
+ * include/linux/mm_inline.h), for one lruvec of one page type.
+ *
+ * Structure: pages are grouped in generations numbered by a sequence
+ * number; generation seq lives in list gen(seq) = seq mod 4 (MAX_NR_GENS),
+ * as in lrugen->folios[gen].  min_seq is the oldest generation, max_seq the
+ * youngest; there are always 2 (MIN_NR_GENS) to 4 of them.
+ *
+ *     max_seq  gen3: [new ........ old]      <- faults (access=mapped)
+ *              gen2: [new ........ old]      <- aging promotes young pages
+ *              gen1: [new ........ old]         to the generation that was
+ *     min_seq  gen0: [new ........ old] --->    max_seq before it opened a
+ *                        |        ^     evict    new one
+ *                        |        +-- sorting: protected by tier to
+ *                        |            min_seq + 1's tail; young: to max_seq
+ *                        +-- faults (access=fd) enter the oldest generation
+ *     shadow:  [recent ... old]  evicted pages' (min_seq, refs) for refaults
+ *
+ *   Each page has the PTE accessed bit `young` (access=mapped) or, for
+ *   pages read and written through file descriptors (access=fd), the
+ *   folio_inc_refs() state: `referenced` (PG_referenced), then `refs` =
+ *   LRU_REFS (0..3) + PG_workingset (folio_lru_refs(), 0..4).  A page's
+ *   tier is order_base_2(refs + 1): 0..3 (MAX_NR_TIERS 4).
+ *
+ * Transitions (x the referenced page)
+ *   hit, mapped     young(x) := 1 (the hardware sets the accessed bit)
+ *   hit, fd         folio_inc_refs(): referenced, else workingset, else
+ *                   LRU_REFS + 1 (saturating at 3)
+ *   fault           x to the head of gen(max_seq) if mapped (a page faulted
+ *                   in is active, lru_gen_add_folio()), of gen(min_seq) if
+ *                   fd (clean and cold); mapped: young(x) := 1; fd: the
+ *                   access is folio_inc_refs()'d.  If x has a shadow entry
+ *                   and min_seq has not moved since its eviction, it is a
+ *                   refault: refaulted[tier] += 1, and if mapped (in a
+ *                   fault) or refs >= 3, refs := 4 (LRU_REFS_MASK and
+ *                   PG_workingset set, lru_gen_refault())
+ *   eviction        the tail of gen(min_seq), once sorted (below):
+ *                   evicted[tier] += 1; x to the shadow list with min_seq
+ *                   and refs (lru_gen_eviction())
+ *   sorting         (sort_folio() and shrink_folio_list() on the oldest
+ *                   generation's tail p, until p can go)
+ *                   tier(p) > tier_idx or refs = 4: protected: p to the
+ *                     tail of gen(min_seq + 1), refs cleared,
+ *                     protected[tier - 1] += 1 (folio_inc_gen())
+ *                   young(p): activated: young cleared, p to the head of
+ *                     gen(max_seq) (lru_gen_look_around())
+ *                   gen(min_seq) empty: min_seq += 1 while at least
+ *                     MIN_NR_GENS + 1 generations remain (try_to_inc_min_seq())
+ *   aging           (should_run_aging(), checked before each sort) when
+ *                   only 2 generations remain, or with 3, when the youngest
+ *                   holds more than 1/2 of the pages or the oldest less
+ *                   than 1/4: every young page goes to the head of
+ *                   gen(max_seq), young and refs cleared (the page-table
+ *                   walk, folio_update_gen()), then max_seq += 1
+ *                   (inc_max_seq()), an empty generation for new faults
+ *
+ * Tiers and refault feedback (the PID controller, get_tier_idx()): with
+ * hist = min_seq mod 4, tier t's position is refaulted = avg_refaulted[t]
+ * + refaulted[hist][t], total = avg_total[t] + evicted[hist][t] +
+ * protected[hist][t - 1].  Tier 0 is the set point (gain 1); tier_idx is
+ * the last tier t >= 0 such that every tier 1..t has refaulted < min_batch
+ * or refaulted x (sp.total + min_batch) x 1 <= (sp.refaulted + 1) x total x
+ * 2 (positive_ctrl_err()).  When min_seq advances, each tier's averages
+ * become (avg + this generation's counts) / 2 (reset_ctrl_pos() carryover);
+ * when max_seq advances, the counts of the generation max_seq + 1 is about
+ * to reuse are cleared.
+ *
+ * Where pagelab simplifies the kernel (the issue asks to say exactly):
+ *   - The aging walk: Linux walks the page tables of every mm (with Bloom
+ *     filters to skip sparse PMDs) and only updates each young page's
+ *     generation in its flags, leaving list order to sort_folio(); pagelab
+ *     visits the resident pages, oldest generation first, each tail to
+ *     head, and moves every young page at once, so lists always show each
+ *     page's generation.
+ *   - Look-around: lru_gen_look_around() also promotes the young neighbours
+ *     of an evicted page's PTE; pagelab promotes only the page itself.
+ *   - One page type (no anon/file balance, no swappiness), one zone, one
+ *     memcg, no writeback: a dirty page is evicted like a clean one (the
+ *     driver counts the writeback).
+ *   - Batches: the kernel isolates up to MAX_LRU_BATCH pages a round;
+ *     pagelab evicts one page per fault.  It sorts the oldest generation
+ *     and ages *ahead* of the fault, as kswapd reclaims ahead of need: right
+ *     after each fault (and each hit on the page that would go next) that
+ *     leaves memory full, until the oldest generation's tail can be
+ *     evicted.  So victim() is that tail, and a step's events end with the
+ *     sorting for the next fault.
+ *   - Shadow entries: the kernel keeps them in the page cache's xarray
+ *     until a shrinker drops them; pagelab keeps the most recent `frames`.
+ *   - Accesses: a trace says neither how a page is reached nor whether its
+ *     PTE stays mapped, so `access` chooses one path for every reference.
+ *
+ * Parameters (defaults)
+ *   access      mapped (page-table accesses, the accessed bit and aging;
+ *               what a memory trace is) or fd (read()/write() accesses:
+ *               tiers; aging only opens generations)
+ *   min_batch   MIN_LRU_BATCH, the refaults below which a tier's error
+ *               counts as positive (64 = BITS_PER_LONG); smaller values
+ *               show the feedback on a lecture-sized trace
+ *
+ * Lists: gen0 .. gen3 (lrugen->folios[seq mod 4]), shadow (ghost).
+ * Fields: seq (the page's generation; for a shadow entry the min_seq at its
+ * eviction), young, referenced, refs.  Counters: min_seq, max_seq, agings,
+ * activated, protected, refaults, tier_idx (the latest computed).
+ * Cost: O(1) per hit; per fault amortized O(1) sorting (each page sorted
+ * moves to a younger generation) and O(resident) per aging, which opens a
+ * generation the evictions then empty.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy.h"
+#include "dlist.h"
+
+#define MAX_NR_GENS 4
+#define MIN_NR_GENS 2
+#define MAX_NR_TIERS 4
+#define NR_HIST_GENS MAX_NR_GENS
+#define MAX_LRU_REFS 3		/* LRU_REFS_WIDTH 2 bits */
+
+enum { SHADOW = MAX_NR_GENS, NR_LISTS, NOWHERE = 0xff };
+enum { F_SEQ, F_YOUNG, F_REFERENCED, F_REFS, NR_FIELDS };
+enum { PARAM_ACCESS, PARAM_MIN_BATCH };
+enum { ACCESS_MAPPED, ACCESS_FD };
+enum { C_MIN_SEQ, C_MAX_SEQ, C_AGINGS, C_ACTIVATED, C_PROTECTED, C_REFAULTS, C_TIER_IDX,
+       NR_COUNTERS };
+
+struct page_state {
+	uint8_t where;		/* gen list, SHADOW or NOWHERE */
+	uint8_t young, referenced, workingset, lru_refs;
+	uint8_t shadow_refs;	/* folio_lru_refs() at eviction */
+	uint32_t seq;		/* its generation, or the min_seq of its eviction */
+};
+
+struct ctrl_pos {
+	uint64_t refaulted, total;
+	unsigned gain;
+};
+
+struct mglru {
+	struct pl_ctx *ctx;
+	struct pl_links links;
+	struct pl_dlist list[NR_LISTS];
+	struct page_state *page;	/* [npages] */
+	bool fd;
+	uint64_t min_batch;
+	uint32_t min_seq, max_seq;
+	uint64_t evicted[NR_HIST_GENS][MAX_NR_TIERS], refaulted[NR_HIST_GENS][MAX_NR_TIERS];
+	uint64_t protected[NR_HIST_GENS][MAX_NR_TIERS - 1];
+	uint64_t avg_refaulted[MAX_NR_TIERS], avg_total[MAX_NR_TIERS];
+	uint64_t agings, activated, protections, refaults;
+	int tier_idx;
+};
+
+static unsigned gen_of(uint32_t seq)
+{
+	return seq % MAX_NR_GENS;
+}
+
+static unsigned hist_of(uint32_t seq)
+{
+	return seq % NR_HIST_GENS;
+}
+
+static unsigned refs_of(const struct page_state *p)
+{
+	return p->lru_refs + p->workingset;	/* folio_lru_refs() */
+}
+
+static unsigned tier_of(unsigned refs)
+{
+	unsigned tier = 0;	/* order_base_2(refs + 1) */
+
+	while ((1u << tier) < refs + 1)
+		tier++;
+	return tier;
+}
+
+static void mglru_destroy(void *state)
+{
+	struct mglru *m = state;
+
+	if (!m)
+		return;
+	pl_links_free(&m->links);
+	free(m->page);
+	free(m);
+}
+
+static void *mglru_create(struct pl_ctx *ctx, struct pl_error *err)
+{
+	struct mglru *m = calloc(1, sizeof(*m));
+	size_t n = ctx->npages ? ctx->npages : 1;
+
+	if (!m || pl_links_init(&m->links, ctx->npages) ||
+	    !(m->page = calloc(n, sizeof(*m->page)))) {
+		mglru_destroy(m);
+		snprintf(err->msg, sizeof(err->msg), "mglru: out of memory");
+		return NULL;
+	}
+	m->ctx = ctx;
+	for (uint32_t i = 0; i < ctx->npages; i++)
+		m->page[i].where = NOWHERE;
+	for (int l = 0; l < NR_LISTS; l++)
+		pl_dlist_init(&m->list[l]);
+	m->fd = ctx->params[PARAM_ACCESS] == ACCESS_FD;
+	m->min_batch = (uint64_t)ctx->params[PARAM_MIN_BATCH];
+	m->max_seq = MIN_NR_GENS - 1;	/* lru_gen_init_lruvec(): min 0, max 1 */
+	m->tier_idx = MAX_NR_TIERS - 1;
+	return m;
+}
+
+/* ------------------------------------------------------- fields and lists */
+
+static void set_field(struct mglru *m, uint32_t page, unsigned field, uint8_t *at, unsigned to)
+{
+	if (*at != to) {
+		pl_emit_set(m->ctx, page, field, *at, (int32_t)to);
+		*at = (uint8_t)to;
+	}
+}
+
+static void set_seq(struct mglru *m, uint32_t page, uint32_t seq)
+{
+	struct page_state *p = &m->page[page];
+
+	if (p->seq != seq) {
+		pl_emit_set(m->ctx, page, F_SEQ, (int32_t)p->seq, (int32_t)seq);
+		p->seq = seq;
+	}
+}
+
+/* folio_update_gen()/folio_inc_gen(): the LRU_REFS bits and flags cleared. */
+static void clear_refs(struct mglru *m, uint32_t page)
+{
+	struct page_state *p = &m->page[page];
+	unsigned old = refs_of(p);
+
+	set_field(m, page, F_REFERENCED, &p->referenced, 0);
+	p->lru_refs = p->workingset = 0;
+	if (old)
+		pl_emit_set(m->ctx, page, F_REFS, (int32_t)old, 0);
+}
+
+static void set_refs(struct mglru *m, uint32_t page, unsigned lru_refs, unsigned workingset)
+{
+	struct page_state *p = &m->page[page];
+	unsigned old = refs_of(p);
+
+	p->lru_refs = (uint8_t)lru_refs;
+	p->workingset = (uint8_t)workingset;
+	if (old != refs_of(p))
+		pl_emit_set(m->ctx, page, F_REFS, (int32_t)old, (int32_t)refs_of(p));
+}
+
+/* Moves a resident page to the head or tail of generation seq. */
+static void move_to_gen(struct mglru *m, uint32_t page, uint32_t seq, bool tail)
+{
+	struct page_state *p = &m->page[page];
+	unsigned from = p->where, to = gen_of(seq);
+
+	pl_dlist_remove(&m->links, &m->list[from], page);
+	if (tail)
+		pl_dlist_push_tail(&m->links, &m->list[to], page);
+	else
+		pl_dlist_push_head(&m->links, &m->list[to], page);
+	p->where = (uint8_t)to;
+	pl_emit_move(m->ctx, page, from, to, tail ? m->list[to].len - 1 : 0);
+	set_seq(m, page, seq);
+}
+
+/* folio_inc_refs(), the fd path's folio_mark_accessed(). */
+static void inc_refs(struct mglru *m, uint32_t page)
+{
+	struct page_state *p = &m->page[page];
+
+	if (!p->referenced)
+		set_field(m, page, F_REFERENCED, &p->referenced, 1);
+	else if (!p->workingset)
+		set_refs(m, page, p->lru_refs, 1);
+	else if (p->lru_refs < MAX_LRU_REFS)
+		set_refs(m, page, p->lru_refs + 1u, 1);
+}
+
+/* ---------------------------------------------------- refault feedback */
+
+static struct ctrl_pos read_ctrl_pos(const struct mglru *m, unsigned tier, unsigned gain)
+{
+	unsigned hist = hist_of(m->min_seq);
+	struct ctrl_pos pos = {
+		.refaulted = m->avg_refaulted[tier] + m->refaulted[hist][tier],
+		.total = m->avg_total[tier] + m->evicted[hist][tier],
+		.gain = gain,
+	};
+
+	if (tier)
+		pos.total += m->protected[hist][tier - 1];
+	return pos;
+}
+
+static bool positive_ctrl_err(const struct mglru *m, const struct ctrl_pos *sp,
+			      const struct ctrl_pos *pv)
+{
+	return pv->refaulted < m->min_batch ||
+	       pv->refaulted * (sp->total + m->min_batch) * sp->gain <=
+	       (sp->refaulted + 1) * pv->total * pv->gain;
+}
+
+static int get_tier_idx(const struct mglru *m)
+{
+	struct ctrl_pos sp = read_ctrl_pos(m, 0, 1), pv;
+	unsigned tier;
+
+	for (tier = 1; tier < MAX_NR_TIERS; tier++) {
+		pv = read_ctrl_pos(m, tier, 2);
+		if (!positive_ctrl_err(m, &sp, &pv))
+			break;
+	}
+	return (int)tier - 1;
+}
+
+/* reset_ctrl_pos(carryover = true), as min_seq leaves its generation. */
+static void carry_over(struct mglru *m)
+{
+	unsigned hist = hist_of(m->min_seq);
+
+	for (unsigned tier = 0; tier < MAX_NR_TIERS; tier++) {
+		uint64_t total = m->avg_total[tier] + m->evicted[hist][tier];
+
+		if (tier)
+			total += m->protected[hist][tier - 1];
+		m->avg_refaulted[tier] = (m->avg_refaulted[tier] + m->refaulted[hist][tier]) / 2;
+		m->avg_total[tier] = total / 2;
+	}
+}
+
+/* reset_ctrl_pos(carryover = false), before max_seq advances. */
+static void clear_ctrl_pos(struct mglru *m)
+{
+	unsigned hist = hist_of(m->max_seq + 1);
+
+	memset(m->refaulted[hist], 0, sizeof(m->refaulted[hist]));
+	memset(m->evicted[hist], 0, sizeof(m->evicted[hist]));
+	memset(m->protected[hist], 0, sizeof(m->protected[hist]));
+}
+
+/* ------------------------------------------------------ aging, sorting */
+
+static uint32_t nr_gens(const struct mglru *m)
+{
+	return m->max_seq - m->min_seq + 1;
+}
+
+static bool should_run_aging(const struct mglru *m)
+{
+	uint32_t total = 0, young = m->list[gen_of(m->max_seq)].len;
+	uint32_t old = m->list[gen_of(m->min_seq)].len;
+
+	if (nr_gens(m) < MIN_NR_GENS + 1)
+		return true;
+	if (nr_gens(m) > MIN_NR_GENS + 1)
+		return false;
+	for (unsigned g = 0; g < MAX_NR_GENS; g++)
+		total += m->list[g].len;
+	return (uint64_t)young * MIN_NR_GENS > total || (uint64_t)old * (MIN_NR_GENS + 2) < total;
+}
+
+/* try_to_inc_max_seq(): the walk promotes young pages, then a new generation. */
+static void age(struct mglru *m)
+{
+	for (uint32_t seq = m->min_seq; seq <= m->max_seq; seq++) {
+		uint32_t p = m->list[gen_of(seq)].tail;
+
+		while (p != PL_NONE) {
+			uint32_t prev = m->links.link[p].prev;
+
+			if (m->page[p].young) {
+				set_field(m, p, F_YOUNG, &m->page[p].young, 0);
+				clear_refs(m, p);
+				if (seq != m->max_seq)
+					move_to_gen(m, p, m->max_seq, false);
+			}
+			p = prev;
+		}
+	}
+	clear_ctrl_pos(m);
+	m->max_seq++;
+	m->agings++;
+}
+
+/* try_to_inc_min_seq(): past empty generations, keeping MIN_NR_GENS. */
+static bool inc_min_seq(struct mglru *m)
+{
+	uint32_t seq = m->min_seq;
+
+	while (seq + MIN_NR_GENS <= m->max_seq && !m->list[gen_of(seq)].len)
+		seq++;
+	if (seq == m->min_seq)
+		return false;
+	carry_over(m);
+	m->min_seq = seq;
+	return true;
+}
+
+/*
+ * Sorts the oldest generation's tail, ages and advances min_seq until that
+ * tail can be evicted (see the header: done ahead of the fault).  Each turn
+ * moves a page to a younger generation or advances a sequence number.
+ */
+static void prepare_victim(struct mglru *m)
+{
+	while (m->ctx->nresident >= m->ctx->frames) {
+		struct page_state *p;
+		uint32_t tail;
+		unsigned tier;
+
+		if (should_run_aging(m)) {
+			age(m);
+			continue;
+		}
+		tail = m->list[gen_of(m->min_seq)].tail;
+		if (tail == PL_NONE) {
+			if (!inc_min_seq(m))
+				return;		/* nothing resident: cannot happen when full */
+			continue;
+		}
+		p = &m->page[tail];
+		m->tier_idx = get_tier_idx(m);
+		tier = tier_of(refs_of(p));
+		if ((int)tier > m->tier_idx || refs_of(p) == MAX_LRU_REFS + 1) {
+			m->protected[hist_of(m->min_seq)][tier - 1]++;
+			m->protections++;
+			clear_refs(m, tail);
+			move_to_gen(m, tail, m->min_seq + 1, true);
+			continue;
+		}
+		if (p->young) {
+			set_field(m, tail, F_YOUNG, &p->young, 0);
+			clear_refs(m, tail);
+			move_to_gen(m, tail, m->max_seq, false);
+			m->activated++;
+			continue;
+		}
+		return;
+	}
+}
+
+/* ------------------------------------------------------------ the ops */
+
+static void mglru_hit(void *state, const struct pl_ref *ref)
+{
+	struct mglru *m = state;
+	uint32_t x = ref->page;
+
+	if (m->fd)
+		inc_refs(m, x);
+	else
+		set_field(m, x, F_YOUNG, &m->page[x].young, 1);
+	if (x == m->list[gen_of(m->min_seq)].tail)
+		prepare_victim(m);
+}
+
+/* lru_gen_refault(): counted if min_seq has not moved since the eviction. */
+static void refault(struct mglru *m, uint32_t x)
+{
+	struct page_state *p = &m->page[x];
+	unsigned refs = p->shadow_refs;
+
+	if (p->seq != m->min_seq)
+		return;
+	m->refaulted[hist_of(m->min_seq)][tier_of(refs)]++;
+	m->refaults++;
+	if (!m->fd || refs >= MAX_LRU_REFS)
+		set_refs(m, x, MAX_LRU_REFS, 1);
+}
+
+static void mglru_insert(void *state, const struct pl_ref *ref)
+{
+	struct mglru *m = state;
+	uint32_t x = ref->page, seq = m->fd ? m->min_seq : m->max_seq;
+	struct page_state *p = &m->page[x];
+	unsigned to = gen_of(seq);
+
+	if (p->where == SHADOW) {
+		pl_dlist_remove(&m->links, &m->list[SHADOW], x);
+		pl_dlist_push_head(&m->links, &m->list[to], x);
+		p->where = (uint8_t)to;
+		pl_emit_move(m->ctx, x, SHADOW, to, 0);
+		if (p->shadow_refs)	/* the field showed the shadow entry's refs */
+			pl_emit_set(m->ctx, x, F_REFS, p->shadow_refs, 0);
+		refault(m, x);
+		set_seq(m, x, seq);
+	} else {
+		pl_dlist_push_head(&m->links, &m->list[to], x);
+		*p = (struct page_state){ .where = (uint8_t)to };
+		pl_emit_insert(m->ctx, x, to, 0);
+		set_seq(m, x, seq);
+	}
+	if (m->fd)
+		inc_refs(m, x);
+	else
+		set_field(m, x, F_YOUNG, &p->young, 1);
+	prepare_victim(m);
+}
+
+static uint32_t mglru_victim(const void *state)
+{
+	const struct mglru *m = state;
+
+	for (uint32_t seq = m->min_seq; seq <= m->max_seq; seq++)
+		if (m->list[gen_of(seq)].len)
+			return m->list[gen_of(seq)].tail;
+	return PL_NONE;
+}
+
+/* Forgets the oldest shadow entries beyond `frames`. */
+static void trim_shadows(struct mglru *m)
+{
+	while (m->list[SHADOW].len > m->ctx->frames) {
+		uint32_t old = m->list[SHADOW].tail;
+
+		pl_dlist_remove(&m->links, &m->list[SHADOW], old);
+		m->page[old].where = NOWHERE;
+		pl_emit_remove(m->ctx, old, SHADOW);
+	}
+}
+
+static void mglru_evict(void *state, uint32_t victim)
+{
+	struct mglru *m = state;
+	struct page_state *p = &m->page[victim];
+	unsigned from = p->where, refs = refs_of(p);
+
+	m->evicted[hist_of(m->min_seq)][tier_of(refs)]++;
+	pl_dlist_remove(&m->links, &m->list[from], victim);
+	pl_emit_evict(m->ctx, victim, from);
+	/* lru_gen_eviction(): the shadow entry keeps min_seq and the refs */
+	pl_dlist_push_head(&m->links, &m->list[SHADOW], victim);
+	*p = (struct page_state){ .where = SHADOW, .shadow_refs = (uint8_t)refs,
+				  .seq = m->min_seq };
+	pl_emit_insert(m->ctx, victim, SHADOW, 0);
+	if (m->min_seq)
+		pl_emit_set(m->ctx, victim, F_SEQ, 0, (int32_t)m->min_seq);
+	if (refs)
+		pl_emit_set(m->ctx, victim, F_REFS, 0, (int32_t)refs);
+	trim_shadows(m);
+}
+
+static void mglru_snapshot(const void *state, struct pl_snapshot *out)
+{
+	const struct mglru *m = state;
+
+	for (unsigned l = 0; l < NR_LISTS; l++)
+		for (uint32_t x = m->list[l].head; x != PL_NONE; x = m->links.link[x].next) {
+			const struct page_state *p = &m->page[x];
+			int32_t values[NR_FIELDS] = {
+				[F_SEQ] = (int32_t)p->seq, [F_YOUNG] = p->young,
+				[F_REFERENCED] = p->referenced,
+				[F_REFS] = (int32_t)(l == SHADOW ? p->shadow_refs : refs_of(p)),
+			};
+
+			pl_snapshot_push(out, l, x, values);
+		}
+}
+
+static void mglru_read_counters(const void *state, uint64_t *counters)
+{
+	const struct mglru *m = state;
+
+	counters[C_MIN_SEQ] = m->min_seq;
+	counters[C_MAX_SEQ] = m->max_seq;
+	counters[C_AGINGS] = m->agings;
+	counters[C_ACTIVATED] = m->activated;
+	counters[C_PROTECTED] = m->protections;
+	counters[C_REFAULTS] = m->refaults;
+	counters[C_TIER_IDX] = (uint64_t)m->tier_idx;
+}
+
+static const char *const access_choices[] = { "mapped", "fd", NULL };
+
+static const struct pl_param mglru_params[] = {
+	[PARAM_ACCESS] = {
+		.name = "access",
+		.help = "how every reference reaches its page: mapped (page tables: the accessed "
+			"bit, promoted by aging) or fd (read/write: tiers by reference count)",
+		.def = ACCESS_MAPPED, .min = 0, .max = 1, .choices = access_choices,
+	},
+	[PARAM_MIN_BATCH] = {
+		.name = "min_batch",
+		.help = "MIN_LRU_BATCH: refaults below which a tier is never judged worse than "
+			"tier 0 (Linux: 64)",
+		.def = 64, .min = 1, .max = 1 << 20,
+	},
+};
+
+static const char *const mglru_lists[] = {
+	"gen0", "gen1", "gen2", "gen3", [SHADOW] = "shadow",
+};
+static const char *const mglru_fields[] = {
+	[F_SEQ] = "seq", [F_YOUNG] = "young", [F_REFERENCED] = "referenced", [F_REFS] = "refs",
+};
+static const char *const mglru_counters[] = {
+	[C_MIN_SEQ] = "min_seq", [C_MAX_SEQ] = "max_seq", [C_AGINGS] = "agings",
+	[C_ACTIVATED] = "activated", [C_PROTECTED] = "protected", [C_REFAULTS] = "refaults",
+	[C_TIER_IDX] = "tier_idx",
+};
+
+const struct pl_policy_ops pl_policy_mglru = {
+	.name = "mglru",
+	.title = "Multi-Generational LRU (Linux 6.1)",
+	.help = "Pages grouped in up to 4 generations; aging opens a new one and promotes "
+		"accessed pages, eviction takes the oldest, and tiers with refault feedback "
+		"protect pages read often.",
+	.params = mglru_params,
+	.nparams = 2,
+	.lists = mglru_lists,
+	.nlists = NR_LISTS,
+	.ghost_lists = 1u << SHADOW,
+	.fields = mglru_fields,
+	.nfields = NR_FIELDS,
+	.counters = mglru_counters,
+	.ncounters = NR_COUNTERS,
+	.create = mglru_create,
+	.destroy = mglru_destroy,
+	.hit = mglru_hit,
+	.insert = mglru_insert,
+	.victim = mglru_victim,
+	.evict = mglru_evict,
+	.snapshot = mglru_snapshot,
+	.read_counters = mglru_read_counters,
+};
