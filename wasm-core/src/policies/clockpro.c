@@ -87,8 +87,10 @@
  * HAND_cold's are paid by the hits that set bits or by evictions, but
  * HAND_cold and HAND_test also step over pages they skip (hot pages), so a
  * fault costs up to the clock's length when cold pages are few and far
- * apart (bench/: its ns/ref against LRU).  While recording, each event's
- * position costs a walk of the clock.
+ * apart (bench/: its ns/ref against LRU) -- not amortized O(1) then.
+ * While recording, an event's position is a rank by order: two Fenwick
+ * trees (every entry, the resident ones) over the order numbers, O(log n)
+ * per event, doubled and refilled when the orders outgrow them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +102,18 @@ enum { CLOCK, TEST };
 enum { HOT, IN_TEST, REFERENCED, ORDER };
 enum { HAND_HOT, HAND_COLD, HAND_TEST, NHANDS };
 enum { COLD_TARGET, PROMOTIONS, TESTS_EXPIRED };
+
+/*
+ * A Fenwick tree counting entries by order number (1 .. size): how many
+ * come before a given order, in O(log size).  Orders only grow, so the
+ * tree doubles when next_order outgrows it and is rebuilt from the clock.
+ */
+struct rank_tree {
+	uint32_t *count;	/* [size + 1], count[0] unused */
+	uint32_t size;
+};
+
+enum { RANKED_NOT, RANKED_GHOST, RANKED_RESIDENT };
 
 struct clockpro {
 	struct pl_ctx *ctx;
@@ -113,6 +127,9 @@ struct clockpro {
 	uint32_t m, mc, mc_max;
 	uint32_t nhot, ncold, nghost;
 	uint64_t promotions, tests_expired;
+	/* While recording: positions are ranks by order (see position()). */
+	struct rank_tree all, resident;	/* entries of the clock, resident ones */
+	uint8_t *ranked;		/* [npages] RANKED_* as counted in the trees */
 };
 
 static void clockpro_destroy(void *state)
@@ -127,6 +144,9 @@ static void clockpro_destroy(void *state)
 	free(c->test);
 	free(c->ref);
 	free(c->order);
+	free(c->ranked);
+	free(c->all.count);
+	free(c->resident.count);
 	free(c);
 }
 
@@ -137,7 +157,7 @@ static void *clockpro_create(struct pl_ctx *ctx, struct pl_error *err)
 
 	if (!c || pl_links_init(&c->links, ctx->npages) || !(c->in_clock = calloc(n, 1)) ||
 	    !(c->hot = calloc(n, 1)) || !(c->test = calloc(n, 1)) || !(c->ref = calloc(n, 1)) ||
-	    !(c->order = calloc(n, sizeof(*c->order)))) {
+	    !(c->order = calloc(n, sizeof(*c->order))) || !(c->ranked = calloc(n, 1))) {
 		clockpro_destroy(c);
 		snprintf(err->msg, sizeof(err->msg), "clockpro: out of memory");
 		return NULL;
@@ -159,14 +179,6 @@ static void set_field(struct clockpro *c, uint8_t *field, unsigned id, uint32_t 
 	field[page] = v;
 }
 
-static void set_order(struct clockpro *c, uint32_t page)
-{
-	uint32_t to = ++c->next_order;
-
-	pl_emit_set(c->ctx, page, ORDER, (int32_t)c->order[page], (int32_t)to);
-	c->order[page] = to;
-}
-
 /* The page after `page` going round the clock. */
 static uint32_t after(const struct clockpro *c, uint32_t page)
 {
@@ -180,19 +192,107 @@ static bool resident_cold(const struct clockpro *c, uint32_t page)
 	return pl_resident(c->ctx, page) && !c->hot[page];
 }
 
+/* ------------------------------------------- positions, while recording */
+
+static void rank_add(struct rank_tree *t, uint32_t order, int32_t delta)
+{
+	for (; order <= t->size; order += order & -order)
+		t->count[order] += (uint32_t)delta;
+}
+
+/* Entries with an order below `order`. */
+static uint32_t rank_before(const struct rank_tree *t, uint32_t order)
+{
+	uint32_t n = 0;
+
+	for (order--; order > 0; order -= order & -order)
+		n += t->count[order];
+	return n;
+}
+
+static void rank_page(struct clockpro *c, uint32_t page, int32_t delta)
+{
+	rank_add(&c->all, c->order[page], delta);
+	if (c->ranked[page] == RANKED_RESIDENT)
+		rank_add(&c->resident, c->order[page], delta);
+}
+
+/* Counts the page in the trees as it is now (resident or not), once. */
+static void rank(struct clockpro *c, uint32_t page)
+{
+	if (!c->all.count)
+		return;
+	c->ranked[page] = pl_resident(c->ctx, page) ? RANKED_RESIDENT : RANKED_GHOST;
+	rank_page(c, page, 1);
+}
+
+static void unrank(struct clockpro *c, uint32_t page)
+{
+	if (!c->all.count || c->ranked[page] == RANKED_NOT)
+		return;
+	rank_page(c, page, -1);
+	c->ranked[page] = RANKED_NOT;
+}
+
+/*
+ * Makes room for order numbers up to `order`: trees of twice the size,
+ * refilled from the clock.  Out of memory, positions stay 0 (the
+ * simulation goes on, the recording's positions do not: the invariant
+ * tests would say so).
+ */
+static void grow_ranks(struct clockpro *c, uint32_t order)
+{
+	uint32_t size = c->all.size ? c->all.size : 1024;
+
+	while (size < order)
+		size *= 2;
+	free(c->all.count);
+	free(c->resident.count);
+	c->all = (struct rank_tree){ .count = calloc((size_t)size + 1, sizeof(uint32_t)),
+				     .size = size };
+	c->resident = (struct rank_tree){ .count = calloc((size_t)size + 1, sizeof(uint32_t)),
+					  .size = size };
+	if (!c->all.count || !c->resident.count) {
+		free(c->all.count);
+		free(c->resident.count);
+		c->all = c->resident = (struct rank_tree){ 0 };
+		return;
+	}
+	for (uint32_t p = c->clock.head; p != PL_NONE; p = c->links.link[p].next)
+		if (c->ranked[p] != RANKED_NOT)
+			rank_page(c, p, 1);
+}
+
 /* Position of `page` among the entries of its own list (resident or not),
  * or in the whole clock if `merged`: only computed while recording. */
 static int32_t position(const struct clockpro *c, uint32_t page, bool merged)
 {
-	int32_t pos = 0;
-	bool resident;
+	uint32_t all, resident;
 
-	if (!c->ctx->recording || page == PL_NONE)
+	if (!c->ctx->recording || page == PL_NONE || !c->all.count)
 		return 0;
-	resident = pl_resident(c->ctx, page);
-	for (uint32_t p = c->clock.head; p != page; p = c->links.link[p].next)
-		pos += merged || pl_resident(c->ctx, p) == resident;
-	return pos;
+	all = rank_before(&c->all, c->order[page]);
+	if (merged)
+		return (int32_t)all;
+	resident = rank_before(&c->resident, c->order[page]);
+	return (int32_t)(pl_resident(c->ctx, page) ? resident : all - resident);
+}
+
+/* The page takes the next order number: it is now last in the clock. */
+static void set_order(struct clockpro *c, uint32_t page)
+{
+	uint32_t to = ++c->next_order;
+
+	pl_emit_set(c->ctx, page, ORDER, (int32_t)c->order[page], (int32_t)to);
+	if (!c->ctx->recording) {
+		c->order[page] = to;
+		return;
+	}
+	unrank(c, page);
+	if (to > c->all.size)
+		grow_ranks(c, to);
+	c->order[page] = to;
+	rank(c, page);
 }
 
 /* Reports the hands that moved (their positions shift as pages come and go). */
@@ -226,6 +326,7 @@ static void release_hands(struct clockpro *c, uint32_t page)
 static void forget(struct clockpro *c, uint32_t page)
 {
 	release_hands(c, page);
+	unrank(c, page);
 	pl_dlist_remove(&c->links, &c->clock, page);
 	c->in_clock[page] = 0;
 	c->test[page] = 0;
@@ -358,8 +459,10 @@ static void clockpro_evict(void *state, uint32_t victim)
 	victim = c->hand_cold;
 	c->ncold--;
 	pl_emit_evict(c->ctx, victim, CLOCK);
+	unrank(c, victim);
 	if (c->test[victim]) {
 		/* stays in the clock, non-resident, until its test period ends */
+		rank(c, victim);
 		c->hand_cold = after(c, victim);
 		c->nghost++;
 		pl_emit_insert(c->ctx, victim, TEST, (uint32_t)position(c, victim, false));

@@ -64,7 +64,6 @@
  * Cost per reference: O(1) amortized (pruning removes each entry once).
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include "policy.h"
 #include "dlist.h"
@@ -74,15 +73,20 @@ enum { IN_S, LAST_REF };
 enum { PARAM_HIR_PERCENT, PARAM_STACK_PERCENT };
 enum { LIR_PROMOTIONS, PRUNED };
 
+/* A page's own state, together: one cache line to touch, not three. */
+struct lirs_page {
+	uint32_t last_ref;		/* 1 + step of the last reference */
+	uint8_t state;			/* LIR .. NOWHERE */
+	uint8_t in_s;
+};
+
 struct lirs {
 	struct pl_ctx *ctx;
 	struct pl_links links;		/* lir, hir, nonresident */
 	struct pl_dlist list[3];
 	struct pl_links s_links;	/* the stack S, top at the head */
 	struct pl_dlist s;
-	uint8_t *state;			/* [npages]: LIR .. NOWHERE */
-	uint8_t *in_s;			/* [npages] */
-	uint32_t *last_ref;		/* [npages]: 1 + step of the last reference */
+	struct lirs_page *page;		/* [npages] */
 	uint32_t lir_max, stack_max;
 	uint64_t promotions, pruned;
 };
@@ -95,9 +99,7 @@ static void lirs_destroy(void *state)
 		return;
 	pl_links_free(&l->links);
 	pl_links_free(&l->s_links);
-	free(l->state);
-	free(l->in_s);
-	free(l->last_ref);
+	free(l->page);
 	free(l);
 }
 
@@ -108,13 +110,13 @@ static void *lirs_create(struct pl_ctx *ctx, struct pl_error *err)
 	uint32_t hir_max;
 
 	if (!l || pl_links_init(&l->links, ctx->npages) ||
-	    pl_links_init(&l->s_links, ctx->npages) || !(l->state = malloc(n)) ||
-	    !(l->in_s = calloc(n, 1)) || !(l->last_ref = calloc(n, sizeof(*l->last_ref)))) {
+	    pl_links_init(&l->s_links, ctx->npages) || !(l->page = calloc(n, sizeof(*l->page)))) {
 		lirs_destroy(l);
 		snprintf(err->msg, sizeof(err->msg), "lirs: out of memory");
 		return NULL;
 	}
-	memset(l->state, NOWHERE, n);
+	for (size_t i = 0; i < n; i++)
+		l->page[i].state = NOWHERE;
 	l->ctx = ctx;
 	hir_max = (uint32_t)((uint64_t)ctx->frames * ctx->params[PARAM_HIR_PERCENT] / 100);
 	if (hir_max == 0)
@@ -129,55 +131,55 @@ static void *lirs_create(struct pl_ctx *ctx, struct pl_error *err)
 
 static void set_in_s(struct lirs *l, uint32_t page, uint8_t in)
 {
-	pl_emit_set(l->ctx, page, IN_S, l->in_s[page], in);
-	l->in_s[page] = in;
+	pl_emit_set(l->ctx, page, IN_S, l->page[page].in_s, in);
+	l->page[page].in_s = in;
 }
 
 /* The page becomes S's top entry, referenced at `step`. */
 static void to_stack_top(struct lirs *l, uint32_t page, uint32_t step)
 {
-	if (l->in_s[page])
+	if (l->page[page].in_s)
 		pl_dlist_remove(&l->s_links, &l->s, page);
 	else
 		set_in_s(l, page, 1);
 	pl_dlist_push_head(&l->s_links, &l->s, page);
-	if (l->last_ref[page] != step + 1) {
-		pl_emit_set(l->ctx, page, LAST_REF, (int32_t)l->last_ref[page], (int32_t)step + 1);
-		l->last_ref[page] = step + 1;
+	if (l->page[page].last_ref != step + 1) {
+		pl_emit_set(l->ctx, page, LAST_REF, (int32_t)l->page[page].last_ref, (int32_t)step + 1);
+		l->page[page].last_ref = step + 1;
 	}
 }
 
 /* Moves a page between lir, hir and nonresident (to the head). */
 static void move_to(struct lirs *l, uint32_t page, unsigned to)
 {
-	unsigned from = l->state[page];
+	unsigned from = l->page[page].state;
 
 	pl_dlist_remove(&l->links, &l->list[from], page);
 	pl_dlist_push_head(&l->links, &l->list[to], page);
-	l->state[page] = (uint8_t)to;
+	l->page[page].state = (uint8_t)to;
 	pl_emit_move(l->ctx, page, from, to, 0);
 }
 
 /* Clears a page's fields as it leaves every list, so it re-enters with 0s. */
 static void forget_fields(struct lirs *l, uint32_t page)
 {
-	l->in_s[page] = 0;
-	l->last_ref[page] = 0;
+	l->page[page].in_s = 0;
+	l->page[page].last_ref = 0;
 }
 
 static void prune(struct lirs *l)
 {
 	uint32_t p;
 
-	while ((p = l->s.tail) != PL_NONE && l->state[p] != LIR) {
+	while ((p = l->s.tail) != PL_NONE && l->page[p].state != LIR) {
 		pl_dlist_remove(&l->s_links, &l->s, p);
 		l->pruned++;
-		if (l->state[p] == HIR) {
+		if (l->page[p].state == HIR) {
 			set_in_s(l, p, 0);
 			continue;
 		}
 		pl_dlist_remove(&l->links, &l->list[NONRESIDENT], p);
-		l->state[p] = NOWHERE;
+		l->page[p].state = NOWHERE;
 		forget_fields(l, p);
 		pl_emit_remove(l->ctx, p, NONRESIDENT);
 	}
@@ -202,7 +204,7 @@ static void bound_stack(struct lirs *l)
 
 		pl_dlist_remove(&l->s_links, &l->s, p);
 		pl_dlist_remove(&l->links, &l->list[NONRESIDENT], p);
-		l->state[p] = NOWHERE;
+		l->page[p].state = NOWHERE;
 		forget_fields(l, p);
 		pl_emit_remove(l->ctx, p, NONRESIDENT);
 	}
@@ -213,7 +215,7 @@ static void lirs_hit(void *state, const struct pl_ref *ref)
 	struct lirs *l = state;
 	uint32_t x = ref->page;
 
-	if (l->state[x] == LIR) {
+	if (l->page[x].state == LIR) {
 		bool bottom = l->s.tail == x;
 
 		to_stack_top(l, x, ref->step);
@@ -221,7 +223,7 @@ static void lirs_hit(void *state, const struct pl_ref *ref)
 			move_to(l, x, LIR);
 		if (bottom)
 			prune(l);
-	} else if (l->in_s[x] && l->lir_max) {
+	} else if (l->page[x].in_s && l->lir_max) {
 		to_stack_top(l, x, ref->step);
 		move_to(l, x, LIR);
 		l->promotions++;
@@ -248,28 +250,28 @@ static void lirs_evict(void *state, uint32_t victim)
 {
 	struct lirs *l = state;
 	uint32_t x = l->ctx->faulting;
-	unsigned from = l->state[victim];
+	unsigned from = l->page[victim].state;
 
 	/* The faulting page's S entry moves to the top first, so that no
 	 * pruning below forgets it (insert() then stamps last_ref). */
-	if (l->state[x] == NONRESIDENT) {
+	if (l->page[x].state == NONRESIDENT) {
 		pl_dlist_remove(&l->s_links, &l->s, x);
 		pl_dlist_push_head(&l->s_links, &l->s, x);
 	}
 	pl_dlist_remove(&l->links, &l->list[from], victim);
 	pl_emit_evict(l->ctx, victim, from);
-	if (l->in_s[victim] && from == HIR) {
+	if (l->page[victim].in_s && from == HIR) {
 		pl_dlist_push_head(&l->links, &l->list[NONRESIDENT], victim);
-		l->state[victim] = NONRESIDENT;
+		l->page[victim].state = NONRESIDENT;
 		pl_emit_insert(l->ctx, victim, NONRESIDENT, 0);
 		/* the INSERT carries no fields: state them again */
 		pl_emit_set(l->ctx, victim, IN_S, 0, 1);
-		pl_emit_set(l->ctx, victim, LAST_REF, 0, (int32_t)l->last_ref[victim]);
+		pl_emit_set(l->ctx, victim, LAST_REF, 0, (int32_t)l->page[victim].last_ref);
 		return;
 	}
-	if (l->in_s[victim])
+	if (l->page[victim].in_s)
 		pl_dlist_remove(&l->s_links, &l->s, victim);
-	l->state[victim] = NOWHERE;
+	l->page[victim].state = NOWHERE;
 	forget_fields(l, victim);
 	prune(l);
 }
@@ -279,7 +281,7 @@ static void lirs_insert(void *state, const struct pl_ref *ref)
 	struct lirs *l = state;
 	uint32_t x = ref->page;
 
-	if (l->state[x] == NONRESIDENT) {
+	if (l->page[x].state == NONRESIDENT) {
 		to_stack_top(l, x, ref->step);
 		if (l->lir_max == 0) {	/* one frame: no LIR page fits */
 			move_to(l, x, HIR);
@@ -293,7 +295,7 @@ static void lirs_insert(void *state, const struct pl_ref *ref)
 		unsigned to = l->list[LIR].len < l->lir_max ? LIR : HIR;
 
 		pl_dlist_push_head(&l->links, &l->list[to], x);
-		l->state[x] = (uint8_t)to;
+		l->page[x].state = (uint8_t)to;
 		pl_emit_insert(l->ctx, x, to, 0);
 		to_stack_top(l, x, ref->step);
 	}
@@ -306,7 +308,7 @@ static void lirs_snapshot(const void *state, struct pl_snapshot *out)
 
 	for (unsigned list = LIR; list <= NONRESIDENT; list++) {
 		for (uint32_t p = l->list[list].head; p != PL_NONE; p = l->links.link[p].next) {
-			int32_t values[2] = { l->in_s[p], (int32_t)l->last_ref[p] };
+			int32_t values[2] = { l->page[p].in_s, (int32_t)l->page[p].last_ref };
 
 			pl_snapshot_push(out, list, p, values);
 		}
