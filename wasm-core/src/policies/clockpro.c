@@ -84,10 +84,13 @@
  * the entries of both lists in that merged order.  Counters: cold_target
  * (mc), promotions (cold pages turned hot), tests_expired.
  * Cost per reference: O(1) per hit; per fault, the hands' steps, each O(1):
- * HAND_cold's are paid by the hits that set bits or by evictions, but
- * HAND_cold and HAND_test also step over pages they skip (hot pages), so a
- * fault costs up to the clock's length when cold pages are few and far
- * apart (bench/: its ns/ref against LRU) -- not amortized O(1) then.
+ * HAND_cold's are paid by the hits that set bits or by evictions.  It
+ * passes the pages that are not resident cold in one step: the resident
+ * cold pages are also linked in clock order (cold_next, the first of them
+ * at or after the hand), so sparse cold pages cost nothing more.  HAND_test
+ * still steps over every entry between test pages: it runs only while
+ * more than m pages are non-resident, but when test pages are few and far
+ * apart that run is not amortized O(1).
  * While recording, an event's position is a rank by order: two Fenwick
  * trees (every entry, the resident ones) over the order numbers, O(log n)
  * per event, doubled and refilled when the orders outgrow them.
@@ -123,6 +126,15 @@ struct clockpro {
 	uint32_t *order;		/* [npages] */
 	uint32_t next_order;
 	uint32_t hand_cold, hand_test;	/* pages, PL_NONE if the clock is empty */
+	/*
+	 * The resident cold pages in clock order, so that HAND_cold passes the
+	 * others without a step each: cold_next is the first of them at or
+	 * after HAND_cold, or PL_NONE if there is none before the clock's end
+	 * (the hand then wraps to the list's head).
+	 */
+	struct pl_links cold_links;
+	struct pl_dlist cold;
+	uint32_t cold_next;
 	int32_t shown[NHANDS];		/* the hand positions last reported */
 	uint32_t m, mc, mc_max;
 	uint32_t nhot, ncold, nghost;
@@ -139,6 +151,7 @@ static void clockpro_destroy(void *state)
 	if (!c)
 		return;
 	pl_links_free(&c->links);
+	pl_links_free(&c->cold_links);
 	free(c->in_clock);
 	free(c->hot);
 	free(c->test);
@@ -155,7 +168,8 @@ static void *clockpro_create(struct pl_ctx *ctx, struct pl_error *err)
 	struct clockpro *c = calloc(1, sizeof(*c));
 	size_t n = ctx->npages ? ctx->npages : 1;
 
-	if (!c || pl_links_init(&c->links, ctx->npages) || !(c->in_clock = calloc(n, 1)) ||
+	if (!c || pl_links_init(&c->links, ctx->npages) ||
+	    pl_links_init(&c->cold_links, ctx->npages) || !(c->in_clock = calloc(n, 1)) ||
 	    !(c->hot = calloc(n, 1)) || !(c->test = calloc(n, 1)) || !(c->ref = calloc(n, 1)) ||
 	    !(c->order = calloc(n, sizeof(*c->order))) || !(c->ranked = calloc(n, 1))) {
 		clockpro_destroy(c);
@@ -166,8 +180,9 @@ static void *clockpro_create(struct pl_ctx *ctx, struct pl_error *err)
 	c->m = ctx->frames;
 	c->mc_max = c->m > 1 ? c->m - 1 : 1;
 	c->mc = c->m / 100 > 1 ? c->m / 100 : 1;
-	c->hand_cold = c->hand_test = PL_NONE;
+	c->hand_cold = c->hand_test = c->cold_next = PL_NONE;
 	pl_dlist_init(&c->clock);
+	pl_dlist_init(&c->cold);
 	return c;
 }
 
@@ -190,6 +205,47 @@ static uint32_t after(const struct clockpro *c, uint32_t page)
 static bool resident_cold(const struct clockpro *c, uint32_t page)
 {
 	return pl_resident(c->ctx, page) && !c->hot[page];
+}
+
+/* A resident cold page has just become the clock's last entry. */
+static void cold_join(struct clockpro *c, uint32_t page)
+{
+	pl_dlist_push_tail(&c->cold_links, &c->cold, page);
+	if (c->cold_next == PL_NONE)
+		c->cold_next = page;	/* the tail is at or after any hand */
+}
+
+static void cold_leave(struct clockpro *c, uint32_t page)
+{
+	if (c->cold_next == page)
+		c->cold_next = c->cold_links.link[page].next;
+	pl_dlist_remove(&c->cold_links, &c->cold, page);
+}
+
+/*
+ * HAND_cold moves on to `page`, the entry after its own: past the clock's
+ * end it is at the head again, and the first resident cold page at or
+ * after it is the list's head; otherwise cold_next still holds.
+ */
+static void set_hand_cold(struct clockpro *c, uint32_t page)
+{
+	c->hand_cold = page;
+	if (page == c->clock.head)
+		c->cold_next = c->cold.head;
+}
+
+/* The resident cold page HAND_cold meets next (PL_NONE: there is none). */
+static uint32_t cold_ahead(const struct clockpro *c)
+{
+	return c->cold_next != PL_NONE ? c->cold_next : c->cold.head;
+}
+
+/* The resident cold page after `page` round the clock. */
+static uint32_t cold_after(const struct clockpro *c, uint32_t page)
+{
+	uint32_t next = c->cold_links.link[page].next;
+
+	return next != PL_NONE ? next : c->cold.head;
 }
 
 /* ------------------------------------------- positions, while recording */
@@ -317,7 +373,7 @@ static void release_hands(struct clockpro *c, uint32_t page)
 	uint32_t next = c->clock.len > 1 ? after(c, page) : PL_NONE;
 
 	if (c->hand_cold == page)
-		c->hand_cold = next;
+		set_hand_cold(c, next);
 	if (c->hand_test == page)
 		c->hand_test = next;
 }
@@ -362,6 +418,12 @@ static void pass_hot_hand(struct clockpro *c, uint32_t page)
 	pl_dlist_push_tail(&c->links, &c->clock, page);
 	pl_emit_move(c->ctx, page, list, list, len - 1);
 	set_order(c, page);
+	if (resident_cold(c, page)) {
+		cold_leave(c, page);
+		cold_join(c, page);
+	}
+	if (c->hand_cold == page)	/* the hand goes with its page to the end */
+		c->cold_next = resident_cold(c, page) ? page : PL_NONE;
 }
 
 /* HAND_hot runs until it has turned one hot page cold. */
@@ -371,10 +433,11 @@ static void run_hot_hand(struct clockpro *c)
 		uint32_t p = c->clock.head;
 
 		if (c->hot[p] && !c->ref[p]) {
+			pass_hot_hand(c, p);
 			set_field(c, c->hot, HOT, p, 0);
 			c->nhot--;
 			c->ncold++;
-			pass_hot_hand(c, p);
+			cold_join(c, p);
 			return;
 		}
 		if (c->hot[p]) {
@@ -410,11 +473,9 @@ static void run_test_hand(struct clockpro *c)
 static uint32_t clockpro_victim(const void *state)
 {
 	const struct clockpro *c = state;
-	uint32_t p = c->hand_cold, kept = PL_NONE, cold_left = c->ncold;
+	uint32_t p = cold_ahead(c), kept = PL_NONE, cold_left = c->ncold;
 
-	for (uint32_t i = 0; i < c->clock.len; i++, p = after(c, p)) {
-		if (!resident_cold(c, p))
-			continue;
+	for (uint32_t i = 0; i < c->cold.len; i++, p = cold_after(c, p)) {
 		if (!c->ref[p])
 			return p;
 		if (!c->test[p] && kept == PL_NONE)
@@ -435,20 +496,19 @@ static void clockpro_evict(void *state, uint32_t victim)
 
 	(void)victim;
 	for (;;) {
-		uint32_t p = c->hand_cold;
+		/* the hand passes the pages that are not resident cold */
+		uint32_t p = c->hand_cold = c->cold_next = cold_ahead(c);
 
-		if (!resident_cold(c, p)) {
-			c->hand_cold = after(c, p);
-			continue;
-		}
 		if (!c->ref[p])
 			break;
 		set_field(c, c->ref, REFERENCED, p, 0);
-		c->hand_cold = after(c, p);
+		c->cold_next = c->cold_links.link[p].next;
+		set_hand_cold(c, after(c, p));
 		if (!c->test[p]) {
 			set_field(c, c->test, IN_TEST, p, 1);
 			continue;
 		}
+		cold_leave(c, p);
 		set_field(c, c->hot, HOT, p, 1);
 		set_field(c, c->test, IN_TEST, p, 0);
 		c->nhot++;
@@ -458,12 +518,13 @@ static void clockpro_evict(void *state, uint32_t victim)
 	}
 	victim = c->hand_cold;
 	c->ncold--;
+	cold_leave(c, victim);
 	pl_emit_evict(c->ctx, victim, CLOCK);
 	unrank(c, victim);
 	if (c->test[victim]) {
 		/* stays in the clock, non-resident, until its test period ends */
 		rank(c, victim);
-		c->hand_cold = after(c, victim);
+		set_hand_cold(c, after(c, victim));
 		c->nghost++;
 		pl_emit_insert(c->ctx, victim, TEST, (uint32_t)position(c, victim, false));
 		pl_emit_set(c->ctx, victim, IN_TEST, 0, 1);
@@ -501,6 +562,7 @@ static void clockpro_insert(void *state, const struct pl_ref *ref)
 		set_field(c, c->test, IN_TEST, x, 1);
 		set_order(c, x);
 		c->ncold++;
+		cold_join(c, x);
 	}
 	if (c->hand_cold == PL_NONE)
 		c->hand_cold = x;
