@@ -30,6 +30,8 @@ LDFLAGS := $(OPT) -sASSERTIONS=0 -sMODULARIZE -sEXPORT_ES6 -sENVIRONMENT=web,wor
 	-sALLOW_MEMORY_GROWTH -sMAXIMUM_MEMORY=2GB \
 	-sEXPORTED_FUNCTIONS=_malloc,_free \
 	-sEXPORTED_RUNTIME_METHODS=UTF8ToString,stringToUTF8,lengthBytesUTF8
+BENCH_LDFLAGS := $(OPT) -sASSERTIONS=0 -sENVIRONMENT=node -sSINGLE_FILE -sALLOW_MEMORY_GROWTH \
+	-sMAXIMUM_MEMORY=4GB
 
 POLICY_SRCS := $(wildcard src/policies/*.c)
 SRCS := $(wildcard src/*.c) $(POLICY_SRCS) src/wasm/abi.c
@@ -42,31 +44,39 @@ $(BUILD)/obj/src/wasm/abi.o: CFLAGS += -Wno-missing-prototypes
 all: $(OUT)/pagelab.mjs
 bench: $(BUILD)/bench.js
 
+# The flags every object and link is built with, in a file rewritten only
+# when they change: objects depend on it, so changing a flag here rebuilds
+# them (make alone only compares the sources' times).
+FLAGS_STAMP := $(BUILD)/flags
+ALL_FLAGS := $(EMCC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $(BENCH_LDFLAGS)
+$(FLAGS_STAMP): FORCE
+	@mkdir -p $(@D)
+	@echo '$(ALL_FLAGS)' | cmp -s - $@ || echo '$(ALL_FLAGS)' >$@
+
 # Regenerated on every make; the file only changes when the set of policies does.
 $(BUILD)/registry.c: FORCE
 	@mkdir -p $(@D)
 	@sh tools/registry.sh $@ $(POLICY_SRCS)
 
-$(BUILD)/obj/%.o: %.c
+$(BUILD)/obj/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(EMCC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
-$(BUILD)/obj/registry.o: $(BUILD)/registry.c
+$(BUILD)/obj/registry.o: $(BUILD)/registry.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(EMCC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 # pagelab.wasm is written next to pagelab.mjs by the same link.
-$(OUT)/pagelab.mjs: $(OBJS)
+$(OUT)/pagelab.mjs: $(OBJS) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(EMCC) $(LDFLAGS) $^ -o $@
+	$(EMCC) $(LDFLAGS) $(OBJS) -o $@
 
 # The benchmark: the library's objects exactly as the page gets them (not
 # the ABI), linked with bench.c into a Node program.  SINGLE_FILE embeds
 # the .wasm: this emscripten would otherwise fetch() it, which Node cannot
 # do with a file path.
 BENCH_OBJS := $(filter-out $(BUILD)/obj/src/wasm/abi.o,$(OBJS)) $(BUILD)/obj/bench/bench.o
-$(BUILD)/bench.js: $(BENCH_OBJS)
-	$(EMCC) $(OPT) -sASSERTIONS=0 -sENVIRONMENT=node -sSINGLE_FILE -sALLOW_MEMORY_GROWTH \
-		-sMAXIMUM_MEMORY=4GB $^ -o $@
+$(BUILD)/bench.js: $(BENCH_OBJS) $(FLAGS_STAMP)
+	$(EMCC) $(BENCH_LDFLAGS) $(BENCH_OBJS) -o $@
 
 .SECONDARY:
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -33,7 +33,8 @@
  * time at the end.
  *
  * `build/bench lru,fifo` measures only the policies named (all by default);
- * `build/bench --table [lru,fifo]` prints only the policy table (2.), and
+ * `build/bench --table [lru,fifo]` prints only the policy table (2.),
+ * `--recording` only its recording column, and
  * `--rates` only its rates, one line per policy, for bench/wasm-vs-native.mjs,
  * which compares them with the same benchmark built as WebAssembly (wasm.mk)
  * and run in Node.
@@ -481,19 +482,38 @@ static void print_goal(const struct pl_policy_ops *ops, const struct measurement
  * Recording (the browser's mode) at the browser's scale: the first
  * RECORD_REFS references of the zipf trace with RECORD_FRAMES frames, run
  * without recording and then with it, moments apart; the ratio of the
- * times, and the memory the recording holds per reference (event log,
- * step index and checkpoints, as allocated).
+ * times, the memory the recording holds per reference (event log,
+ * step index and checkpoints, as allocated) and the mean time of a seek
+ * (pl_sim_seek(), what the browser does to show a step) to SEEKS steps
+ * spread over the run.
  */
 #define RECORD_REFS MILLION
 #define RECORD_FRAMES 4096u
+#define SEEKS 200u
 
 struct recording {
-	double off_s, on_s, bytes_per_ref;
+	double off_s, on_s, bytes_per_ref, seek_s;
 	bool failed;
 };
 
+/* The mean time of a seek to SEEKS steps spread over the run; -1 if one fails. */
+static double time_seeks(const struct pl_policy_ops *ops, const struct pl_sim *sim, uint32_t n)
+{
+	struct pl_snapshot s;
+	double start = now(), elapsed;
+	bool failed = false;
+
+	pl_snapshot_init(&s, ops);
+	for (uint32_t i = 0; i < SEEKS; i++)
+		failed |= pl_sim_seek(sim, (uint32_t)((uint64_t)n * (2 * i + 1) / (2 * SEEKS)), &s) != 0;
+	elapsed = now() - start;
+	pl_snapshot_free(&s);
+	return failed ? -1 : elapsed / SEEKS;
+}
+
+/* The time of a run over all of t; recording, r gets its memory and seek time. */
 static double time_run(const struct pl_policy_ops *ops, const struct pl_trace *t,
-		       unsigned flags, double *bytes_per_ref)
+		       unsigned flags, struct recording *r)
 {
 	struct pl_error err;
 	struct pl_sim *sim = pl_sim_create(ops, RECORD_FRAMES, NULL, t, flags, 0, &err);
@@ -506,8 +526,10 @@ static double time_run(const struct pl_policy_ops *ops, const struct pl_trace *t
 	elapsed = now() - start;
 	if (pl_sim_error(sim) || pl_sim_position(sim) != t->n)
 		elapsed = -1;
-	if (bytes_per_ref)
-		*bytes_per_ref = (double)pl_sim_recording_bytes(sim) / t->n;
+	if (r && elapsed >= 0) {
+		r->bytes_per_ref = (double)pl_sim_recording_bytes(sim) / t->n;
+		r->seek_s = time_seeks(ops, sim, t->n);
+	}
 	pl_sim_destroy(sim);
 	return elapsed;
 }
@@ -520,8 +542,8 @@ static struct recording measure_recording(const struct pl_policy_ops *ops,
 
 	first.n = zipf->n < RECORD_REFS ? zipf->n : RECORD_REFS;
 	r.off_s = time_run(ops, &first, 0, NULL);
-	r.on_s = time_run(ops, &first, PL_SIM_RECORD, &r.bytes_per_ref);
-	r.failed = r.off_s < 0 || r.on_s < 0;
+	r.on_s = time_run(ops, &first, PL_SIM_RECORD, &r);
+	r.failed = r.off_s < 0 || r.on_s < 0 || r.seek_s < 0;
 	return r;
 }
 
@@ -530,7 +552,8 @@ static void print_recording(const struct recording *r)
 	if (r->failed)
 		printf("  %15s", "failed");
 	else
-		printf("  %5.2f %7.1f B", r->off_s > 0 ? r->on_s / r->off_s : 0, r->bytes_per_ref);
+		printf("  %5.2f %7.1f B %6.2f ms", r->off_s > 0 ? r->on_s / r->off_s : 0,
+		       r->bytes_per_ref, r->seek_s * 1e3);
 }
 
 static void bench_policy(const struct pl_policy_ops *ops, const struct pl_trace *zipf,
@@ -565,12 +588,13 @@ static void bench_policies(const struct pl_trace *zipf, const struct pl_trace *u
 	       "rates, M/s, in the last two columns).  \"goal\": the least x min on both traces\n"
 	       "(\"min\"), or rate over lru's on zipf (\"lru\"), and whether this run met it.\n"
 	       "\"recording\": the first %uM zipf references with %u frames recorded (the\n"
-	       "browser's mode): time over the same run unrecorded, and the memory the\n"
-	       "recording holds per reference (events, step index, checkpoints):\n",
+	       "browser's mode): time over the same run unrecorded, the memory the\n"
+	       "recording holds per reference (events, step index, checkpoints) and the\n"
+	       "mean time of a seek to a step:\n",
 	       FRAMES, RECORD_REFS / MILLION, RECORD_FRAMES);
-	printf("  %-12s  %-26s  %-26s  %-13s  %-15s %8s  %11s\n", "policy",
+	printf("  %-12s  %-26s  %-26s  %-13s  %-25s %8s  %11s\n", "policy",
 	       "zipf(0.9): refs/s x min miss", "uniform: refs/s x min miss", "goal",
-	       "recording x off", "setup", "min z/u");
+	       "recording x off, B, seek", "setup", "min z/u");
 	for (unsigned i = 0; pl_policies[i]; i++)
 		if (selected(pl_policies[i]))
 			bench_policy(pl_policies[i], zipf, uniform);
@@ -752,10 +776,30 @@ static void print_rates(const struct pl_trace *zipf, const struct pl_trace *unif
 	}
 }
 
+/* The --recording mode: the recording column only, one line per policy. */
+static void print_recordings(const struct pl_trace *zipf)
+{
+	printf("Recording the first %uM zipf references with %u frames: time over the same run\n"
+	       "unrecorded, bytes held per reference, mean time of a seek:\n",
+	       RECORD_REFS / MILLION, RECORD_FRAMES);
+	for (unsigned i = 0; pl_policies[i]; i++) {
+		struct recording r;
+
+		if (!selected(pl_policies[i]))
+			continue;
+		r = measure_recording(pl_policies[i], zipf);
+		printf("  %-12s", pl_policy_name(pl_policies[i]));
+		print_recording(&r);
+		printf("\n");
+		fflush(stdout);
+	}
+}
+
 static const char usage[] =
 	"usage: bench [POLICY,...]                  everything (npm run bench)\n"
 	"       bench --table [POLICY,...]          only the policy table\n"
 	"       bench --rates [POLICY,...]          only the rates, one line per policy\n"
+	"       bench --recording [POLICY,...]      only the recording figures\n"
 	"       bench --windows MILLIONS [POLICY,...]  callgrind's windows (callgrind.sh)";
 
 int main(int argc, char **argv)
@@ -774,7 +818,8 @@ int main(int argc, char **argv)
 			die(usage);
 		return windows_main(argv[2], argc > 3 ? argv[3] : NULL, z);
 	}
-	if (mode && strcmp(mode, "--table") && strcmp(mode, "--rates"))
+	if (mode && strcmp(mode, "--table") && strcmp(mode, "--rates") &&
+	    strcmp(mode, "--recording"))
 		die(usage);
 	only = argc > (mode ? 2 : 1) ? argv[mode ? 2 : 1] : NULL;
 	zipf_ranks = make_ranks(mode ? REFS : 16 * MILLION, z, 0x2afe);
@@ -783,6 +828,8 @@ int main(int argc, char **argv)
 	trace_from_ranks(&uniform, uniform_ranks, REFS);
 	if (mode && !strcmp(mode, "--rates")) {
 		print_rates(&zipf, &uniform);
+	} else if (mode && !strcmp(mode, "--recording")) {
+		print_recordings(&zipf);
 	} else {
 		printf("pagelab benchmark: zipf(%.1f) and uniform traces of %uM references over "
 		       "%uM pages (zipf touches %u, uniform %u); generated in %.1f s\n\n",

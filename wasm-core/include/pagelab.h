@@ -270,7 +270,11 @@ enum pl_event_kind {
 	PL_EV_KINDS
 };
 
-/* 20 bytes, five 32-bit words: JS reads the log as an Int32Array view. */
+/*
+ * One event as pl_sim_events() hands it out: 20 bytes, five 32-bit words
+ * (JS reads them as an Int32Array view).  The log itself keeps events
+ * encoded in a few bytes each (eventlog.h).
+ */
 struct pl_event {
 	uint32_t step;	/* reference index this event belongs to */
 	uint16_t kind;	/* enum pl_event_kind */
@@ -390,9 +394,12 @@ struct pl_sim;
 /*
  * Creates a simulation of `ops` with `frames` page frames over `trace`
  * (which must outlive the simulation).  params: NULL for the defaults.
- * With PL_SIM_RECORD every event is kept and a snapshot checkpoint is taken
- * every `checkpoint_every` steps (0: a default of 256), so that any step can
- * be restored cheaply (pl_sim_seek).
+ * With PL_SIM_RECORD every event is kept and snapshot checkpoints are taken,
+ * so that any step can be restored cheaply (pl_sim_seek): every
+ * `checkpoint_every` steps, or with 0 (what a viewer wants) spaced by size:
+ * a checkpoint once the events since the previous one take as much memory
+ * as it did, so checkpoints cost at most what the events do whatever the
+ * number of frames.
  */
 struct pl_sim *pl_sim_create(const struct pl_policy_ops *ops, uint32_t frames,
 			     const int64_t *params, const struct pl_trace *trace,
@@ -423,8 +430,16 @@ uint32_t pl_sim_resident(const struct pl_sim *sim);
 /* The live structure after the steps done so far. */
 int pl_sim_snapshot(const struct pl_sim *sim, struct pl_snapshot *out);
 
-/* Event log (PL_SIM_RECORD): all events, and the range belonging to a step. */
-const struct pl_event *pl_sim_events(const struct pl_sim *sim, uint32_t *count);
+/*
+ * Event log (PL_SIM_RECORD).
+ * The events of steps [from, to), decoded (with a failed step's events when
+ * `to` passes it), in a buffer the simulation owns and reuses at the next
+ * call; *count of them.  NULL with *count 0 when out of memory.  Events are
+ * numbered from 0 over the whole run; pl_sim_step_events() gives a finished
+ * step's numbers.
+ */
+const struct pl_event *pl_sim_events(struct pl_sim *sim, uint32_t from, uint32_t to,
+				     uint32_t *count);
 void pl_sim_step_events(const struct pl_sim *sim, uint32_t step, uint32_t *begin,
 			uint32_t *end);
 
@@ -439,8 +454,9 @@ size_t pl_sim_recording_bytes(const struct pl_sim *sim);
  * The structure at step k (0 <= k <= steps done), rebuilt from the nearest
  * checkpoint at or before k plus the events between, without re-running the
  * policy: O(S + E * L) time, where S is the checkpoint's size, E the events
- * between (at most checkpoint_every steps' worth) and L the length of the
- * lists they touch (an event finds its page by id).  Needs PL_SIM_RECORD.
+ * between (a checkpoint's worth of bytes, or checkpoint_every steps) and L
+ * the length of the lists they touch (an event finds its page by id).
+ * Needs PL_SIM_RECORD.
  */
 int pl_sim_seek(const struct pl_sim *sim, uint32_t k, struct pl_snapshot *out);
 

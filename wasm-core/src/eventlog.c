@@ -1,93 +1,380 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * eventlog.c - the event log, step index and checkpoints of a recorded
- * simulation.  Interface, invariants and costs: eventlog.h.
+ * simulation.  Interface, encoding, invariants and costs: eventlog.h.
  */
 #include <stdlib.h>
 
 #include "eventlog.h"
 
-int eventlog_init(struct eventlog *log, uint32_t n, uint32_t checkpoint_every)
+#define STEP_BLOCK 64
+
+enum {
+	HEAD_KIND = 0x0f,
+	HEAD_STEP = 0x10,
+	HEAD_PAGE_SHIFT = 5,
+	HEAD_ZERO = 0x80,
+	/* a step without events (the driver always records one; kept
+	 * decodable all the same): a head byte of its own, no event */
+	KIND_EMPTY_STEP = 0x0f,
+};
+
+enum page_mode { PAGE_VARINT, PAGE_REF, PAGE_PREV, PAGE_NONE };
+
+/* The most bytes one event takes: head, page, arg and two 32-bit varints. */
+#define EVENT_MAX (1 + 5 + 5 + 5 + 5)
+
+static uint8_t *put_varint(uint8_t *p, uint32_t v)
 {
-	log->checkpoint_every = checkpoint_every ? checkpoint_every :
-				EVENTLOG_DEFAULT_CHECKPOINT_EVERY;
-	log->step_begin = calloc((size_t)n + 1, sizeof(*log->step_begin));
-	log->checkpoints = calloc((size_t)n / log->checkpoint_every + 1,
-				  sizeof(*log->checkpoints));
-	return log->step_begin && log->checkpoints ? 0 : -1;
+	while (v >= 0x80) {
+		*p++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (uint8_t)v;
+	return p;
+}
+
+static uint32_t get_varint(const uint8_t *bytes, size_t *at)
+{
+	uint32_t v = 0;
+	unsigned shift = 0;
+	uint8_t byte;
+
+	do {
+		byte = bytes[(*at)++];
+		v |= (uint32_t)(byte & 0x7f) << shift;
+		shift += 7;
+	} while (byte & 0x80);
+	return v;
+}
+
+/* Small magnitudes of either sign in few bytes: 0, -1, 1, -2 -> 0, 1, 2, 3. */
+static uint32_t zigzag(uint32_t v)
+{
+	return v << 1 ^ (0u - (v >> 31));
+}
+
+static uint32_t unzigzag(uint32_t z)
+{
+	return z >> 1 ^ (0u - (z & 1));
+}
+
+static bool has_arg(unsigned kind)
+{
+	return kind >= PL_EV_EVICT;
+}
+
+int eventlog_init(struct eventlog *log, uint32_t n, const uint32_t *ref_page,
+		  uint32_t checkpoint_every)
+{
+	log->ref_page = ref_page;
+	log->n = n;
+	log->checkpoint_every = checkpoint_every;
+	log->blocks = calloc((size_t)n / STEP_BLOCK + 1, sizeof(*log->blocks));
+	return log->blocks ? 0 : -1;
 }
 
 void eventlog_free(struct eventlog *log)
 {
 	for (uint32_t i = 0; i < log->ncheckpoints; i++)
-		pl_snapshot_free(&log->checkpoints[i]);
+		pl_snapshot_free(&log->checkpoints[i].snapshot);
 	free(log->checkpoints);
-	free(log->step_begin);
-	free(log->events);
+	free(log->blocks);
+	free(log->bytes);
+	free(log->decoded);
+}
+
+static size_t checkpoint_bytes(const struct eventlog_checkpoint *cp)
+{
+	const struct pl_snapshot *s = &cp->snapshot;
+
+	return sizeof(*cp) + (size_t)s->cap * (sizeof(*s->page) + s->nfields * sizeof(*s->value));
 }
 
 size_t eventlog_bytes(const struct eventlog *log, uint32_t n)
 {
-	size_t bytes = (size_t)log->events_cap * sizeof(*log->events) +
-		       ((size_t)n + 1) * sizeof(*log->step_begin);
+	size_t bytes = log->cap + ((size_t)n / STEP_BLOCK + 1) * sizeof(*log->blocks);
 
-	for (uint32_t i = 0; i < log->ncheckpoints; i++) {
-		const struct pl_snapshot *cp = &log->checkpoints[i];
-
-		bytes += sizeof(*cp) + (size_t)cp->cap * (sizeof(*cp->page) +
-			 cp->nfields * sizeof(*cp->value));
-	}
-	return bytes;
+	for (uint32_t i = 0; i < log->ncheckpoints; i++)
+		bytes += checkpoint_bytes(&log->checkpoints[i]);
+	return bytes + (log->checkpoints_cap - log->ncheckpoints) * sizeof(*log->checkpoints);
 }
 
-int eventlog_grow(struct eventlog *log)
+/* Grows the stream by half (a doubling would leave up to half unused). */
+static int grow(struct eventlog *log)
 {
-	uint32_t cap = log->events_cap ? log->events_cap * 2 : 4096;
-	struct pl_event *events;
+	size_t cap = log->cap < 4096 ? 4096 : log->cap + log->cap / 2;
+	uint8_t *bytes;
 
-	if (log->events_cap >= UINT32_MAX / 2)
+	if (cap > SIZE_MAX / 2 || log->nevents == UINT32_MAX)
 		return -1;
-	events = realloc(log->events, (size_t)cap * sizeof(*events));
-	if (!events)
+	bytes = realloc(log->bytes, cap);
+	if (!bytes)
 		return -1;
-	log->events = events;
-	log->events_cap = cap;
+	log->bytes = bytes;
+	log->cap = cap;
 	return 0;
 }
 
-struct pl_snapshot *eventlog_begin_step(struct eventlog *log, uint32_t pos,
-					const struct pl_policy_ops *ops)
+int eventlog_append(struct eventlog *log, enum pl_event_kind kind, unsigned arg, uint32_t page,
+		    int32_t a, int32_t b)
 {
-	struct pl_snapshot *cp;
+	uint8_t head = (uint8_t)kind, *p;
+	enum page_mode mode;
 
-	log->step_begin[pos] = log->nevents;
-	if (pos % log->checkpoint_every)
-		return NULL;
-	cp = &log->checkpoints[log->ncheckpoints++];
-	pl_snapshot_init(cp, ops);
-	/* sized like the previous one (memory changes little in K steps), not
-	 * grown by doubling: less copying and no unused half (a failure here
-	 * shows again, and is reported, when the snapshot is pushed) */
+	if (log->cap - log->nbytes < EVENT_MAX && grow(log))
+		return -1;
+	p = log->bytes + log->nbytes + 1;
+	if (log->step_open) {
+		head |= HEAD_STEP;
+		log->step_open = false;
+	}
+	if (page == PL_NONE)
+		mode = PAGE_NONE;
+	else if (page == log->pos_page)
+		mode = PAGE_REF;
+	else if (page == log->prev_page)
+		mode = PAGE_PREV;
+	else
+		mode = PAGE_VARINT;
+	head |= (uint8_t)(mode << HEAD_PAGE_SHIFT);
+	if (mode == PAGE_VARINT)
+		p = put_varint(p, page);
+	if (has_arg(kind))
+		p = put_varint(p, arg);
+	if (a == 0 && b == 0) {
+		head |= HEAD_ZERO;
+	} else {
+		p = put_varint(p, zigzag((uint32_t)a));
+		p = put_varint(p, zigzag((uint32_t)b - (uint32_t)a));
+	}
+	log->bytes[log->nbytes] = head;
+	log->nbytes = (size_t)(p - log->bytes);
+	log->nevents++;
+	log->prev_page = page;
+	return 0;
+}
+
+/* Room for one more checkpoint; NULL when out of memory. */
+static struct eventlog_checkpoint *new_checkpoint(struct eventlog *log)
+{
+	if (log->ncheckpoints == log->checkpoints_cap) {
+		uint32_t cap = log->checkpoints_cap ? log->checkpoints_cap * 2 : 16;
+		struct eventlog_checkpoint *more;
+
+		more = realloc(log->checkpoints, cap * sizeof(*more));
+		if (!more)
+			return NULL;
+		log->checkpoints = more;
+		log->checkpoints_cap = cap;
+	}
+	return &log->checkpoints[log->ncheckpoints++];
+}
+
+/* Is step pos (> 0) to be a checkpoint? */
+static bool checkpoint_due(const struct eventlog *log, uint32_t pos)
+{
+	const struct eventlog_checkpoint *last = &log->checkpoints[log->ncheckpoints - 1];
+
+	if (log->checkpoint_every)
+		return pos % log->checkpoint_every == 0;
+	return log->nbytes - last->byte >= checkpoint_bytes(last);
+}
+
+int eventlog_begin_step(struct eventlog *log, uint32_t pos, const struct pl_policy_ops *ops,
+			struct pl_snapshot **snapshot)
+{
+	struct eventlog_checkpoint *cp;
+
+	*snapshot = NULL;
+	if (log->step_open) {
+		/* the step that ends had no event */
+		if (log->cap == log->nbytes && grow(log))
+			return -1;
+		log->bytes[log->nbytes++] = HEAD_STEP | KIND_EMPTY_STEP;
+	}
+	log->pos = pos;
+	log->pos_page = pos < log->n ? log->ref_page[pos] : PL_NONE;
+	log->step_open = pos < log->n;
+	log->prev_page = PL_NONE;
+	if (pos % STEP_BLOCK == 0)
+		log->blocks[pos / STEP_BLOCK] = (struct eventlog_block){
+			.event = log->nevents, .byte = log->nbytes,
+		};
+	if (pos == log->n && log->nbytes) {
+		uint8_t *trimmed = realloc(log->bytes, log->nbytes);
+
+		if (trimmed) {
+			log->bytes = trimmed;
+			log->cap = log->nbytes;
+		}
+	}
+	if (pos > 0 && !checkpoint_due(log, pos))
+		return 0;
+	cp = new_checkpoint(log);
+	if (!cp)
+		return -1;
+	*cp = (struct eventlog_checkpoint){ .step = pos, .event = log->nevents, .byte = log->nbytes };
+	pl_snapshot_init(&cp->snapshot, ops);
+	/* sized like the previous one (memory changes little between two),
+	 * not grown by doubling: less copying and no unused half (a failure
+	 * here shows again, and is reported, when the snapshot is pushed) */
 	if (log->ncheckpoints > 1)
-		pl_snapshot_reserve(cp, cp[-1].total);
-	return cp;
+		pl_snapshot_reserve(&cp->snapshot, cp[-1].snapshot.total);
+	*snapshot = &cp->snapshot;
+	return 0;
+}
+
+/* ------------------------------------------------------------- decoding */
+
+/* A place in the stream: the next byte, and the step of the event before it. */
+struct reader {
+	const struct eventlog *log;
+	size_t at;
+	uint32_t step;
+	uint32_t prev_page;
+};
+
+/* A reader at the first event of step `step`, whose offsets are `byte`. */
+static struct reader reader_at(const struct eventlog *log, uint32_t step, size_t byte)
+{
+	return (struct reader){ .log = log, .at = byte, .step = step - 1, .prev_page = PL_NONE };
+}
+
+/*
+ * Reads the next event into *ev; false at the end of the stream or when the
+ * next event belongs to step `stop` or later (it is not consumed then).
+ */
+static bool read_event(struct reader *r, uint32_t stop, struct pl_event *ev)
+{
+	const uint8_t *bytes = r->log->bytes;
+	uint8_t head;
+	unsigned kind;
+
+	for (;;) {
+		if (r->at >= r->log->nbytes)
+			return false;
+		head = bytes[r->at];
+		if (head & HEAD_STEP) {
+			if (r->step + 1 >= stop)
+				return false;
+			r->step++;
+			r->prev_page = PL_NONE;
+		}
+		r->at++;
+		kind = head & HEAD_KIND;
+		if (kind != KIND_EMPTY_STEP)
+			break;
+	}
+	ev->step = r->step;
+	ev->kind = (uint16_t)kind;
+	switch ((enum page_mode)(head >> HEAD_PAGE_SHIFT & 3)) {
+	case PAGE_VARINT:
+		ev->page = get_varint(bytes, &r->at);
+		break;
+	case PAGE_REF:
+		ev->page = r->log->ref_page[r->step];
+		break;
+	case PAGE_PREV:
+		ev->page = r->prev_page;
+		break;
+	case PAGE_NONE:
+		ev->page = PL_NONE;
+		break;
+	}
+	ev->arg = has_arg(kind) ? (uint16_t)get_varint(bytes, &r->at) : 0;
+	if (head & HEAD_ZERO) {
+		ev->a = ev->b = 0;
+	} else {
+		uint32_t a = unzigzag(get_varint(bytes, &r->at));
+
+		ev->a = (int32_t)a;
+		ev->b = (int32_t)(a + unzigzag(get_varint(bytes, &r->at)));
+	}
+	r->prev_page = ev->page;
+	return true;
+}
+
+/* A reader at the start of the block holding step `step`; *event: its event number. */
+static struct reader block_reader(const struct eventlog *log, uint32_t step, uint32_t *event)
+{
+	const struct eventlog_block *b = &log->blocks[step / STEP_BLOCK];
+
+	*event = b->event;
+	return reader_at(log, step / STEP_BLOCK * STEP_BLOCK, b->byte);
 }
 
 void eventlog_step_range(const struct eventlog *log, uint32_t step, uint32_t *begin,
 			 uint32_t *end)
 {
-	*begin = log->step_begin[step];
-	*end = log->step_begin[step + 1];
+	uint32_t event;
+	struct reader r = block_reader(log, step, &event);
+	struct pl_event ev;
+
+	while (read_event(&r, step, &ev))
+		event++;
+	*begin = event;
+	while (read_event(&r, step + 1, &ev))
+		event++;
+	*end = event;
+}
+
+const struct pl_event *eventlog_decode(struct eventlog *log, uint32_t from, uint32_t to,
+				       uint32_t *count)
+{
+	uint32_t event, n = 0;
+	struct reader r = block_reader(log, from, &event);
+	struct pl_event ev;
+
+	while (read_event(&r, from, &ev))
+		;
+	while (read_event(&r, to, &ev)) {
+		if (n == log->decoded_cap) {
+			uint32_t cap = log->decoded_cap ? log->decoded_cap * 2 : 256;
+			struct pl_event *more = realloc(log->decoded, (size_t)cap * sizeof(*more));
+
+			if (!more)
+				return NULL;
+			log->decoded = more;
+			log->decoded_cap = cap;
+		}
+		log->decoded[n++] = ev;
+	}
+	*count = n;
+	return log->decoded;
+}
+
+/* The last checkpoint at or before step k. */
+static const struct eventlog_checkpoint *checkpoint_before(const struct eventlog *log,
+							    uint32_t k)
+{
+	uint32_t lo = 0, hi = log->ncheckpoints;
+
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (log->checkpoints[mid].step <= k)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return &log->checkpoints[lo];
 }
 
 int eventlog_seek(const struct eventlog *log, uint32_t k, struct pl_snapshot *out)
 {
-	uint32_t cp = k / log->checkpoint_every;
+	const struct eventlog_checkpoint *cp;
+	struct reader r;
+	struct pl_event ev;
 
-	if (cp >= log->ncheckpoints || pl_snapshot_copy(out, &log->checkpoints[cp]))
+	if (!log->ncheckpoints)
 		return -1;
-	for (uint32_t e = log->step_begin[cp * log->checkpoint_every]; e < log->step_begin[k]; e++)
-		if (pl_snapshot_apply(out, &log->events[e]))
+	cp = checkpoint_before(log, k);
+	if (pl_snapshot_copy(out, &cp->snapshot))
+		return -1;
+	r = reader_at(log, cp->step, cp->byte);
+	while (read_event(&r, k, &ev))
+		if (pl_snapshot_apply(out, &ev))
 			return -1;
 	return 0;
 }

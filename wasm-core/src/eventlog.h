@@ -1,69 +1,126 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * eventlog.h - the driver's record of a simulation (PL_SIM_RECORD): every
- * event in order, where each step's events begin, and a snapshot of the
- * policy every `checkpoint_every` steps, so that any earlier step can be
+ * event in order, compactly encoded, an index of where steps begin, and
+ * snapshots of the policy (checkpoints), so that any earlier step can be
  * rebuilt without running the policy again.  Used by sim.c only; the
  * public calls (pl_sim_events, pl_sim_step_events, pl_sim_seek) are thin
  * wrappers around it.
  *
- * Invariants
- *   events[step_begin[k] .. step_begin[k + 1]) are the events of step k for
- *   every finished step k; checkpoints[i] is the policy's snapshot at step
- *   i * checkpoint_every (checkpoint 0 is the empty start).
+ * Encoding (a byte stream; the 20-byte struct pl_event is only what the
+ * decoder hands out).  Each event is a head byte and up to four varints
+ * (7 bits a byte, low first):
  *
- * Cost: an append is amortized O(1) (the array doubles); memory is 20
- * bytes per event, 4 per step and n / checkpoint_every snapshots.  A seek
- * is O(S + E * L): S the checkpoint's size, E the events replayed (at most
- * checkpoint_every steps' worth), L the length of the lists they touch.
+ *   head  bits 0-3  kind (enum pl_event_kind)
+ *         bit  4    the first event of a new step (every step has one:
+ *                   its HIT or MISS, so steps are counted, not stored)
+ *         bits 5-6  the page: 0 a varint follows, 1 the page of this
+ *                   step's reference (HIT, MISS, the INSERT of a fault),
+ *                   2 the page of the step's previous event (the EVICT
+ *                   after its VICTIM), 3 PL_NONE (HAND)
+ *         bit  7    a and b are both 0 (no varints for them)
+ *   [page]          varint, if bits 5-6 are 0
+ *   [arg]           varint, for EVICT, INSERT, MOVE, REMOVE, SET, HAND
+ *   [a, b - a]      zigzag varints, unless bit 7 (a hand moving on by
+ *                   one, a field going up by one: one byte each)
+ *
+ * So an LRU hit is 3 bytes (HIT, MOVE to the head) and a fault with an
+ * eviction 9 or so, against 20 bytes an event unencoded.
+ *
+ * Step index: for every STEP_BLOCK-th step, where its events begin (byte
+ * and event number); a step's events are found by decoding from there.
+ *
+ * Checkpoints: step 0 always; then, with checkpoint_every K > 0, every K
+ * steps; with K = 0 (the default) spaced by size: a step becomes a
+ * checkpoint once the events since the previous one take as many bytes as
+ * that checkpoint did.  Checkpoints then hold at most as much as the
+ * events, whatever the number of frames, and a seek replays at most a
+ * checkpoint's worth of events.
+ *
+ * Invariants: the events of steps < pos are complete in the stream; every
+ * checkpoint is the policy's snapshot at its step, and its byte/event
+ * offsets are where that step's events begin.
+ *
+ * Cost: an append is amortized O(1) (the stream grows by half); a seek is
+ * O(S + E * L): S the checkpoint's size, E the events replayed, L the
+ * length of the lists they touch (pl_snapshot_apply()); the events of a
+ * step are found in O(STEP_BLOCK) decodes.
  */
 #ifndef PAGELAB_EVENTLOG_H
 #define PAGELAB_EVENTLOG_H
 
 #include "pagelab.h"
 
-#define EVENTLOG_DEFAULT_CHECKPOINT_EVERY 256
-
-struct eventlog {
-	struct pl_event *events;
-	uint32_t nevents, events_cap;
-	uint32_t *step_begin;	/* [n + 1] */
-	uint32_t checkpoint_every;
-	struct pl_snapshot *checkpoints;	/* [n / checkpoint_every + 1] */
-	uint32_t ncheckpoints;	/* taken so far */
+struct eventlog_checkpoint {
+	struct pl_snapshot snapshot;
+	uint32_t step;		/* the step it is the state at */
+	uint32_t event;		/* events before that step */
+	size_t byte;		/* where that step's events begin */
 };
 
-/* Allocates for a trace of n steps (checkpoint_every 0: the default); -1 when out of memory. */
-int eventlog_init(struct eventlog *log, uint32_t n, uint32_t checkpoint_every);
+struct eventlog_block {
+	uint32_t event;
+	size_t byte;
+};
+
+struct eventlog {
+	uint8_t *bytes;
+	size_t nbytes, cap;
+	uint32_t nevents;
+	const uint32_t *ref_page;	/* the trace's pages: the page of each step */
+	uint32_t n;			/* the trace's steps */
+
+	/* the encoder's place: the step being recorded */
+	uint32_t pos;
+	uint32_t pos_page;	/* the page of step pos's reference (PL_NONE at the end) */
+	bool step_open;		/* no event of step pos yet */
+	uint32_t prev_page;	/* the page of step pos's previous event */
+
+	struct eventlog_block *blocks;	/* [n / STEP_BLOCK + 1] */
+	uint32_t checkpoint_every;	/* 0: spaced by size */
+	struct eventlog_checkpoint *checkpoints;
+	uint32_t ncheckpoints, checkpoints_cap;
+
+	/* pl_sim_events(): events decoded for the caller */
+	struct pl_event *decoded;
+	uint32_t decoded_cap;
+};
+
+/*
+ * Allocates for a trace of n steps whose pages are `ref_page`
+ * (checkpoint_every: K, or 0 to space checkpoints by size); -1 when out
+ * of memory.
+ */
+int eventlog_init(struct eventlog *log, uint32_t n, const uint32_t *ref_page,
+		  uint32_t checkpoint_every);
 void eventlog_free(struct eventlog *log);
 
-/* Memory held for a trace of n steps: the event array and step index as
- * allocated, and every checkpoint's arrays. */
+/* Memory held: the stream and step index as allocated, and every checkpoint. */
 size_t eventlog_bytes(const struct eventlog *log, uint32_t n);
 
-/* Doubles the event array; -1 when out of memory or at its limit. */
-int eventlog_grow(struct eventlog *log);
-
-/* Appends one event; -1 when out of memory. */
-static inline int eventlog_append(struct eventlog *log, const struct pl_event *ev)
-{
-	if (log->nevents == log->events_cap && eventlog_grow(log))
-		return -1;
-	log->events[log->nevents++] = *ev;
-	return 0;
-}
+/* Appends one event of step log->pos; -1 when out of memory. */
+int eventlog_append(struct eventlog *log, enum pl_event_kind kind, unsigned arg, uint32_t page,
+		    int32_t a, int32_t b);
 
 /*
  * Step `pos` begins here (so step pos - 1 ends): called at the start and
- * after every step.  When `pos` is a checkpoint step, returns the snapshot
- * the caller must fill (initialised for ops), else NULL.
+ * after every step.  When `pos` is to be a checkpoint, sets *cp to the
+ * snapshot the caller must fill (initialised for ops), else to NULL.  At
+ * the trace's end the stream is trimmed to its size.  -1 when out of
+ * memory.
  */
-struct pl_snapshot *eventlog_begin_step(struct eventlog *log, uint32_t pos,
-					const struct pl_policy_ops *ops);
+int eventlog_begin_step(struct eventlog *log, uint32_t pos, const struct pl_policy_ops *ops,
+			struct pl_snapshot **cp);
 
-/* The events of finished step `step` (< pos): [*begin, *end). */
+/* The events of finished step `step` (< pos) as event numbers: [*begin, *end). */
 void eventlog_step_range(const struct eventlog *log, uint32_t step, uint32_t *begin,
 			 uint32_t *end);
+/*
+ * The events of steps [from, to) (those recorded: a failed step's are
+ * there too), decoded into log->decoded; NULL when out of memory.
+ */
+const struct pl_event *eventlog_decode(struct eventlog *log, uint32_t from, uint32_t to,
+				       uint32_t *count);
 /* The structure at step k <= pos, from the checkpoint at or before it; -1 if it cannot. */
 int eventlog_seek(const struct eventlog *log, uint32_t k, struct pl_snapshot *out);
 

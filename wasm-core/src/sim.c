@@ -75,6 +75,10 @@ struct pl_sim {
 	uint32_t pos;		/* steps done */
 	uint32_t next_tick;	/* step before which tick() runs next, or PL_NONE */
 	uint32_t last_victim;	/* the victim of the latest eviction, for messages */
+	/* resident_sum up to step counted_to (count_resident()) */
+	uint64_t resident_steps;
+	uint32_t counted_to;
+	const struct pl_ref *running;	/* the reference run_fast() is at, or NULL */
 
 	bool failed;
 	struct pl_error error;
@@ -114,7 +118,7 @@ fail(struct pl_sim *sim, const char *fmt, ...)
 		return;
 	sim->failed = true;
 	used = snprintf(sim->error.msg, sizeof(sim->error.msg), "policy %s, step %u: ",
-			sim->ops->name, sim->pos);
+			sim->ops->name, sim->running ? sim->running->step : sim->pos);
 	va_start(ap, fmt);
 	vsnprintf(sim->error.msg + used, sizeof(sim->error.msg) - used, fmt, ap);
 	va_end(ap);
@@ -130,21 +134,18 @@ const char *pl_sim_error(const struct pl_sim *sim)
 static void record(struct pl_sim *sim, enum pl_event_kind kind, unsigned arg, uint32_t page,
 		   int32_t a, int32_t b)
 {
-	struct pl_event ev = {
-		.step = sim->pos, .kind = (uint16_t)kind, .arg = (uint16_t)arg,
-		.page = page, .a = a, .b = b,
-	};
-
-	if (eventlog_append(&sim->log, &ev))
+	if (eventlog_append(&sim->log, kind, arg, page, a, b))
 		fail(sim, "out of memory for the event log (%u events)", sim->log.nevents);
 }
 
 /* Step sim->pos begins: marks it in the log and takes its checkpoint if due. */
 static void begin_recorded_step(struct pl_sim *sim)
 {
-	struct pl_snapshot *cp = eventlog_begin_step(&sim->log, sim->pos, sim->ops);
+	struct pl_snapshot *cp;
 
-	if (cp && pl_sim_snapshot(sim, cp))
+	if (eventlog_begin_step(&sim->log, sim->pos, sim->ops, &cp))
+		fail(sim, "out of memory for the event log (%u events)", sim->log.nevents);
+	else if (cp && pl_sim_snapshot(sim, cp))
 		fail(sim, "snapshot() failed (out of memory or lists pushed out of order)");
 }
 
@@ -390,16 +391,30 @@ static void __attribute__((cold, noinline)) bad_insert(struct pl_sim *sim, uint3
 }
 
 /*
+ * resident_sum is not added to per reference: memory changes only in a
+ * fault or a tick, so those first count the steps since the previous
+ * change, each with the pages resident then (count_resident()), and
+ * sync_stats() counts the rest.
+ */
+static step_inline void count_resident(struct pl_sim *sim, uint32_t step)
+{
+	sim->resident_steps += (uint64_t)sim->ctx.nresident * (step - sim->counted_to);
+	sim->counted_to = step;
+}
+
+/*
  * A fault.  Not inlined into the loop: what it keeps live would crowd the
  * registers of the far more frequent hit path; a call per fault is cheap
- * beside the fault's own work.
+ * beside the fault's own work.  miss_fast() and miss_recorded() are its
+ * two builds, with `recording` a constant in each.
  */
-static __attribute__((noinline)) void miss(struct pl_sim *sim, const struct driver *d,
-					   const struct pl_ref *ref, const bool recording)
+static step_inline void miss(struct pl_sim *sim, const struct driver *d,
+			     const struct pl_ref *ref, const bool recording)
 {
 	struct pl_ctx *ctx = &sim->ctx;
 	uint32_t goal;
 
+	count_resident(sim, ref->step);
 	ctx->faulting = ref->page;
 	goal = d->reclaim_goal ? d->reclaim_goal(d->state, ctx->nresident) :
 				 ctx->nresident >= ctx->frames;
@@ -415,6 +430,20 @@ static __attribute__((noinline)) void miss(struct pl_sim *sim, const struct driv
 	if (unlikely(ctx->entering != PL_NONE || ctx->nresident > ctx->frames))
 		bad_insert(sim, ref->page);
 	sim->stats.misses++;
+	if (sim->procs.n)	/* the trace has pids: ref->pid is read */
+		sim->procs.misses[proc_table_find(&sim->procs, ref->pid)]++;
+}
+
+static __attribute__((noinline)) void miss_fast(struct pl_sim *sim, const struct driver *d,
+						const struct pl_ref *ref)
+{
+	miss(sim, d, ref, false);
+}
+
+static __attribute__((noinline)) void miss_recorded(struct pl_sim *sim, const struct driver *d,
+						    const struct pl_ref *ref)
+{
+	miss(sim, d, ref, true);
 }
 
 static step_inline void hit(struct pl_sim *sim, const struct driver *d,
@@ -425,11 +454,16 @@ static step_inline void hit(struct pl_sim *sim, const struct driver *d,
 	d->hit(d->state, ref);
 }
 
-static step_inline void run_tick(struct pl_sim *sim, const struct driver *d,
-				 const struct pl_ref *ref, const bool recording)
+/*
+ * The tick due before reference ref->step (the caller has set ref->page,
+ * step and flags): tick(), then expire_goal() evictions.
+ */
+static __attribute__((noinline)) void run_tick(struct pl_sim *sim, const struct driver *d,
+					       const struct pl_ref *ref, const bool recording)
 {
 	uint32_t step = ref->step;
 
+	count_resident(sim, step);
 	sim->next_tick = sim->ctx.tick_period <= PL_NONE - step ?
 			 step + sim->ctx.tick_period : PL_NONE;
 	if (sim->ops->tick)
@@ -441,37 +475,40 @@ static step_inline void run_tick(struct pl_sim *sim, const struct driver *d,
 }
 
 /*
- * Processes reference `step`; the caller has set sim->pos = step (so that
- * a failure names it) and checks sim->failed afterwards.  `ref` is the
- * caller's and lives across steps: page, step and flags are set here, and
- * next_use and pid when `columns` says the trace has them (a constant in
- * each caller, so a trace without them tests nothing per step).
+ * Reads reference `step` into `ref`, which is the caller's and lives
+ * across steps: page, step and flags are set here, and next_use and pid
+ * when `columns` says the trace has them (a constant in each caller, so a
+ * trace without them tests nothing per step).
  */
-static step_inline void process(struct pl_sim *sim, const struct driver *d, struct pl_ref *ref,
-				uint32_t step, const bool recording, const bool columns)
+static step_inline void read_ref(const struct driver *d, struct pl_ref *ref, uint32_t step,
+				 const bool columns)
 {
-	uint32_t page = d->page[step];
-	uint8_t flags = d->flags[step];
-
-	ref->page = page;
+	ref->page = d->page[step];
 	ref->step = step;
-	ref->flags = flags;
+	ref->flags = d->flags[step];
 	if (columns && d->next_use)
 		ref->next_use = d->next_use[step];
 	if (columns && d->pid)
 		ref->pid = d->pid[step];
-	if (unlikely(step == sim->next_tick))
-		run_tick(sim, d, ref, recording);
-	if (is_resident(sim, page)) {
+}
+
+/*
+ * Processes the reference read into `ref`, its tick (if one is due) done;
+ * the caller checks sim->failed afterwards.
+ */
+static step_inline void process(struct pl_sim *sim, const struct driver *d,
+				const struct pl_ref *ref, const bool recording)
+{
+	uint32_t page = ref->page;
+
+	if (is_resident(sim, page))
 		hit(sim, d, ref, recording);
-	} else {
-		miss(sim, d, ref, recording);
-		if (columns && d->pid && sim->procs.n)
-			sim->procs.misses[proc_table_find(&sim->procs, ref->pid)]++;
-	}
-	if (flags & PL_REF_WRITE)
+	else if (recording)
+		miss_recorded(sim, d, ref);
+	else
+		miss_fast(sim, d, ref);
+	if (ref->flags & PL_REF_WRITE)
 		sim->ctx.page_state[page] |= PL_PAGE_DIRTY;
-	sim->stats.resident_sum += sim->ctx.nresident;
 }
 
 static const struct pl_ref first_ref = { .next_use = PL_NONE, .pid = 0 };
@@ -482,6 +519,8 @@ static void sync_stats(struct pl_sim *sim)
 	sim->stats.references = sim->pos;
 	sim->stats.hits = sim->pos - sim->stats.misses;
 	sim->stats.writebacks = sim->ctx.writebacks;
+	sim->stats.resident_sum = sim->resident_steps +
+				  (uint64_t)sim->ctx.nresident * (sim->pos - sim->counted_to);
 }
 
 /* Steps from sim->pos to stop, recording: every step is a little different. */
@@ -493,7 +532,10 @@ static void run_recorded(struct pl_sim *sim, uint32_t stop)
 
 	for (step = sim->pos; step < stop; step++) {
 		sim->pos = step;
-		process(sim, &d, &ref, step, true, true);
+		read_ref(&d, &ref, step, true);
+		if (unlikely(step == sim->next_tick))
+			run_tick(sim, &d, &ref, true);
+		process(sim, &d, &ref, true);
 		if (unlikely(sim->failed))
 			break;
 		sim->pos = step + 1;
@@ -515,7 +557,30 @@ static void run_recorded(struct pl_sim *sim, uint32_t stop)
  */
 #define PREFETCH_AHEAD 8
 
-/* Steps from sim->pos to stop, not recording: the hot loop of the core. */
+/*
+ * Steps [step, end) of a run that is not recording, none of them with a
+ * tick; returns the step reached (a failed one, or end).  sim->pos is not
+ * kept per step: fail() reads the step from sim->running.
+ */
+static step_inline uint32_t run_span(struct pl_sim *sim, const struct driver *d,
+				     struct pl_ref *ref, uint32_t step, uint32_t end,
+				     const bool prefetch, const bool columns)
+{
+	for (; step < end; step++) {
+		if (prefetch)
+			__builtin_prefetch(&sim->ctx.page_state[d->page[step + PREFETCH_AHEAD]]);
+		read_ref(d, ref, step, columns);
+		process(sim, d, ref, false);
+		if (unlikely(sim->failed))
+			break;
+	}
+	return step;
+}
+
+/*
+ * Steps from sim->pos to stop, not recording: the hot loop of the core.
+ * It runs in spans between ticks, so no step tests for one.
+ */
 static step_inline void run_fast(struct pl_sim *sim, uint32_t stop, const bool columns)
 {
 	struct driver d = driver_of(sim);
@@ -523,20 +588,25 @@ static step_inline void run_fast(struct pl_sim *sim, uint32_t stop, const bool c
 	uint32_t step = sim->pos;
 	uint32_t prefetch_stop = stop - step > PREFETCH_AHEAD ? stop - PREFETCH_AHEAD : step;
 
-	for (; step < prefetch_stop; step++) {
-		__builtin_prefetch(&sim->ctx.page_state[d.page[step + PREFETCH_AHEAD]]);
-		sim->pos = step;
-		process(sim, &d, &ref, step, false, columns);
+	sim->running = &ref;
+	while (step < stop) {
+		uint32_t end;
+
+		if (unlikely(step == sim->next_tick)) {
+			read_ref(&d, &ref, step, columns);
+			run_tick(sim, &d, &ref, false);
+			if (unlikely(sim->failed))
+				break;
+		}
+		end = sim->next_tick < stop ? sim->next_tick : stop;
+		step = run_span(sim, &d, &ref, step, end < prefetch_stop ? end : prefetch_stop,
+				true, columns);
+		if (likely(!sim->failed))
+			step = run_span(sim, &d, &ref, step, end, false, columns);
 		if (unlikely(sim->failed))
-			goto out;
+			break;
 	}
-	for (; step < stop; step++) {
-		sim->pos = step;
-		process(sim, &d, &ref, step, false, columns);
-		if (unlikely(sim->failed))
-			goto out;
-	}
-out:
+	sim->running = NULL;
 	sim->pos = step;
 }
 
@@ -622,10 +692,13 @@ int pl_sim_snapshot(const struct pl_sim *sim, struct pl_snapshot *out)
 	return out->failed ? -1 : 0;
 }
 
-const struct pl_event *pl_sim_events(const struct pl_sim *sim, uint32_t *count)
+const struct pl_event *pl_sim_events(struct pl_sim *sim, uint32_t from, uint32_t to,
+				     uint32_t *count)
 {
-	*count = sim->log.nevents;
-	return sim->log.events;
+	*count = 0;
+	if (!sim->recording || from >= to || from > sim->pos)
+		return sim->log.decoded;
+	return eventlog_decode(&sim->log, from, to, count);
 }
 
 void pl_sim_step_events(const struct pl_sim *sim, uint32_t step, uint32_t *begin, uint32_t *end)
@@ -690,7 +763,7 @@ static int check_params(const struct pl_policy_ops *ops, const int64_t *params,
 
 static int start_recording(struct pl_sim *sim, uint32_t checkpoint_every)
 {
-	if (eventlog_init(&sim->log, sim->trace->n, checkpoint_every))
+	if (eventlog_init(&sim->log, sim->trace->n, sim->trace->page, checkpoint_every))
 		return -1;
 	sim->recording = true;
 	sim->ctx.recording = true;

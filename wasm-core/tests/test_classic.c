@@ -260,7 +260,7 @@ static void victims_of(char *out, size_t size, const char *policy, uint32_t fram
 	out[0] = '\0';
 	run_start(&r, policy, frames, refs, params, PL_SIM_RECORD);
 	run_to_end(&r);
-	ev = pl_sim_events(r.sim, &count);
+	ev = pl_sim_events(r.sim, 0, r.trace.n, &count);
 	for (uint32_t i = 0; i < count && used < size; i++) {
 		if (ev[i].kind == PL_EV_VICTIM)
 			used += (size_t)snprintf(out + used, size - used, "%s%llu", used ? " " : "",

@@ -69,7 +69,7 @@ TEST(reclaim_first_moves_the_lowest_counter_page_to_the_tail_and_frees_the_pages
 
 	run_start(&r, "counter_clock", 4, BELADY, ANON " period=3", PL_SIM_RECORD);
 	run_to_end(&r);
-	ev = pl_sim_events(r.sim, &n);
+	ev = pl_sim_events(r.sim, 0, r.trace.n, &n);
 	for (uint32_t i = 0; i < n; i++)
 		if (ev[i].kind == PL_EV_VICTIM && nvictims < 8)
 			victims[nvictims++] = (uint32_t)r.trace.number[ev[i].page];

@@ -489,7 +489,7 @@ static void real_run(const struct pl_policy_ops *ops, const int64_t *values,
 	    pl_sim_run(sim, UINT32_MAX) != t->n - midpoint)
 		test_abort("%s stopped before the end of the trace", pl_policy_name(ops));
 	out->misses = pl_sim_stats(sim)->misses;
-	ev = pl_sim_events(sim, &count);
+	ev = pl_sim_events(sim, 0, t->n, &count);
 	for (uint32_t i = 0; i < count; i++) {
 		if (ev[i].kind == PL_EV_VICTIM)
 			record_victim(out, ev[i].page, ev[i].step);

@@ -9,6 +9,7 @@
  */
 #include "check.h"
 #include "policy.h"
+#include "splitmix64.h"
 #include "support.h"
 
 TEST(hits_and_misses_add_up_to_the_references)
@@ -74,7 +75,7 @@ TEST(each_step_owns_the_events_it_caused_in_order)
 
 	run_start(&r, "lru", 2, "1 2 1 3", NULL, PL_SIM_RECORD);
 	run_to_end(&r);
-	events = pl_sim_events(r.sim, &count);
+	events = pl_sim_events(r.sim, 0, r.trace.n, &count);
 	pl_sim_step_events(r.sim, 0, &begin, &end);
 	CHECK_STR_EQ(kinds(events, begin, end), "miss insert");
 	pl_sim_step_events(r.sim, 2, &begin, &end);
@@ -95,7 +96,7 @@ TEST(an_evict_event_says_whether_the_page_was_written_back)
 
 	run_start(&r, "fifo", 1, "1w 2 3", NULL, PL_SIM_RECORD);
 	run_to_end(&r);
-	events = pl_sim_events(r.sim, &count);
+	events = pl_sim_events(r.sim, 0, r.trace.n, &count);
 	pl_sim_step_events(r.sim, 1, &begin, &end);
 	CHECK_EQ(events[begin + 2].kind, PL_EV_EVICT);
 	CHECK_EQ(events[begin + 2].a, 1);
@@ -129,6 +130,55 @@ TEST(seeking_to_any_step_gives_what_stepping_showed)
 	CHECK(pl_sim_seek(r.sim, r.trace.n + 1, &s) != 0);
 	pl_snapshot_free(&s);
 	run_free(&r);
+}
+
+/*
+ * Seeks over a long run with checkpoints spaced by size (the web page's
+ * mode): many steps of events between two checkpoints, across the event
+ * log's step blocks; `policy` must give back every step's structure.
+ */
+static unsigned long seeks_that_differ(const char *policy, uint32_t frames)
+{
+	enum { STEPS = 3000 };
+	static char refs[STEPS * 8];
+	static struct pl_snapshot seen[STEPS + 1];
+	struct pl_snapshot sought;
+	struct pl_error err;
+	struct run r;
+	unsigned long differ = 0;
+	size_t used = 0;
+	uint64_t rng = 42;
+
+	for (uint32_t i = 0; i < STEPS; i++)
+		used += (size_t)snprintf(refs + used, sizeof(refs) - used, "%llu%s ",
+					 (unsigned long long)(splitmix64_next(&rng) % (3 * frames)),
+					 i % 5 ? "" : "w");
+	run_start(&r, policy, frames, refs, NULL, 0);
+	pl_sim_destroy(r.sim);
+	r.sim = pl_sim_create(r.ops, frames, NULL, &r.trace, PL_SIM_RECORD, 0, &err);
+	CHECK(r.sim != NULL);
+	for (uint32_t k = 0; k <= STEPS; k++) {
+		pl_snapshot_init(&seen[k], r.ops);
+		CHECK_EQ(pl_sim_snapshot(r.sim, &seen[k]), 0);
+		if (k < STEPS)
+			run_step(&r);
+	}
+	pl_snapshot_init(&sought, r.ops);
+	for (uint32_t k = STEPS + 1; k-- > 0;) {
+		differ += pl_sim_seek(r.sim, k, &sought) || !pl_snapshot_equal(&sought, &seen[k]);
+		pl_snapshot_free(&seen[k]);
+	}
+	pl_snapshot_free(&sought);
+	run_free(&r);
+	return differ;
+}
+
+TEST(seeking_with_checkpoints_spaced_by_size_gives_what_stepping_showed)
+{
+	CHECK_EQ(seeks_that_differ("lru", 50), 0);
+	CHECK_EQ(seeks_that_differ("clock", 50), 0);
+	CHECK_EQ(seeks_that_differ("linux", 50), 0);
+	CHECK_EQ(seeks_that_differ("arc", 7), 0);
 }
 
 TEST(seeking_needs_recording)

@@ -17,7 +17,8 @@
  *   - replaying the step's events onto the previous snapshot gives the
  *     policy's snapshot;
  * and, after the run, that pl_sim_seek(k) gives the snapshot seen at step
- * k, for every k, with checkpoints every 1 to 8 steps.
+ * k, for every k, with checkpoints every 1 to 8 steps or spaced by size
+ * (checkpoint_every 0, what the web page uses).
  *
  * Failures name the policy, its parameters, the frames, the step and the
  * trace, so any of them can be replayed with the CLI.
@@ -218,15 +219,17 @@ static void check_step(struct checker *c, uint32_t step)
 	const struct pl_event *events;
 	uint32_t count, begin, end, victim = PL_NONE;
 
-	events = pl_sim_events(c->sim, &count);
+	events = pl_sim_events(c->sim, step, step + 1, &count);
 	pl_sim_step_events(c->sim, step, &begin, &end);
-	for (uint32_t e = begin; e < end; e++) {
+	if (end - begin != count)
+		violation(c, "step %u has events %u .. %u, but %u decode", step, begin, end, count);
+	for (uint32_t e = 0; e < count; e++) {
 		if (events[e].step != step)
-			violation(c, "event %u of step %u is stamped step %u", e, step,
+			violation(c, "event %u of step %u is stamped step %u", begin + e, step,
 				  events[e].step);
 		follow_event(c, &events[e], &victim);
 		if (pl_snapshot_apply(&c->replay, &events[e]))
-			violation(c, "event %u (%s) does not fit the replayed snapshot: %s", e,
+			violation(c, "event %u (%s) does not fit the replayed snapshot: %s", begin + e,
 				  pl_event_kind_name(events[e].kind), describe_live(c));
 	}
 	if (c->trace.flags[step] & PL_REF_WRITE)
@@ -277,7 +280,7 @@ static void start(struct checker *c, uint64_t *rng)
 	if (pl_trace_parse_refs(&c->trace, c->refs, "refs", &err))
 		test_abort("%s", err.msg);
 	c->sim = pl_sim_create(c->ops, c->frames, c->setting->params, &c->trace, PL_SIM_RECORD,
-			       1 + (uint32_t)rng_below(rng, 8), &err);
+			       (uint32_t)rng_below(rng, 9), &err);
 	if (!c->sim)
 		test_abort("%s [%s]: %s", pl_policy_name(c->ops), c->setting->text, err.msg);
 	memset(&c->model, 0, sizeof(c->model));

@@ -325,11 +325,10 @@ TEST(mapped_file_pages_only_set_the_accessed_bit)
 /* The SET of field `field` on `page` among the events of `step`, or -1. */
 static int32_t value_set_in_step(const struct run *r, uint32_t step, uint32_t page, unsigned field)
 {
-	uint32_t begin, end, count;
-	const struct pl_event *ev = pl_sim_events(r->sim, &count);
+	uint32_t count;
+	const struct pl_event *ev = pl_sim_events(r->sim, step, step + 1, &count);
 
-	pl_sim_step_events(r->sim, step, &begin, &end);
-	for (uint32_t i = begin; i < end; i++)
+	for (uint32_t i = 0; i < count; i++)
 		if (ev[i].kind == PL_EV_SET && ev[i].page == page && ev[i].arg == field)
 			return ev[i].b;
 	return -1;
@@ -477,13 +476,12 @@ static unsigned replay_mismatches(const char *policy, uint32_t frames, const cha
 	pl_snapshot_init(&live, r.ops);
 	pl_snapshot_init(&replayed, r.ops);
 	for (uint32_t step = 0; step < r.trace.n; step++) {
-		uint32_t begin, end, count;
+		uint32_t count;
 		const struct pl_event *ev;
 
 		run_step(&r);
-		ev = pl_sim_events(r.sim, &count);
-		pl_sim_step_events(r.sim, step, &begin, &end);
-		for (uint32_t i = begin; i < end; i++)
+		ev = pl_sim_events(r.sim, step, step + 1, &count);
+		for (uint32_t i = 0; i < count; i++)
 			bad += pl_snapshot_apply(&replayed, &ev[i]) != 0;
 		pl_sim_snapshot(r.sim, &live);
 		bad += !pl_snapshot_equal(&live, &replayed);

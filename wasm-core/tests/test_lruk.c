@@ -169,16 +169,15 @@ static unsigned compare_one_trace(uint64_t *rng)
 	snprintf(params, sizeof(params), "k=%u crp=0 rip=%lld", m.k, (long long)m.rip);
 	run_start(&r, "lruk", m.frames, refs, params, PL_SIM_RECORD);
 	for (uint32_t i = 0; i < len; i++) {
-		uint32_t evicted, begin, end, count;
+		uint32_t evicted, count;
 		const struct pl_event *ev;
 		bool hit = reference_access(&m, pages[i], i, &evicted);
 
 		run_step(&r);
 		bad += hit != (pl_sim_stats(r.sim)->hits > hits);
 		hits = pl_sim_stats(r.sim)->hits;
-		ev = pl_sim_events(r.sim, &count);
-		pl_sim_step_events(r.sim, i, &begin, &end);
-		for (uint32_t e = begin; e < end; e++)
+		ev = pl_sim_events(r.sim, i, i + 1, &count);
+		for (uint32_t e = 0; e < count; e++)
 			if (ev[e].kind == PL_EV_EVICT)
 				bad += r.trace.number[ev[e].page] != evicted;
 	}

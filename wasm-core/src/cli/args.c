@@ -317,16 +317,19 @@ int cli_scope(const struct cli_args *a, struct cli_scope *scope)
 
 /* ------------------------------------------------------------ simulation */
 
-/* Prints the events of the steps taken since *printed, and advances it. */
+/*
+ * Prints the events of the steps taken since step *printed (and those a
+ * failed step recorded), and advances it.
+ */
 static void stream_events(struct pl_sim *sim, const struct pl_policy_ops *ops,
 			  const struct pl_trace *t, uint32_t *printed)
 {
-	const struct pl_event *events;
-	uint32_t count;
+	uint32_t pos = pl_sim_position(sim), count;
+	const struct pl_event *events = pl_sim_events(sim, *printed, pos + 1, &count);
 
-	events = pl_sim_events(sim, &count);
-	for (; *printed < count; (*printed)++)
-		out_event_json(stdout, &events[*printed], ops, t);
+	for (uint32_t i = 0; i < count; i++)
+		out_event_json(stdout, &events[i], ops, t);
+	*printed = pos;
 }
 
 void cli_result_free(struct cli_result *r)

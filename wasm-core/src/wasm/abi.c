@@ -525,12 +525,16 @@ EMSCRIPTEN_KEEPALIVE const int32_t *pl_abi_sim_seek(int s, uint32_t k)
 	return words;
 }
 
-/* The whole event log; pl_abi_sim_event_bound() says which part is a step's. */
-EMSCRIPTEN_KEEPALIVE const struct pl_event *pl_abi_sim_events(int s)
+/*
+ * The events of steps [from, to), decoded into a buffer the simulation
+ * reuses at its next call; as many as pl_abi_sim_event_bound() says
+ * (NULL when out of memory).
+ */
+EMSCRIPTEN_KEEPALIVE const struct pl_event *pl_abi_sim_events(int s, uint32_t from, uint32_t to)
 {
 	uint32_t count;
 
-	return pl_sim_events(sim_at(s)->sim, &count);
+	return pl_sim_events(sim_at(s)->sim, from, to, &count);
 }
 
 /* Index of the first event of `step` (which: 0) or one past its last (which: 1). */

@@ -37,6 +37,8 @@ export interface LifetimePoint {
 }
 
 const EVENT_WORDS = 5;
+/** Steps whose events the core decodes at once (eventArrays). */
+const EVENT_CHUNK = 4096;
 const MAX_LISTS = 8;
 const MAX_HANDS = 3;
 
@@ -270,19 +272,26 @@ export class Engine {
 			a: new Int32Array(n),
 			b: new Int32Array(n),
 		};
-		const base = (this.m._pl_abi_sim_events(sim) >>> 2) + begin * EVENT_WORDS;
-		const words = this.m.HEAP32;
+		// The core keeps events encoded; it decodes EVENT_CHUNK steps at a
+		// time into a buffer of its own, so that buffer stays small.
 		let ref = from;
-		for (let i = 0; i < n; i++) {
-			const at = base + i * EVENT_WORDS;
-			const step = words[at] >>> 0;
-			while (ref < step) out.start[++ref - from] = i;
-			out.kind[i] = words[at + 1] & 0xffff;
-			out.arg[i] = words[at + 1] >>> 16;
-			/* The core's PL_NONE (no page, a hand event) is NO_PAGE. */
-			out.page[i] = words[at + 2] >>> 0;
-			out.a[i] = words[at + 3];
-			out.b[i] = words[at + 4];
+		let i = 0;
+		for (let chunk = from; chunk < to; chunk += EVENT_CHUNK) {
+			const chunkEnd = Math.min(to, chunk + EVENT_CHUNK);
+			const chunkEvents = (chunkEnd < to ? this.m._pl_abi_sim_event_bound(sim, chunkEnd, 0) : end) - begin;
+			const ptr = this.m._pl_abi_sim_events(sim, chunk, chunkEnd);
+			if (!ptr && chunkEvents > i) throw new PagelabError('out of memory decoding the event log');
+			const words = this.m.HEAP32;
+			for (let at = ptr >>> 2; i < chunkEvents; i++, at += EVENT_WORDS) {
+				const step = words[at] >>> 0;
+				while (ref < step) out.start[++ref - from] = i;
+				out.kind[i] = words[at + 1] & 0xffff;
+				out.arg[i] = words[at + 1] >>> 16;
+				/* The core's PL_NONE (no page, a hand event) is NO_PAGE. */
+				out.page[i] = words[at + 2] >>> 0;
+				out.a[i] = words[at + 3];
+				out.b[i] = words[at + 4];
+			}
 		}
 		while (ref < to) out.start[++ref - from] = n;
 		return out;

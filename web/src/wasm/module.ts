@@ -68,7 +68,7 @@ export interface PagelabModule {
 	_pl_abi_sim_counter(s: number, c: number): number;
 	_pl_abi_sim_seek(s: number, step: number): number;
 	_pl_abi_sim_counters_at(s: number, step: number): number;
-	_pl_abi_sim_events(s: number): number;
+	_pl_abi_sim_events(s: number, from: number, to: number): number;
 	_pl_abi_sim_event_bound(s: number, step: number, which: number): number;
 
 	_pl_abi_mrc(t: number, policy: number, params: number, frames: number, n: number): number;
