@@ -12,9 +12,10 @@
  * Invariants: total == sum(len); cap >= total; a page appears at most once
  * in the whole snapshot (a policy keeps a page in one list at a time).
  *
- * Cost: apply() finds the page by id (O(list length)) and shifts the entries
- * after the insertion or removal point (O(total)).  Snapshots are for
- * showing and checking small simulations, so simplicity wins over speed.
+ * Cost: apply() finds the page by id (O(list length), eight entries a
+ * compare) and shifts the entries after the insertion or removal point
+ * (O(total); a move within one list only those between its two places).
+ * A seek replays a checkpoint's worth of events this way (eventlog.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -112,23 +113,40 @@ static uint32_t list_start(const struct pl_snapshot *s, unsigned list)
 	return start;
 }
 
+/*
+ * The index of `page` in pages[begin, end), or UINT32_MAX.  Eight entries
+ * are compared at a time without a branch between them, which compilers
+ * turn into vector compares: a replayed event looks a page up this way.
+ */
+static uint32_t find_page(const uint32_t *pages, uint32_t begin, uint32_t end, uint32_t page)
+{
+	uint32_t i = begin;
+
+	for (; end - i >= 8; i += 8) {
+		unsigned found = 0;
+
+		for (unsigned k = 0; k < 8; k++)
+			found |= (unsigned)(pages[i + k] == page) << k;
+		if (found)
+			return i + (uint32_t)__builtin_ctz(found);
+	}
+	for (; i < end; i++)
+		if (pages[i] == page)
+			return i;
+	return UINT32_MAX;
+}
+
 /* The entry index of `page` in `list`, or UINT32_MAX. */
 static uint32_t find_in_list(const struct pl_snapshot *s, unsigned list, uint32_t page)
 {
 	uint32_t start = list_start(s, list);
 
-	for (uint32_t i = start; i < start + s->len[list]; i++)
-		if (s->page[i] == page)
-			return i;
-	return UINT32_MAX;
+	return find_page(s->page, start, start + s->len[list], page);
 }
 
 static uint32_t find_anywhere(const struct pl_snapshot *s, uint32_t page)
 {
-	for (uint32_t i = 0; i < s->total; i++)
-		if (s->page[i] == page)
-			return i;
-	return UINT32_MAX;
+	return find_page(s->page, 0, s->total, page);
 }
 
 static int32_t *values_of(const struct pl_snapshot *s, uint32_t entry)
@@ -224,6 +242,32 @@ static int apply_remove(struct pl_snapshot *s, unsigned list, uint32_t page)
 	return 0;
 }
 
+/*
+ * A move within one list (LRU's hit): the entries between the old and the
+ * new place shift by one, not the whole array.
+ */
+static int rotate(struct pl_snapshot *s, uint32_t at, unsigned list, int32_t pos)
+{
+	int32_t values[PL_MAX_FIELDS];
+	uint32_t page = s->page[at], dest;
+	size_t width = s->nfields * sizeof(*values);
+
+	if (pos < 0 || (uint32_t)pos >= s->len[list])
+		return -1;
+	dest = list_start(s, list) + (uint32_t)pos;
+	memcpy(values, values_of(s, at), width);
+	if (dest < at) {
+		memmove(s->page + dest + 1, s->page + dest, (size_t)(at - dest) * sizeof(*s->page));
+		memmove(values_of(s, dest + 1), values_of(s, dest), (at - dest) * width);
+	} else {
+		memmove(s->page + at, s->page + at + 1, (size_t)(dest - at) * sizeof(*s->page));
+		memmove(values_of(s, at), values_of(s, at + 1), (dest - at) * width);
+	}
+	s->page[dest] = page;
+	memcpy(values_of(s, dest), values, width);
+	return 0;
+}
+
 static int apply_move(struct pl_snapshot *s, unsigned from, unsigned to, uint32_t page,
 		      int32_t pos)
 {
@@ -235,6 +279,8 @@ static int apply_move(struct pl_snapshot *s, unsigned from, unsigned to, uint32_
 	at = find_in_list(s, from, page);
 	if (at == UINT32_MAX)
 		return -1;
+	if (from == to)
+		return rotate(s, at, from, pos);
 	memcpy(values, values_of(s, at), s->nfields * sizeof(*values));
 	remove_entry(s, at);
 	s->len[from]--;
