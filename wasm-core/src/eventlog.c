@@ -7,33 +7,6 @@
 
 #include "eventlog.h"
 
-#define STEP_BLOCK 64
-
-enum {
-	HEAD_KIND = 0x0f,
-	HEAD_STEP = 0x10,
-	HEAD_PAGE_SHIFT = 5,
-	HEAD_ZERO = 0x80,
-	/* a step without events (the driver always records one; kept
-	 * decodable all the same): a head byte of its own, no event */
-	KIND_EMPTY_STEP = 0x0f,
-};
-
-enum page_mode { PAGE_VARINT, PAGE_REF, PAGE_PREV, PAGE_NONE };
-
-/* The most bytes one event takes: head, page, arg and two 32-bit varints. */
-#define EVENT_MAX (1 + 5 + 5 + 5 + 5)
-
-static uint8_t *put_varint(uint8_t *p, uint32_t v)
-{
-	while (v >= 0x80) {
-		*p++ = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	*p++ = (uint8_t)v;
-	return p;
-}
-
 static uint32_t get_varint(const uint8_t *bytes, size_t *at)
 {
 	uint32_t v = 0;
@@ -48,20 +21,9 @@ static uint32_t get_varint(const uint8_t *bytes, size_t *at)
 	return v;
 }
 
-/* Small magnitudes of either sign in few bytes: 0, -1, 1, -2 -> 0, 1, 2, 3. */
-static uint32_t zigzag(uint32_t v)
-{
-	return v << 1 ^ (0u - (v >> 31));
-}
-
 static uint32_t unzigzag(uint32_t z)
 {
 	return z >> 1 ^ (0u - (z & 1));
-}
-
-static bool has_arg(unsigned kind)
-{
-	return kind >= PL_EV_EVICT;
 }
 
 int eventlog_init(struct eventlog *log, uint32_t n, const uint32_t *ref_page,
@@ -101,7 +63,7 @@ size_t eventlog_bytes(const struct eventlog *log, uint32_t n)
 }
 
 /* Grows the stream by half (a doubling would leave up to half unused). */
-static int grow(struct eventlog *log)
+int eventlog_grow(struct eventlog *log)
 {
 	size_t cap = log->cap < 4096 ? 4096 : log->cap + log->cap / 2;
 	uint8_t *bytes;
@@ -113,45 +75,6 @@ static int grow(struct eventlog *log)
 		return -1;
 	log->bytes = bytes;
 	log->cap = cap;
-	return 0;
-}
-
-int eventlog_append(struct eventlog *log, enum pl_event_kind kind, unsigned arg, uint32_t page,
-		    int32_t a, int32_t b)
-{
-	uint8_t head = (uint8_t)kind, *p;
-	enum page_mode mode;
-
-	if (log->cap - log->nbytes < EVENT_MAX && grow(log))
-		return -1;
-	p = log->bytes + log->nbytes + 1;
-	if (log->step_open) {
-		head |= HEAD_STEP;
-		log->step_open = false;
-	}
-	if (page == PL_NONE)
-		mode = PAGE_NONE;
-	else if (page == log->pos_page)
-		mode = PAGE_REF;
-	else if (page == log->prev_page)
-		mode = PAGE_PREV;
-	else
-		mode = PAGE_VARINT;
-	head |= (uint8_t)(mode << HEAD_PAGE_SHIFT);
-	if (mode == PAGE_VARINT)
-		p = put_varint(p, page);
-	if (has_arg(kind))
-		p = put_varint(p, arg);
-	if (a == 0 && b == 0) {
-		head |= HEAD_ZERO;
-	} else {
-		p = put_varint(p, zigzag((uint32_t)a));
-		p = put_varint(p, zigzag((uint32_t)b - (uint32_t)a));
-	}
-	log->bytes[log->nbytes] = head;
-	log->nbytes = (size_t)(p - log->bytes);
-	log->nevents++;
-	log->prev_page = page;
 	return 0;
 }
 
@@ -171,25 +94,25 @@ static struct eventlog_checkpoint *new_checkpoint(struct eventlog *log)
 	return &log->checkpoints[log->ncheckpoints++];
 }
 
-/* Is step pos (> 0) to be a checkpoint? */
+/* Is step pos (> 0) to be a checkpoint?  (By size: asked every STEP_BLOCK steps.) */
 static bool checkpoint_due(const struct eventlog *log, uint32_t pos)
 {
 	const struct eventlog_checkpoint *last = &log->checkpoints[log->ncheckpoints - 1];
 
 	if (log->checkpoint_every)
 		return pos % log->checkpoint_every == 0;
-	return log->nbytes - last->byte >= checkpoint_bytes(last);
+	return pos % STEP_BLOCK == 0 && log->nbytes - last->byte >= checkpoint_bytes(last);
 }
 
-int eventlog_begin_step(struct eventlog *log, uint32_t pos, const struct pl_policy_ops *ops,
-			struct pl_snapshot **snapshot)
+int eventlog_begin_step_slow(struct eventlog *log, uint32_t pos, const struct pl_policy_ops *ops,
+			     struct pl_snapshot **snapshot)
 {
 	struct eventlog_checkpoint *cp;
 
 	*snapshot = NULL;
 	if (log->step_open) {
 		/* the step that ends had no event */
-		if (log->cap == log->nbytes && grow(log))
+		if (log->cap == log->nbytes && eventlog_grow(log))
 			return -1;
 		log->bytes[log->nbytes++] = HEAD_STEP | KIND_EMPTY_STEP;
 	}
@@ -282,7 +205,7 @@ static bool read_event(struct reader *r, uint32_t stop, struct pl_event *ev)
 		ev->page = PL_NONE;
 		break;
 	}
-	ev->arg = has_arg(kind) ? (uint16_t)get_varint(bytes, &r->at) : 0;
+	ev->arg = eventlog_has_arg(kind) ? (uint16_t)get_varint(bytes, &r->at) : 0;
 	if (head & HEAD_ZERO) {
 		ev->a = ev->b = 0;
 	} else {

@@ -31,9 +31,9 @@
  * and event number); a step's events are found by decoding from there.
  *
  * Checkpoints: step 0 always; then, with checkpoint_every K > 0, every K
- * steps; with K = 0 (the default) spaced by size: a step becomes a
- * checkpoint once the events since the previous one take as many bytes as
- * that checkpoint did.  Checkpoints then hold at most as much as the
+ * steps; with K = 0 (the default) spaced by size: the first step of a
+ * block becomes a checkpoint once the events since the previous one take
+ * as many bytes as that checkpoint did.  Checkpoints then hold at most as much as the
  * events, whatever the number of frames, and a seek replays at most a
  * checkpoint's worth of events.
  *
@@ -86,6 +86,23 @@ struct eventlog {
 	uint32_t decoded_cap;
 };
 
+#define STEP_BLOCK 64
+
+enum {
+	HEAD_KIND = 0x0f,
+	HEAD_STEP = 0x10,
+	HEAD_PAGE_SHIFT = 5,
+	HEAD_ZERO = 0x80,
+	/* a step without events (the driver always records one; kept
+	 * decodable all the same): a head byte of its own, no event */
+	KIND_EMPTY_STEP = 0x0f,
+};
+
+enum page_mode { PAGE_VARINT, PAGE_REF, PAGE_PREV, PAGE_NONE };
+
+/* The most bytes one event takes: head, page, arg and two 32-bit varints. */
+#define EVENT_MAX (1 + 5 + 5 + 5 + 5)
+
 /*
  * Allocates for a trace of n steps whose pages are `ref_page`
  * (checkpoint_every: K, or 0 to space checkpoints by size); -1 when out
@@ -98,9 +115,90 @@ void eventlog_free(struct eventlog *log);
 /* Memory held: the stream and step index as allocated, and every checkpoint. */
 size_t eventlog_bytes(const struct eventlog *log, uint32_t n);
 
+/* Grows the stream by half; -1 when out of memory. */
+int eventlog_grow(struct eventlog *log);
+
+/* The encoding's pieces; eventlog_append() is inline (several calls a step). */
+static inline uint8_t *eventlog_put_varint(uint8_t *p, uint32_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (uint8_t)v;
+	return p;
+}
+
+/* Small magnitudes of either sign in few bytes: 0, -1, 1, -2 -> 0, 1, 2, 3. */
+static inline uint32_t eventlog_zigzag(uint32_t v)
+{
+	return v << 1 ^ (0u - (v >> 31));
+}
+
+static inline bool eventlog_has_arg(unsigned kind)
+{
+	return kind >= PL_EV_EVICT;
+}
+
+/*
+ * Appends the HIT or MISS of step log->pos (whose page is the step's
+ * reference, without arg, a or b): one byte.  -1 when out of memory.
+ */
+static inline int eventlog_append_outcome(struct eventlog *log, enum pl_event_kind kind)
+{
+	uint8_t head = (uint8_t)kind | PAGE_REF << HEAD_PAGE_SHIFT | HEAD_ZERO;
+
+	if (__builtin_expect(log->cap - log->nbytes < EVENT_MAX, 0) && eventlog_grow(log))
+		return -1;
+	if (log->step_open) {
+		head |= HEAD_STEP;
+		log->step_open = false;
+	}
+	log->bytes[log->nbytes++] = head;
+	log->nevents++;
+	log->prev_page = log->pos_page;
+	return 0;
+}
+
 /* Appends one event of step log->pos; -1 when out of memory. */
-int eventlog_append(struct eventlog *log, enum pl_event_kind kind, unsigned arg, uint32_t page,
-		    int32_t a, int32_t b);
+static inline int eventlog_append(struct eventlog *log, enum pl_event_kind kind, unsigned arg,
+				  uint32_t page, int32_t a, int32_t b)
+{
+	uint8_t head = (uint8_t)kind, *p;
+	enum page_mode mode;
+
+	if (__builtin_expect(log->cap - log->nbytes < EVENT_MAX, 0) && eventlog_grow(log))
+		return -1;
+	p = log->bytes + log->nbytes + 1;
+	if (log->step_open) {
+		head |= HEAD_STEP;
+		log->step_open = false;
+	}
+	if (page == PL_NONE)
+		mode = PAGE_NONE;
+	else if (page == log->pos_page)
+		mode = PAGE_REF;
+	else if (page == log->prev_page)
+		mode = PAGE_PREV;
+	else
+		mode = PAGE_VARINT;
+	head |= (uint8_t)(mode << HEAD_PAGE_SHIFT);
+	if (mode == PAGE_VARINT)
+		p = eventlog_put_varint(p, page);
+	if (eventlog_has_arg(kind))
+		p = eventlog_put_varint(p, arg);
+	if (a == 0 && b == 0) {
+		head |= HEAD_ZERO;
+	} else {
+		p = eventlog_put_varint(p, eventlog_zigzag((uint32_t)a));
+		p = eventlog_put_varint(p, eventlog_zigzag((uint32_t)b - (uint32_t)a));
+	}
+	log->bytes[log->nbytes] = head;
+	log->nbytes = (size_t)(p - log->bytes);
+	log->nevents++;
+	log->prev_page = page;
+	return 0;
+}
 
 /*
  * Step `pos` begins here (so step pos - 1 ends): called at the start and
@@ -109,8 +207,23 @@ int eventlog_append(struct eventlog *log, enum pl_event_kind kind, unsigned arg,
  * the trace's end the stream is trimmed to its size.  -1 when out of
  * memory.
  */
-int eventlog_begin_step(struct eventlog *log, uint32_t pos, const struct pl_policy_ops *ops,
-			struct pl_snapshot **cp);
+int eventlog_begin_step_slow(struct eventlog *log, uint32_t pos,
+			     const struct pl_policy_ops *ops, struct pl_snapshot **cp);
+
+static inline int eventlog_begin_step(struct eventlog *log, uint32_t pos,
+				      const struct pl_policy_ops *ops, struct pl_snapshot **cp)
+{
+	/* most steps: no block to index, no checkpoint, not the end */
+	if (__builtin_expect(log->step_open || pos % STEP_BLOCK == 0 || pos >= log->n ||
+			     (log->checkpoint_every && pos % log->checkpoint_every == 0), 0))
+		return eventlog_begin_step_slow(log, pos, ops, cp);
+	*cp = NULL;
+	log->pos = pos;
+	log->pos_page = log->ref_page[pos];
+	log->step_open = true;
+	log->prev_page = PL_NONE;
+	return 0;
+}
 
 /* The events of finished step `step` (< pos) as event numbers: [*begin, *end). */
 void eventlog_step_range(const struct eventlog *log, uint32_t step, uint32_t *begin,

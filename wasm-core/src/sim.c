@@ -78,7 +78,8 @@ struct pl_sim {
 	/* resident_sum up to step counted_to (count_resident()) */
 	uint64_t resident_steps;
 	uint32_t counted_to;
-	const struct pl_ref *running;	/* the reference run_fast() is at, or NULL */
+	const struct pl_ref *running;	/* the reference run_fast() is at (pos is not
+					 * kept per step there), or NULL */
 
 	bool failed;
 	struct pl_error error;
@@ -135,6 +136,13 @@ static void record(struct pl_sim *sim, enum pl_event_kind kind, unsigned arg, ui
 		   int32_t a, int32_t b)
 {
 	if (eventlog_append(&sim->log, kind, arg, page, a, b))
+		fail(sim, "out of memory for the event log (%u events)", sim->log.nevents);
+}
+
+/* The HIT or MISS of step sim->pos. */
+static void record_outcome(struct pl_sim *sim, enum pl_event_kind kind)
+{
+	if (eventlog_append_outcome(&sim->log, kind))
 		fail(sim, "out of memory for the event log (%u events)", sim->log.nevents);
 }
 
@@ -420,7 +428,7 @@ static step_inline void miss(struct pl_sim *sim, const struct driver *d,
 				 ctx->nresident >= ctx->frames;
 
 	if (recording)
-		record(sim, PL_EV_MISS, 0, ref->page, 0, 0);
+		record_outcome(sim, PL_EV_MISS);
 	for (; goal > 0 && !sim->failed; goal--)
 		evict_one(sim, d, recording);
 	if (unlikely(sim->failed))
@@ -450,7 +458,7 @@ static step_inline void hit(struct pl_sim *sim, const struct driver *d,
 			    const struct pl_ref *ref, const bool recording)
 {
 	if (recording)
-		record(sim, PL_EV_HIT, 0, ref->page, 0, 0);
+		record_outcome(sim, PL_EV_HIT);
 	d->hit(d->state, ref);
 }
 
@@ -639,9 +647,10 @@ uint32_t pl_sim_run(struct pl_sim *sim, uint32_t steps)
 	return sim->pos - start;
 }
 
+/* During a run (a policy asking), the step being processed. */
 uint32_t pl_sim_position(const struct pl_sim *sim)
 {
-	return sim->pos;
+	return sim->running ? sim->running->step : sim->pos;
 }
 
 const struct pl_stats *pl_sim_stats(const struct pl_sim *sim)

@@ -179,6 +179,27 @@ static void remove_entry(struct pl_snapshot *s, uint32_t at)
 	s->total--;
 }
 
+/* Do the lists after `list` hold nothing?  (Then `list` ends the array.) */
+static bool later_lists_empty(const struct pl_snapshot *s, unsigned list)
+{
+	for (unsigned i = list + 1; i < s->nlists; i++)
+		if (s->len[i])
+			return false;
+	return true;
+}
+
+/* A push that needs room, or breaks the order (a later list has entries). */
+static __attribute__((noinline)) int push_with_checks(struct pl_snapshot *s, unsigned list,
+						      uint32_t page, const int32_t *values)
+{
+	if (list >= s->nlists || !later_lists_empty(s, list) ||
+	    (s->total == s->cap && reserve(s, s->total + 1))) {
+		s->failed = true;
+		return -1;
+	}
+	return pl_snapshot_push(s, list, page, values);
+}
+
 /*
  * Appends at the end, the one place a push may go: no gap to open, so
  * none of insert_entry()'s moves (a checkpoint is thousands of pushes).
@@ -188,17 +209,13 @@ int pl_snapshot_push(struct pl_snapshot *s, unsigned list, uint32_t page, const 
 	uint32_t at = s->total;
 	int32_t *v;
 
-	if (list >= s->nlists || at != list_start(s, list + 1) ||
-	    (at == s->cap && reserve(s, at + 1))) {
-		/* pushed out of order (a later list has entries), or out of memory */
-		s->failed = true;
-		return -1;
-	}
+	if (__builtin_expect(list >= s->nlists || at == s->cap || !later_lists_empty(s, list), 0))
+		return push_with_checks(s, list, page, values);
 	s->page[at] = page;
 	v = values_of(s, at);
 	for (uint32_t f = 0; f < s->nfields; f++)
 		v[f] = values ? values[f] : 0;
-	s->total++;
+	s->total = at + 1;
 	s->len[list]++;
 	return 0;
 }
