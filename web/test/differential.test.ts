@@ -105,6 +105,25 @@ describe('the WebAssembly module and the native CLI', () => {
 		}
 	});
 
+	// The engine decodes the core's encoded event log a few thousand steps
+	// at a time: a long run, and a window of it, cross those chunks.
+	for (const name of ['lru', 'clock', 'linux']) {
+		it(`agree on every event of ${name} over 10000 references, whole and in a window`, async () => {
+			const refs = randomRefs(10000, 300, 777);
+			const file = join(scratch, 'long.trace');
+			writeFileSync(file, refs.split(' ').join('\n'));
+			const lines = cli(['run', '--policy', name, '--frames', '64', '--trace', file, '--events']).trim().split('\n').map((l) => JSON.parse(l));
+			lines.pop();
+			const result = await client.simulate({ policy: name, frames: 64, params: {}, trace: { kind: 'text', text: refs }, record: true });
+			const session = result.session!;
+			const whole = (await session.events(0, session.steps)).map((e) => asCliEvent(session.policy, e));
+			const window = (await session.events(3000, 9500)).map((e) => asCliEvent(session.policy, e));
+			await session.dispose();
+			expect(whole).toEqual(lines);
+			expect(window).toEqual(lines.filter((e) => e.step >= 3000 && e.step < 9500));
+		});
+	}
+
 	for (const policy of cliPolicies) {
 		it(`agree on ${policy.name}: statistics, counters and every event, on every trace and frame count`, async () => {
 			let compared = 0;
