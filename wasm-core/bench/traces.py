@@ -11,7 +11,7 @@ reference: numpy, libcachesim 0.3.5).  Issue 12's figures:
    line), end to end as a separate process: CPU time (user + system) and
    peak resident memory, for
      - the file streamed (two passes, O(distinct pages) memory),
-     - the same bytes from standard input (loaded whole: the old path),
+     - the same bytes through a pipe (loaded whole: the old path),
      - its gzip copy and its pagelab binary copy, streamed;
    beside pl_sim_run() alone with the trace already in memory
    (time-policies), the yardstick: goal streamed >= 0.8 x that rate and
@@ -39,18 +39,29 @@ from vs_libcachesim import FRAMES, REFS, write_oracle_general, zipf_trace
 LACKEY_LINES = 2_000_000
 
 
-def child(cmd, stdin_path=None):
-    """Runs cmd; returns (CPU seconds, peak RSS in MB, stdout)."""
-    with tempfile.TemporaryFile() as out, open(stdin_path or os.devnull, "rb") as inp:
-        p = subprocess.Popen(cmd, stdin=inp, stdout=out, stderr=subprocess.PIPE)
-        err = p.stderr.read()
-        _, status, usage = os.wait4(p.pid, 0)
-        p.returncode = os.waitstatus_to_exitcode(status)
+def child(build, cmd, pipe_from=None):
+    """Runs cmd under build/peak; returns (CPU seconds, peak RSS in MB, stdout).
+
+    stdin is /dev/null, or a pipe this process writes the file pipe_from
+    into (a pipe cannot be read twice: pagelab loads such a trace whole).
+    """
+    cmd = [os.path.join(build, "peak")] + cmd
+    with tempfile.TemporaryFile() as out:
+        p = subprocess.Popen(cmd, stdin=subprocess.PIPE if pipe_from else subprocess.DEVNULL,
+                             stdout=out, stderr=subprocess.PIPE)
+        if pipe_from:
+            with open(pipe_from, "rb") as f:
+                while chunk := f.read(1 << 20):
+                    p.stdin.write(chunk)
+            p.stdin.close()
+        err = p.stderr.read().decode()
+        p.wait()
         out.seek(0)
         text = out.read().decode()
-    if p.returncode:
-        sys.exit(f"traces.py: {' '.join(cmd)} failed: {err.decode()}")
-    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, text
+    peak = [line.split() for line in err.splitlines() if line.startswith("peak: ")]
+    if p.returncode or not peak:
+        sys.exit(f"traces.py: {' '.join(cmd)} failed: {err}")
+    return float(peak[-1][1]), int(peak[-1][2]) / 1024, text
 
 
 def misses_of(text):
@@ -118,13 +129,13 @@ def main():
           f"({sim_s:.2f} s CPU), the yardstick")
     run = [pagelab, "run", "--policy", "lru", "--frames", str(FRAMES), "--trace"]
     rows = [("text file, streamed", run + [text], None),
-            ("text from stdin, loaded whole", run + ["-"], text),
+            ("text through a pipe, loaded whole", run + ["-"], text),
             ("gzip text, streamed", run + [gz], None),
             ("pagelab binary, streamed", run + [binary], None)]
     print(f"  {'end to end (pagelab run)':34} {'CPU s':>7} {'M refs/s':>9} {'x alone':>8} "
           f"{'peak MB':>8}")
-    for name, cmd, stdin in rows:
-        cpu, rss, stdout = child(cmd, stdin)
+    for name, cmd, piped in rows:
+        cpu, rss, stdout = child(build, cmd, pipe_from=piped)
         if misses_of(stdout) != sim_misses:
             sys.exit(f"traces.py: {name}: {misses_of(stdout)} misses, in memory {sim_misses}")
         print(f"  {name:34} {cpu:7.2f} {REFS / cpu / 1e6:9.1f} {REFS / cpu / sim_rate:8.2f} "
