@@ -9,6 +9,7 @@ import type { DrawingProps } from './ListsView';
 import { marksFor, EvictedGhosts } from './ListsView';
 import { slotAngle, slotCentre, slotRadius } from '../../viz/clock';
 import { isBitField } from './PageChip';
+import { ClockSlot, SlotBadge } from './ClockSlot';
 
 const RADIUS = 150;
 /* Room between the hand's tip and the slot ring for a slot number at projector size (24 px). */
@@ -45,31 +46,16 @@ export function ClockFace({ policy, snapshot, frames, transitions, handTurns }: 
 								</g>
 							);
 						const marks = marksFor(entry.page, transitions);
-						const data: Record<string, string> = {};
-						policy.fields.forEach((name, f) => (data[`data-${name}`] = String(entry.values[f])));
-						const classes = ['pl-step-slot', marks.entered ? 'pl-step-entered' : '', marks.referenced ? (marks.hit ? 'pl-step-ref-hit' : 'pl-step-ref-miss') : ''];
 						return (
 							<g key={`page-${entry.page}`}>
-							{number}
-							<g
-								className={classes.join(' ')}
-								transform={`translate(${at.x} ${at.y})`}
-								data-testid="page"
-								data-page={String(entry.page)}
-								data-list={policy.lists[list].name}
-								{...data}
-							>
-								<circle r={r} />
-								<text className="pl-step-number" dy="0.35em">
-									{String(entry.page)}
-								</text>
-								{bit >= 0 && (
-									<g className={`pl-step-bit${entry.values[bit] ? ' pl-step-on' : ''}${marks.changed?.has(bit) ? ' pl-step-changed' : ''}`} transform={`translate(${r * 0.75} ${-r * 0.75})`}>
-										<circle r={Math.max(7, r * 0.38)} />
-										<text dy="0.35em">{entry.values[bit]}</text>
-									</g>
-								)}
-							</g>
+								{number}
+								<ClockSlot policy={policy} list={list} entry={entry} at={at} r={r} marks={marks}>
+									{bit >= 0 && (
+										<SlotBadge r={r} className={`pl-step-bit${entry.values[bit] ? ' pl-step-on' : ''}${marks.changed?.has(bit) ? ' pl-step-changed' : ''}`}>
+											{entry.values[bit]}
+										</SlotBadge>
+									)}
+								</ClockSlot>
 							</g>
 						);
 					})}

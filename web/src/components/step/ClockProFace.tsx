@@ -17,6 +17,7 @@ import type { PageNumber } from '../../wasm/protocol';
 import type { DrawingProps } from './ListsView';
 import { marksFor } from './ListsView';
 import { slotCentre, slotRadius, slotAngle } from '../../viz/clock';
+import { ClockSlot, SlotBadge } from './ClockSlot';
 
 const RADIUS = 150;
 
@@ -64,38 +65,20 @@ export function ClockProFace({ policy, snapshot, transitions }: DrawingProps) {
 							if (entry.list !== list) return null;
 							const ghost = policy.lists[list].ghost;
 							const at = slotCentre(i, slots, RADIUS);
-							const marks = marksFor(entry.page, transitions);
-							const data: Record<string, string> = {};
-							policy.fields.forEach((name, f) => (data[`data-${name}`] = String(entry.values[f])));
 							const kind = ghost ? 'pl-step-nonresident' : entry.values[hot] ? 'pl-step-hot' : 'pl-step-cold';
-							const classes = ['pl-step-slot', kind, marks.entered ? 'pl-step-entered' : '', marks.referenced ? (marks.hit ? 'pl-step-ref-hit' : 'pl-step-ref-miss') : ''];
 							return (
-								<g
-									key={`${entry.page}`}
-									className={classes.join(' ')}
-									transform={`translate(${at.x} ${at.y})`}
-									data-testid="page"
-									data-page={String(entry.page)}
-									data-list={policy.lists[list].name}
-									{...data}
-								>
-									<circle r={r} />
-									<text className="pl-step-number" dy="0.35em">
-										{String(entry.page)}
-									</text>
+								<ClockSlot key={`${entry.page}`} policy={policy} list={list} entry={entry} at={at} r={r} marks={marksFor(entry.page, transitions)} kind={kind}>
 									{!ghost && referenced >= 0 && (
-										<g className={`pl-step-bit${entry.values[referenced] ? ' pl-step-on' : ''}`} transform={`translate(${r * 0.75} ${-r * 0.75})`}>
-											<circle r={Math.max(7, r * 0.38)} />
-											<text dy="0.35em">R</text>
-										</g>
+										<SlotBadge r={r} className={`pl-step-bit${entry.values[referenced] ? ' pl-step-on' : ''}`}>
+											R
+										</SlotBadge>
 									)}
 									{test >= 0 && entry.values[test] !== 0 && (
-										<g className="pl-step-bit pl-step-test-badge" transform={`translate(${r * 0.75} ${r * 0.75})`}>
-											<circle r={Math.max(7, r * 0.38)} />
-											<text dy="0.35em">T</text>
-										</g>
+										<SlotBadge r={r} lower className="pl-step-bit pl-step-test-badge">
+											T
+										</SlotBadge>
 									)}
-								</g>
+								</ClockSlot>
 							);
 						})}
 					</g>
