@@ -233,6 +233,15 @@ int cli_output_format(const struct cli_args *a, char *format);
 /* Steps of a default log-spaced size list, 1 .. max, about `count` sizes. */
 void cli_log_sizes(struct cli_sizes *s, uint32_t max, unsigned count);
 
+/* cmd_reuse.c: shared with lifetime and spacetime */
+struct pl_locality;
+/*
+ * One pass of analysis.h's pl_locality over t (WS windows up to
+ * max_window), with a progress bar named `what`; 0 or an exit status.
+ */
+int cli_locality(const struct pl_trace *t, uint32_t max_window, const char *what,
+		 struct pl_locality **out);
+
 /* svg.c: plots for --svg FILE; 0 or an exit status after a message */
 struct svg_chart {
 	const char *title, *x_label, *y_label;

@@ -54,23 +54,15 @@ static double space_time_of(const struct lifetime *l, const struct point *p)
 
 static int compute(struct lifetime *l, const struct pl_trace *t)
 {
-	struct cli_progress progress;
-	struct pl_error err;
 	struct pl_locality *loc;
+	int ret;
 
 	l->references = t->n;
 	l->n = l->taus.n + l->frames.n;
 	if (!(l->p = malloc(l->n * sizeof(*l->p))))
 		return cli_fail("out of memory");
-	if (!(loc = pl_locality_create(l->taus.n ? l->taus.size[l->taus.n - 1] : 0, &err)))
-		return cli_fail("%s", err.msg);
-	cli_progress_start(&progress, "lifetime", "references", t->n);
-	if (pl_locality_add_trace(loc, t, cli_progress_callback, &progress, &err)) {
-		cli_progress_end(&progress);
-		pl_locality_destroy(loc);
-		return cli_fail("%s", err.msg);
-	}
-	cli_progress_end(&progress);
+	if ((ret = cli_locality(t, l->taus.n ? l->taus.size[l->taus.n - 1] : 0, "lifetime", &loc)))
+		return ret;
 	for (unsigned i = 0; i < l->taus.n; i++)
 		l->p[i] = (struct point){ true, l->taus.size[i],
 					  pl_locality_ws_mean_size(loc, l->taus.size[i]),

@@ -304,8 +304,6 @@ static int stream_lru(const struct cli_args *a, struct curves *c)
 	struct pl_refs b;
 	int got, ret;
 
-	if (!(c->ratio = malloc((size_t)c->npolicies * c->sizes.n * sizeof(*c->ratio))))
-		return cli_fail("out of memory");
 	if ((ret = cli_open_reader(a, &r)))
 		return ret;
 	cli_report_reader(r);
@@ -365,9 +363,6 @@ static int sample_rate(const struct cli_args *a, double *rate)
 
 static int compute(struct curves *c, const struct pl_trace *t, double rate, unsigned jobs)
 {
-	c->ratio = malloc((size_t)c->npolicies * c->sizes.n * sizeof(*c->ratio));
-	if (!c->ratio)
-		return cli_fail("out of memory");
 	c->references = t->n;
 	c->distinct = t->npages;
 	return rate ? sampled_curves(c, t, rate) : exact_curves(c, t, jobs);
@@ -394,6 +389,9 @@ static int mrc_main(const struct cli_args *a)
 	}
 	if ((ret = compare_params(a, c.policy, c.npolicies)))
 		return ret;
+	c.ratio = malloc((size_t)c.npolicies * c.sizes.n * sizeof(*c.ratio));
+	if (!c.ratio)
+		return cli_fail("out of memory");
 	pl_trace_init(&trace);
 	if (streams(a, &c, rate)) {
 		ret = stream_lru(a, &c);

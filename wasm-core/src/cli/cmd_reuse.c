@@ -30,23 +30,35 @@ static unsigned bucket_of(uint32_t distance)
 	return b;
 }
 
-static int gather(const struct pl_trace *t, struct buckets *b)
+int cli_locality(const struct pl_trace *t, uint32_t max_window, const char *what,
+		 struct pl_locality **out)
 {
 	struct cli_progress progress;
 	struct pl_error err;
-	struct pl_locality *l = pl_locality_create(0, &err);
-	const uint64_t *hist;
-	uint32_t len;
+	int ret;
 
-	if (!l)
+	if (!(*out = pl_locality_create(max_window, &err)))
 		return cli_fail("%s", err.msg);
-	cli_progress_start(&progress, "reuse", "references", t->n);
-	if (pl_locality_add_trace(l, t, cli_progress_callback, &progress, &err)) {
-		cli_progress_end(&progress);
-		pl_locality_destroy(l);
+	cli_progress_start(&progress, what, "references", t->n);
+	ret = pl_locality_add_trace(*out, t, cli_progress_callback, &progress, &err);
+	cli_progress_end(&progress);
+	if (ret) {
+		pl_locality_destroy(*out);
+		*out = NULL;
 		return cli_fail("%s", err.msg);
 	}
-	cli_progress_end(&progress);
+	return 0;
+}
+
+static int gather(const struct pl_trace *t, struct buckets *b)
+{
+	struct pl_locality *l;
+	const uint64_t *hist;
+	uint32_t len;
+	int ret;
+
+	if ((ret = cli_locality(t, 0, "reuse", &l)))
+		return ret;
 	hist = pl_locality_stack_histogram(l, &len);
 	*b = (struct buckets){ .references = t->n, .first = hist[0], .distinct = t->npages };
 	for (uint32_t d = 1; d < len; d++) {
