@@ -267,20 +267,27 @@ static int write_pages(const char *path, int pages)
 }
 
 /*
- * Leaves page 1 of PATH on the active list with PG_referenced set, whatever state
- * writing it left: two reads activate it (through this CPU's activation batch, which
- * reading the FILLER pages twice fills and drains), and a read of an active page sets
- * the bit.  A module that tests the bit without clearing it then counts it up forever.
+ * Leaves pages 0 and 1 of PATH on the active list with PG_referenced set, whatever
+ * state writing them left: two reads queue a page for activation (on this CPU's
+ * activation batch, which reading the FILLER pages twice fills and drains), and a
+ * read of an active page sets the bit.  Both must be active before they are
+ * watched: on the inactive list each read of a referenced page queues it again and
+ * clears the bit, so the bit alternates read by read and a walk finds it set about
+ * half the time until the batch drains.  A module that tests the bit without
+ * clearing it counts page 1 up forever.
  */
-static void leave_referenced(const char *path, int filler)
+static void activate_watched(const char *path, int filler)
 {
 	int page, round;
 
-	read_page(path, 1);
-	read_page(path, 1);
+	for (round = 0; round < 2; round++) {
+		read_page(path, 0);
+		read_page(path, 1);
+	}
 	for (round = 0; round < 2; round++)
 		for (page = 2; page < 2 + filler; page++)
 			read_page(path, page);
+	read_page(path, 0);
 	read_page(path, 1);
 }
 
@@ -314,7 +321,7 @@ static int check_direction(const char *path, int walks_wanted, int seconds)
 		pl_result(id, 0, "cannot read the two pages of %s", path);
 		return 0;
 	}
-	leave_referenced(path, DIRECTION_FILLER);
+	activate_watched(path, DIRECTION_FILLER);
 	touched = frame_of(path, 0);
 	untouched = frame_of(path, 1);
 	first_walk = walks_now();
