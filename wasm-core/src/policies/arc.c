@@ -49,6 +49,7 @@
 
 #include "policy.h"
 #include "dlist.h"
+#include "adaptive_target.h"
 
 enum { T1, T2, B1, B2, NOWHERE };
 enum { HAND_P };
@@ -102,36 +103,17 @@ static void relink(struct arc *a, uint32_t page, unsigned to)
 	a->where[page] = (uint8_t)to;
 }
 
-static void set_p(struct arc *a, double p)
-{
-	uint32_t from = (uint32_t)a->p, to = (uint32_t)p;
-
-	if (from != to)
-		pl_emit_hand(a->ctx, HAND_P, from, to);
-	a->p = p;
-}
-
-static double max_of(double x, double y)
-{
-	return x > y ? x : y;
-}
-
-static double min_of(double x, double y)
-{
-	return x < y ? x : y;
-}
-
 /* p as adapted by a fault on x (unchanged unless x is a ghost). */
 static double adapted_p(const struct arc *a, uint32_t x)
 {
-	double b1 = a->list[B1].len, b2 = a->list[B2].len;
+	uint32_t b1 = a->list[B1].len, b2 = a->list[B2].len;
 
 	if (a->adapted)
 		return a->p;
 	if (a->where[x] == B1)
-		return min_of(a->p + max_of(b2 / b1, 1), a->c);
+		return adaptive_target_grown(a->p, b1, b2, a->c);
 	if (a->where[x] == B2)
-		return max_of(a->p - max_of(b1 / b2, 1), 0);
+		return adaptive_target_shrunk(a->p, b1, b2);
 	return a->p;
 }
 
@@ -186,7 +168,7 @@ static void arc_evict(void *state, uint32_t victim)
 	uint32_t x = a->ctx->faulting;
 
 	if (a->where[x] == B1 || a->where[x] == B2) {
-		set_p(a, adapted_p(a, x));
+		adaptive_target_set(a->ctx, HAND_P, &a->p, adapted_p(a, x));
 		a->adapted = true;
 		a->ghost_hits[a->where[x] - B1]++;
 	} else if (t1_side_full(a)) {
@@ -212,7 +194,7 @@ static void arc_insert(void *state, const struct pl_ref *ref)
 
 	if (from == B1 || from == B2) {
 		if (!a->adapted) {	/* a ghost hit with memory not full */
-			set_p(a, adapted_p(a, x));
+			adaptive_target_set(a->ctx, HAND_P, &a->p, adapted_p(a, x));
 			a->ghost_hits[from - B1]++;
 		}
 		relink(a, x, T2);

@@ -49,6 +49,7 @@
 
 #include "policy.h"
 #include "dlist.h"
+#include "adaptive_target.h"
 
 enum { T1, T2, B1, B2, NOWHERE };
 enum { REFERENCED };
@@ -104,15 +105,6 @@ static void set_ref(struct car *a, uint32_t page, uint8_t bit)
 		return;
 	pl_emit_set(a->ctx, page, REFERENCED, a->ref[page], bit);
 	a->ref[page] = bit;
-}
-
-static void set_p(struct car *a, double p)
-{
-	uint32_t from = (uint32_t)a->p, to = (uint32_t)p;
-
-	if (from != to)
-		pl_emit_hand(a->ctx, HAND_P, from, to);
-	a->p = p;
 }
 
 /* Moves a page (resident or ghost) to the tail of t2. */
@@ -198,11 +190,6 @@ static void forget_lru(struct car *a, unsigned ghost)
 	pl_emit_remove(a->ctx, page, ghost);
 }
 
-static double ratio_at_least_1(uint32_t num, uint32_t den)
-{
-	return num > den ? (double)num / den : 1;
-}
-
 static void car_insert(void *state, const struct pl_ref *ref)
 {
 	struct car *a = state;
@@ -218,15 +205,12 @@ static void car_insert(void *state, const struct pl_ref *ref)
 	}
 	a->replaced = false;
 	if (from == B1) {
-		double p = a->p + ratio_at_least_1(b2, b1);
-
-		set_p(a, p < a->c ? p : a->c);
+		adaptive_target_set(a->ctx, HAND_P, &a->p,
+				    adaptive_target_grown(a->p, b1, b2, a->c));
 		a->ghost_hits[0]++;
 		to_t2_tail(a, x);
 	} else if (from == B2) {
-		double p = a->p - ratio_at_least_1(b1, b2);
-
-		set_p(a, p > 0 ? p : 0);
+		adaptive_target_set(a->ctx, HAND_P, &a->p, adaptive_target_shrunk(a->p, b1, b2));
 		a->ghost_hits[1]++;
 		to_t2_tail(a, x);
 	} else {

@@ -75,10 +75,12 @@ struct lecar {
 	uint32_t first_bucket, free_bucket;
 	uint32_t *bucket_of;		/* [npages] */
 	uint32_t *freq;			/* [npages] */
-	uint32_t *evicted_at;		/* [npages]: step a ghost was evicted */
+	uint32_t *evicted_at;		/* [npages]: `now` when a ghost was evicted */
 	uint8_t *where;			/* [npages] */
 	double w_lru, w_lfu, lr, dr;
 	uint64_t rng;
+	uint32_t now;			/* references seen before the current one:
+					 * LeCaR's clock (libCacheSim's n_req) */
 	uint32_t history_max;
 	uint64_t regrets[2];
 };
@@ -203,6 +205,7 @@ static void lecar_hit(void *state, const struct pl_ref *ref)
 		pl_dlist_push_head(&l->links, &l->list[CACHE], x);
 		pl_emit_move(l->ctx, x, CACHE, CACHE, 0);
 	}
+	l->now++;
 }
 
 static uint32_t lfu_candidate(const struct lecar *l)
@@ -215,8 +218,7 @@ static uint32_t lfu_candidate(const struct lecar *l)
  * weights on the lookup, before it evicts): a fault on a ghost shrinks its
  * expert's weight by exp(-lr dr^t), t the references since its eviction.
  */
-static void weights_after(const struct lecar *l, uint32_t x, uint32_t step, double *w_lru,
-			  double *w_lfu)
+static void weights_after(const struct lecar *l, uint32_t x, double *w_lru, double *w_lfu)
 {
 	unsigned ghost = l->where[x];
 	double bad, good, s;
@@ -227,7 +229,7 @@ static void weights_after(const struct lecar *l, uint32_t x, uint32_t step, doub
 		return;
 	bad = ghost == H_LRU ? l->w_lru : l->w_lfu;
 	good = ghost == H_LRU ? l->w_lfu : l->w_lru;
-	bad = bad * exp(-l->lr * pow(l->dr, (double)(step - l->evicted_at[x]))) + 1e-10;
+	bad = bad * exp(-l->lr * pow(l->dr, (double)(l->now - l->evicted_at[x]))) + 1e-10;
 	s = bad + good + 2e-10;
 	*(ghost == H_LRU ? w_lru : w_lfu) = bad / s;
 	*(ghost == H_LRU ? w_lfu : w_lru) = (good + 1e-10) / s;
@@ -247,7 +249,7 @@ static uint32_t lecar_victim(const void *state)
 
 	if (lru == lfu)
 		return lru;
-	weights_after(l, l->ctx->faulting, pl_sim_position(l->ctx->sim), &w_lru, &w_lfu);
+	weights_after(l, l->ctx->faulting, &w_lru, &w_lfu);
 	return lru_drawn(l->rng, w_lru) ? lru : lfu;
 }
 
@@ -259,11 +261,11 @@ static void forget(struct lecar *l, uint32_t page, unsigned ghost)
 }
 
 /* A fault on a ghost: its expert's weight shrinks, and the ghost goes. */
-static void regret(struct lecar *l, uint32_t x, uint32_t step)
+static void regret(struct lecar *l, uint32_t x)
 {
 	unsigned ghost = l->where[x];
 
-	weights_after(l, x, step, &l->w_lru, &l->w_lfu);
+	weights_after(l, x, &l->w_lru, &l->w_lfu);
 	l->regrets[ghost - H_LRU]++;
 	forget(l, x, ghost);
 }
@@ -272,11 +274,10 @@ static void lecar_evict(void *state, uint32_t victim)
 {
 	struct lecar *l = state;
 	uint32_t x = l->ctx->faulting, lru = l->list[CACHE].tail;
-	uint32_t step = pl_sim_position(l->ctx->sim);
 	unsigned ghost;
 
 	if (l->where[x] == H_LRU || l->where[x] == H_LFU)
-		regret(l, x, step);
+		regret(l, x);
 	ghost = victim == lfu_candidate(l) && victim == lru ? NOWHERE :
 		victim == lru ? H_LRU : H_LFU;
 	if (ghost != NOWHERE)
@@ -290,7 +291,7 @@ static void lecar_evict(void *state, uint32_t victim)
 		return;
 	pl_dlist_push_head(&l->links, &l->list[ghost], victim);
 	l->where[victim] = (uint8_t)ghost;
-	l->evicted_at[victim] = step;
+	l->evicted_at[victim] = l->now;
 	pl_emit_insert(l->ctx, victim, ghost, 0);
 	if (l->list[ghost].len > l->history_max)
 		forget(l, l->list[ghost].tail, ghost);
@@ -302,12 +303,13 @@ static void lecar_insert(void *state, const struct pl_ref *ref)
 	uint32_t x = ref->page;
 
 	if (l->where[x] == H_LRU || l->where[x] == H_LFU)	/* memory was not full */
-		regret(l, x, ref->step);
+		regret(l, x);
 	pl_dlist_push_head(&l->links, &l->list[CACHE], x);
 	l->where[x] = CACHE;
 	pl_emit_insert(l->ctx, x, CACHE, 0);
 	join_bucket(l, x, bucket_after(l, PL_NONE, 1));
 	set_freq(l, x, 1);
+	l->now++;
 }
 
 static void lecar_snapshot(const void *state, struct pl_snapshot *out)
