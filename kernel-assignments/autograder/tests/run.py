@@ -26,5 +26,7 @@ if "--unit" not in sys.argv:
 
 	for module_path in sorted(HERE.glob("hostile_*.py")):
 		hostile.register(getattr(importlib.import_module(module_path.stem), "CASES", []))
+	sys.path.append(str(HERE.parent.parent / "experiments"))
+	import experiment_checks  # noqa: E402,F401  (the experiment harness's smallest run)
 
 sys.exit(harness.run_checks("kernel", [arg for arg in sys.argv[1:] if not arg.startswith("--")]))
