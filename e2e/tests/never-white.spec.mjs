@@ -16,6 +16,8 @@
  *     uncaught error, no console error (the fixture checks), no error panel.
  */
 import { test, expect } from '../lib/fixtures.mjs';
+/* The generator's PRNG (mulberry32): the same seed, the same actions. */
+import { random } from '../../web/src/wasm/generator.ts';
 
 const ZIPF_1M = 'zipf-big';
 
@@ -92,18 +94,6 @@ test('a view that throws shows what failed, a link to its state and ways back; t
 	expect(planted.length).toBeGreaterThan(0);
 	pageErrors.splice(0, pageErrors.length, ...pageErrors.filter((e) => !planted.includes(e)));
 });
-
-/* mulberry32: the same seed, the same actions. */
-function random(seed) {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 
 const SEED = Number(process.env.PAGELAB_FUZZ_SEED ?? 20261123);
 const ACTIONS = 36;

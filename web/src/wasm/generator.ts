@@ -19,8 +19,11 @@ import { PagelabError, type GeneratorSpec } from './protocol';
 export const MAX_GENERATED_REFERENCES = 20_000_000;
 export const MAX_GENERATED_PAGES = 1_000_000;
 
-/** mulberry32: a small, fast, well-mixed 32-bit PRNG; returns [0, 1). */
-function random(seed: number): () => number {
+/**
+ * mulberry32: a small, fast, well-mixed 32-bit PRNG; returns [0, 1).  Exported
+ * for the e2e fuzz test, which replays its actions from a seed the same way.
+ */
+export function random(seed: number): () => number {
 	let state = seed >>> 0;
 	return () => {
 		state = (state + 0x6d2b79f5) >>> 0;
