@@ -56,9 +56,17 @@ describe('the client', () => {
 		expect(info.distinctPages).toBe(4);
 		const result = await client.simulate({ policy: 'lru', frames: 2, trace: { kind: 'text', text }, record: true });
 		const session = result.session!;
-		const resident = (await session.snapshot(2)).lists.flat().map((e) => e.page);
+		const resident = (await session.snapshot(2)).lists.flatMap((list) => [...list]).map((e) => e.page);
 		expect(resident.sort(comparePages)).toEqual([2n ** 53n + 1n, 2n ** 64n - 1n]);
-		expect(String((await session.snapshot(4)).lists.flat().find((e) => e.page !== 2 ** 53 - 1)?.page)).toBe('18446744073709551615');
+		expect(String((await session.snapshot(4)).lists.flatMap((list) => [...list]).find((e) => e.page !== 2 ** 53 - 1)?.page)).toBe('18446744073709551615');
+		/* LRU's one list at step 2, most recent first: read without decoding a whole entry. */
+		const [recency] = (await session.snapshot(2)).lists;
+		expect([recency.page(0), recency.page(1)]).toEqual([2n ** 53n + 1n, 2n ** 64n - 1n]);
+		expect(recency.indexOfPage(2n ** 64n - 1n)).toBe(1);
+		expect(recency.indexOfPage(2 ** 53 - 1)).toBe(-1);
+		expect(recency.widestDigits()).toBe(20);
+		expect(recency.widestDigits(1)).toBe(16);
+		expect(recency.at(2)).toBeUndefined();
 		const evicted = (await session.events(0, 5)).filter((e) => e.kind === 'evict').map((e) => String(e.page));
 		/* LRU at 2 frames: each of the first three pages is evicted in turn, the largest first. */
 		expect(evicted).toEqual(['18446744073709551615', '9007199254740993', '9007199254740991']);
@@ -92,7 +100,7 @@ describe('the client', () => {
 		const start = await session.snapshot(0);
 		expect(start.lists.every((list) => list.length === 0)).toBe(true);
 		const third = await session.snapshot(3);
-		const resident = third.lists.flat().map((e) => e.page).sort(comparePages);
+		const resident = third.lists.flatMap((list) => [...list]).map((e) => e.page).sort(comparePages);
 		expect(resident).toEqual([0, 1, 7]);
 		const events = await session.events(3, 4);
 		expect(events[0]).toMatchObject({ step: 3, kind: 'miss', page: 2 });

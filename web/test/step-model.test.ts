@@ -12,7 +12,7 @@ import { STEP_VIEW_LIMIT, loadRun, type Run } from '../src/model/run';
 import { narrate } from '../src/model/narration';
 import { transitionsOf } from '../src/model/transitions';
 import type { Scenario } from '../src/model/scenario';
-import { comparePages, type PageNumber } from '../src/wasm/protocol';
+import { comparePages, type PageNumber, type SnapshotList } from '../src/wasm/protocol';
 
 const client = inProcessClient();
 const runs: Run[] = [];
@@ -29,7 +29,7 @@ async function run(policy: string, frames: number, text: string, params: Record<
 	return loaded;
 }
 
-function residentOf(lists: Array<Array<{ page: PageNumber }>>, ghost: boolean[]): PageNumber[] {
+function residentOf(lists: SnapshotList[], ghost: boolean[]): PageNumber[] {
 	return lists.flatMap((list, l) => (ghost[l] ? [] : list.map((e) => e.page))).sort(comparePages);
 }
 
@@ -197,7 +197,7 @@ describe("the policy's counters at each step", () => {
 			const delta = after.counters[refault] - after.countersBefore[refault];
 			expect(after.countersBefore).toEqual(before.counters);
 			/* Every eviction leaves a shadow value (lru_lists.c), so a fault on a page seen before is a refault. */
-			const resident = before.lists.some((list, l) => !linux.policy.lists[l].ghost && list.some((e) => e.page === pages[k - 1]));
+			const resident = before.lists.some((list, l) => !linux.policy.lists[l].ghost && list.indexOfPage(pages[k - 1]) >= 0);
 			const refaulted = !resident && pages.slice(0, k - 1).includes(pages[k - 1]);
 			expect(delta, `step ${k} (page ${pages[k - 1]})`).toBe(refaulted ? 1 : 0);
 			refaults += delta;

@@ -17,7 +17,7 @@ import {
 	stripCells,
 	stripWindow,
 } from './compare';
-import type { ListInfo, PolicyEvent, Snapshot } from '../wasm/protocol';
+import { snapshotFromEntries, type ListInfo, type PolicyEvent } from '../wasm/protocol';
 
 /* 'HFF' -> outcome array (1 = hit). */
 const runOf = (results: string) => Uint8Array.from([...results], (r) => (r === 'H' ? 1 : 0));
@@ -205,13 +205,7 @@ describe('resident pages', () => {
 		{ name: 't2', ghost: false },
 	];
 	const entry = (page: number) => ({ page, values: [] });
-	const snapshot: Snapshot = {
-		step: 4,
-		lists: [[entry(3), entry(1)], [entry(9)], [entry(5)]],
-		hands: [],
-		counters: [],
-		countersBefore: [],
-	};
+	const snapshot = snapshotFromEntries(4, [[entry(3), entry(1)], [entry(9)], [entry(5)]]);
 
 	it('are the pages of the non-ghost lists in list order', () => {
 		expect(residentPages(snapshot, lists)).toEqual([3, 1, 5]);

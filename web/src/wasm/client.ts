@@ -25,7 +25,9 @@ import {
 	type Session,
 	type SimulateRequest,
 	type SimulateResult,
-	type Snapshot,
+	type PageTable,
+	type SnapshotData,
+	snapshotOf,
 	type TraceInfo,
 	type TraceSource,
 } from './protocol';
@@ -76,10 +78,10 @@ export class Client implements PagelabClient {
 
 	async simulate(request: SimulateRequest, options?: CallOptions): Promise<SimulateResult> {
 		const reply = await this.call<SimulateReply>({ method: 'simulate', request }, options);
-		const { session, sessionSteps, ...result } = reply;
+		const { session, sessionSteps, sessionNumbers, ...result } = reply;
 		if (session === undefined) return result;
 		const policy = (await this.listPolicies()).find((p) => p.name === request.policy)!;
-		return { ...result, session: this.session(session, policy, request.frames, sessionSteps ?? 0) };
+		return { ...result, session: this.session(session, policy, request.frames, sessionSteps ?? 0, sessionNumbers!) };
 	}
 
 	faultsByFrames(request: FaultsByFramesRequest, options?: CallOptions): Promise<FramesPoint[]> {
@@ -92,13 +94,13 @@ export class Client implements PagelabClient {
 		this.pending.clear();
 	}
 
-	private session(handle: number, policy: PolicyInfo, frames: number, steps: number): Session {
+	private session(handle: number, policy: PolicyInfo, frames: number, steps: number, numbers: PageTable): Session {
 		let disposed = false;
 		return {
 			policy,
 			frames,
 			steps,
-			snapshot: (step) => this.call<Snapshot>({ method: 'snapshot', session: handle, step }),
+			snapshot: async (step) => snapshotOf(await this.call<SnapshotData>({ method: 'snapshot', session: handle, step }), numbers),
 			events: (from, to) => this.call<PolicyEvent[]>({ method: 'events', session: handle, from, to }),
 			eventArrays: (from, to) => this.call<EventArrays>({ method: 'eventArrays', session: handle, from, to }),
 			dispose: async () => {

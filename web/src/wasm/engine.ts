@@ -17,14 +17,13 @@
 import type { PagelabModule } from './module';
 import {
 	eventAt,
-	pageNumber,
 	PagelabError,
 	type PageTable,
 	type EventArrays,
 	type ParamValues,
 	type PolicyEvent,
 	type PolicyInfo,
-	type Snapshot,
+	type SnapshotData,
 	type Stats,
 	type TraceInfo,
 } from './protocol';
@@ -211,31 +210,22 @@ export class Engine {
 		return Object.fromEntries(names.map((name, c) => [name, this.m._pl_abi_sim_counter(sim, c)]));
 	}
 
-	/** The structure at `step`, page numbers translated through `numbers`. */
-	snapshot(sim: number, step: number, numbers: PageTable): Snapshot {
+	/** The structure at `step` as typed arrays of dense page ids and field values. */
+	snapshot(sim: number, step: number): SnapshotData {
 		const at = this.m._pl_abi_sim_seek(sim, step);
 		if (!at) throw new PagelabError(`step ${step}: ${this.lastError()}`);
 		const w = this.m.HEAP32.subarray(at >>> 2, (at >>> 2) + 4 + MAX_LISTS + MAX_HANDS + 2);
 		const [nlists, nfields, nhands] = [w[0], w[1], w[2]];
+		const lengths = Array.from(w.subarray(4, 4 + nlists));
+		const total = lengths.reduce((sum, length) => sum + length, 0);
 		const pagesAt = w[4 + MAX_LISTS + MAX_HANDS] >>> 2;
 		const valuesAt = w[4 + MAX_LISTS + MAX_HANDS + 1] >>> 2;
-		const ids = this.m.HEAPU32;
-		const values = this.m.HEAP32;
-		const lists: Snapshot['lists'] = [];
-		let entry = 0;
-		for (let l = 0; l < nlists; l++) {
-			const list = [];
-			for (let k = 0; k < w[4 + l]; k++, entry++) {
-				const fields = Array.from(values.subarray(valuesAt + entry * nfields, valuesAt + (entry + 1) * nfields));
-				const number = numbers[ids[pagesAt + entry]];
-				list.push({ page: typeof number === 'number' ? number : pageNumber(number), values: fields });
-			}
-			lists.push(list);
-		}
 		const hands = Array.from(w.subarray(4 + MAX_LISTS, 4 + MAX_LISTS + nhands));
+		const ids = this.m.HEAPU32.slice(pagesAt, pagesAt + total);
+		const values = this.m.HEAP32.slice(valuesAt, valuesAt + total * nfields);
 		const counters = this.countersAt(sim, step);
 		const countersBefore = step > 0 ? this.countersAt(sim, step - 1) : counters;
-		return { step, lists, hands, counters, countersBefore };
+		return { step, lengths, ids, values, nfields, hands, counters, countersBefore };
 	}
 
 	/** A recorded simulation's counters after `step` (PolicyInfo.counters order; none if the policy has none). */

@@ -41,7 +41,12 @@ export type Request =
 	| { id: number; method: 'cancel'; target: number };
 
 /** What `simulate` sends back: the result with the session as a number. */
-export type SimulateReply = Omit<SimulateResult, 'session'> & { session?: number; sessionSteps?: number };
+export type SimulateReply = Omit<SimulateResult, 'session'> & {
+	session?: number;
+	sessionSteps?: number;
+	/** The session's page table, sent once: its snapshots carry dense ids into it. */
+	sessionNumbers?: PageTable;
+};
 
 export type Reply =
 	| { id: number; progress: [number, number] }
@@ -121,6 +126,7 @@ export class Host {
 				const reply = await this.simulate(engine, request.id, request.request);
 				const { pages, writes } = reply.trace;
 				const transfer = [reply.outcome.buffer, pages.ids.buffer, pages.numbers.buffer, writes.buffer];
+				if (reply.sessionNumbers) transfer.push(reply.sessionNumbers.buffer);
 				return [reply, transfer];
 			}
 			case 'faultsByFrames':
@@ -128,7 +134,8 @@ export class Host {
 			case 'snapshot': {
 				const session = this.session(request.session);
 				this.checkStep(session, request.step);
-				return [engine.snapshot(session.sim, request.step, session.numbers), []];
+				const snapshot = engine.snapshot(session.sim, request.step);
+				return [snapshot, [snapshot.ids.buffer, snapshot.values.buffer]];
 			}
 			case 'events': {
 				const session = this.eventRange(request.session, request.from, request.to, MAX_EVENT_SPAN);
@@ -206,7 +213,11 @@ export class Host {
 			} else if (request.record) {
 				reply.session = await this.recordPrefix(engine, id, request, trace, recordSteps);
 			}
-			if (request.record) reply.sessionSteps = recordSteps;
+			if (reply.session !== undefined) {
+				reply.sessionSteps = recordSteps;
+				/* A copy: the session keeps its own table for its event calls. */
+				reply.sessionNumbers = this.session(reply.session).numbers.slice();
+			}
 			return reply;
 		} finally {
 			if (!kept) {

@@ -294,16 +294,122 @@ export interface SnapshotEntry {
 	values: number[];
 }
 
+/**
+ * A snapshot as the worker sends it: typed arrays (transferred, not
+ * copied), no object per page, so a 4096-frame structure costs the page
+ * nothing until a view reads the entries it draws.
+ */
+export interface SnapshotData {
+	step: number;
+	/** lengths[l] entries of list l; list l's entries follow list l-1's. */
+	lengths: number[];
+	/** Dense page id of each entry (an index into the session's page table). */
+	ids: Uint32Array;
+	/** Field f of entry e is values[e * nfields + f]. */
+	values: Int32Array;
+	nfields: number;
+	hands: number[];
+	counters: number[];
+	countersBefore: number[];
+}
+
+/**
+ * One list of a snapshot, head to tail.  Entries are decoded when read
+ * (at, page, value), so drawing the rows in view of a long list costs
+ * those rows only.
+ */
+export class SnapshotList implements Iterable<SnapshotEntry> {
+	constructor(
+		private readonly data: SnapshotData,
+		private readonly numbers: PageTable,
+		/** Index of this list's first entry in data.ids. */
+		private readonly begin: number,
+		readonly length: number,
+	) {}
+
+	/** The page number of entry i (0 <= i < length). */
+	page(i: number): PageNumber {
+		return pageOf(this.numbers, this.data.ids[this.begin + i]);
+	}
+
+	/** Field f of entry i. */
+	value(i: number, f: number): number {
+		return this.data.values[(this.begin + i) * this.data.nfields + f];
+	}
+
+	/** Entry i decoded, or undefined outside 0..length-1 (as Array.prototype.at, without negative indexes). */
+	at(i: number): SnapshotEntry | undefined {
+		if (!(i >= 0 && i < this.length)) return undefined;
+		const from = (this.begin + i) * this.data.nfields;
+		return { page: this.page(i), values: Array.from(this.data.values.subarray(from, from + this.data.nfields)) };
+	}
+
+	/** Where `page` is in the list, or -1; compares in the table's own form, decoding nothing. */
+	indexOfPage(page: PageNumber): number {
+		const { ids } = this.data;
+		const numbers = this.numbers;
+		const wanted = numbers instanceof BigUint64Array ? BigInt(page) : page;
+		for (let i = 0; i < this.length; i++) if (numbers[ids[this.begin + i]] === wanted) return i;
+		return -1;
+	}
+
+	/** Decimal digits of the largest page number among the first `count` entries (1 if none). */
+	widestDigits(count = this.length): number {
+		let widest: number | bigint = 0;
+		for (let i = 0; i < Math.min(count, this.length); i++) {
+			const number = this.numbers[this.data.ids[this.begin + i]];
+			if (number > widest) widest = number;
+		}
+		return String(widest).length;
+	}
+
+	map<T>(fn: (entry: SnapshotEntry, i: number) => T): T[] {
+		return Array.from({ length: this.length }, (_, i) => fn(this.at(i)!, i));
+	}
+
+	*[Symbol.iterator](): Iterator<SnapshotEntry> {
+		for (let i = 0; i < this.length; i++) yield this.at(i)!;
+	}
+}
+
 export interface Snapshot {
 	step: number;
 	/** lists[i] holds PolicyInfo.lists[i]'s pages from head to tail. */
-	lists: SnapshotEntry[][];
+	lists: SnapshotList[];
 	/** hands[h] is the position of hand h in its list. */
 	hands: number[];
 	/** counters[c] is PolicyInfo.counters[c] after this step (kept per step by a recorded run). */
 	counters: number[];
 	/** The same counters one step earlier (at step 0: the counters themselves, all 0). */
 	countersBefore: number[];
+}
+
+/** The Snapshot of `data`, its page ids read through the session's table `numbers`. */
+export function snapshotOf(data: SnapshotData, numbers: PageTable): Snapshot {
+	let begin = 0;
+	const lists = data.lengths.map((length) => {
+		const list = new SnapshotList(data, numbers, begin, length);
+		begin += length;
+		return list;
+	});
+	return { step: data.step, lists, hands: data.hands, counters: data.counters, countersBefore: data.countersBefore };
+}
+
+/** A Snapshot of plain lists of entries (page numbers up to 2^53), for tests and tools. */
+export function snapshotFromEntries(step: number, lists: SnapshotEntry[][], hands: number[] = []): Snapshot {
+	const entries = lists.flat();
+	const nfields = entries[0]?.values.length ?? 0;
+	const data: SnapshotData = {
+		step,
+		lengths: lists.map((list) => list.length),
+		ids: Uint32Array.from(entries, (_, i) => i),
+		values: Int32Array.from(entries.flatMap((entry) => entry.values)),
+		nfields,
+		hands,
+		counters: [],
+		countersBefore: [],
+	};
+	return snapshotOf(data, Float64Array.from(entries, (entry) => Number(entry.page)));
 }
 
 export interface Session {

@@ -16,7 +16,6 @@
  * Each chip keeps its place in the whole list for a screen reader
  * (aria-posinset / aria-setsize), and a note says which part is shown.
  */
-import type { PageNumber } from '../../wasm/protocol';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 
 /** Lists up to this long are drawn whole. */
@@ -42,13 +41,6 @@ interface Metrics {
 	chipWidth: number;
 	rowHeight: number;
 	perRow: number;
-}
-
-/** Digits of the widest page number among `entries`. */
-export function widestDigits(entries: { page: PageNumber }[]): number {
-	let widest = 1;
-	for (const entry of entries) widest = Math.max(widest, String(entry.page).length);
-	return widest;
 }
 
 export function ChipList({ testId, count, chip, follow, digits, children }: Props) {

@@ -31,7 +31,7 @@ export function ClockFace({ policy, snapshot, frames, transitions, handTurns }: 
 				<g data-testid={`list-${policy.lists[list].name}`}>
 					{Array.from({ length: slots }, (_, i) => {
 						const at = slotCentre(i, slots, RADIUS);
-						const entry = entries[i];
+						const entry = entries.at(i);
 						const label = slotCentre(i, slots, RADIUS - r - 14);
 						const number = (
 							<text key={`n-${i}`} className="pl-step-slot-number" x={label.x} y={label.y} dy="0.35em">

@@ -10,7 +10,7 @@
 import type { DrawingProps } from './ListsView';
 import { EvictedGhosts, ListRow, followedIndex, marksFor } from './ListsView';
 import { PageChip } from './PageChip';
-import { ChipList, widestDigits } from './ChipList';
+import { ChipList } from './ChipList';
 
 /** Pairs of (active, inactive) list indexes by type suffix, e.g. file: [3, 2]. */
 export function lanePairs(names: string[]): Array<{ type: string; active: number; inactive: number }> {
@@ -40,16 +40,16 @@ function Lane(props: DrawingProps & { list: number; kind: 'active' | 'inactive' 
 			<ChipList
 				testId={`list-${name}`}
 				count={entries.length}
-				digits={widestDigits(entries)}
+				digits={entries.widestDigits()}
 				follow={followedIndex(entries, referenced)}
 				chip={(i, position) => (
 					<PageChip
-						key={entries[i].page}
+						key={entries.page(i)}
 						policy={policy}
 						list={list}
-						entry={entries[i]}
+						entry={entries.at(i)!}
 						fieldMax={fieldMax}
-						marks={marksFor(entries[i].page, transitions)}
+						marks={marksFor(entries.page(i), transitions)}
 						position={position}
 					/>
 				)}

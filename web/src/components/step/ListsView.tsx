@@ -5,10 +5,10 @@
  * fading out at the end of the list they left.  A policy added to the core
  * later is drawn by this with no new UI code.
  */
-import type { PageNumber, PolicyInfo, Snapshot } from '../../wasm/protocol';
+import type { PageNumber, PolicyInfo, Snapshot, SnapshotList } from '../../wasm/protocol';
 import type { Transitions } from '../../model/transitions';
 import { PageChip, type ChipMarks } from './PageChip';
-import { ChipList, widestDigits } from './ChipList';
+import { ChipList } from './ChipList';
 
 export interface DrawingProps {
 	policy: PolicyInfo;
@@ -35,8 +35,8 @@ export function marksFor(page: PageNumber, t: Transitions): ChipMarks {
 }
 
 /** Where in `entries` the page `referenced` is, else where the first of `hands` points, else null. */
-export function followedIndex(entries: { page: PageNumber }[], referenced: PageNumber | null, hands: number[] = []): number | null {
-	const at = referenced === null ? -1 : entries.findIndex((entry) => entry.page === referenced);
+export function followedIndex(entries: SnapshotList, referenced: PageNumber | null, hands: number[] = []): number | null {
+	const at = referenced === null ? -1 : entries.indexOfPage(referenced);
 	if (at >= 0) return at;
 	return hands.length ? hands[0] : null;
 }
@@ -75,8 +75,9 @@ const GHOSTS_SHOWN = 24;
 
 export function ListRow({ policy, snapshot, fieldMax, transitions, referenced, list }: DrawingProps & { list: number }) {
 	const info = policy.lists[list];
-	const entries = info.ghost ? snapshot.lists[list].slice(0, GHOSTS_SHOWN) : snapshot.lists[list];
-	const hidden = snapshot.lists[list].length - entries.length;
+	const entries = snapshot.lists[list];
+	const count = info.ghost ? Math.min(entries.length, GHOSTS_SHOWN) : entries.length;
+	const hidden = entries.length - count;
 	const hands = policy.hands
 		.map((hand, h) => ({ ...hand, h, position: snapshot.hands[h] }))
 		.filter((hand) => hand.list === list);
@@ -90,17 +91,17 @@ export function ListRow({ policy, snapshot, fieldMax, transitions, referenced, l
 			</header>
 			<ChipList
 				testId={`list-${info.name}`}
-				count={entries.length}
-				digits={widestDigits(entries)}
+				count={count}
+				digits={entries.widestDigits(count)}
 				follow={followedIndex(entries, referenced, hands.map((hand) => hand.position))}
 				chip={(i, position) => (
 					<PageChip
-						key={entries[i].page}
+						key={entries.page(i)}
 						policy={policy}
 						list={list}
-						entry={entries[i]}
+						entry={entries.at(i)!}
 						fieldMax={fieldMax}
-						marks={marksFor(entries[i].page, transitions)}
+						marks={marksFor(entries.page(i), transitions)}
 						position={position}
 						style={hands.some((hand) => hand.position === i) ? { outline: '3px solid var(--hand)' } : undefined}
 					/>
