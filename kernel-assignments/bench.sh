@@ -9,6 +9,8 @@
 #                     the same command unsandboxed, and the ratio
 #   class throughput  a 10-submission class (reference, skeleton, broken) graded by the
 #                     class command at its default --jobs, in submissions per hour
+#   experiment        experiments/run: hotscan on the stock kernel and the RRIP reference,
+#                     3 runs each (6 boots), its kernels' preparation and the boots
 # Uses the self-test assignment; --warm-only skips the cold setup (it takes many minutes).
 # The machine's load average is printed next to each figure: this machine is shared.
 set -euo pipefail
@@ -103,3 +105,12 @@ if [ -x autograder/grade-class ]; then
 else
 	echo "class throughput: not measured (autograder/grade-class, the class command, is not on this branch)"
 fi
+
+# One experiment (experiments/run): 2 kernels x 3 runs x one workload.
+start=$(now)
+python3 experiments/run rrip --workload hotscan --runs 3 --out "$scratch/experiment" \
+	>"$scratch/experiment.md" 2>"$scratch/experiment.log"
+printf 'experiment (hotscan, stock vs the rrip reference, 3 boots each): %s s (load %s)\n' \
+	"$(seconds_since "$start")" "$(load)"
+grep -o "kernels ready ([0-9]* s)" "$scratch/experiment.log" | sed 's/^/  of which: /'
+grep -E "^\| (wall time|pages read from disk)" "$scratch/experiment.md" | sed 's/^/  /'

@@ -69,10 +69,10 @@ WORKLOADS = {workload.name: workload for workload in [
 	Workload("hotscan", 1.0, 4, True, "a file's hot set (memory/2) read at random,"
 		 " a one-time scan of memory/3 new pages after every memory reads, 4 times"
 		 " (RRIP's case)"),
-	Workload("seq", 1.0, 3, False, "seed 001 Seq: 3 passes writing every page in order"),
-	Workload("halfseq", 1.0, 3, False, "seed 001 Half Seq: 6 passes over the first half"),
-	Workload("rand", 1.0, 3, False, "seed 001 Rand: 3 passes of random writes over all"),
-	Workload("halfrand", 1.0, 3, False, "seed 001 Half Rand: random writes over the first"
+	Workload("seq", 1.5, 3, False, "seed 001 Seq: 3 passes writing every page in order"),
+	Workload("halfseq", 1.5, 3, False, "seed 001 Half Seq: 6 passes over the first half"),
+	Workload("rand", 1.5, 3, False, "seed 001 Rand: 3 passes of random writes over all"),
+	Workload("halfrand", 1.5, 3, False, "seed 001 Half Rand: random writes over the first"
 		 " half"),
 	Workload("stress", 1.5, 2, False, "seed 003 stress -m 3: three workers' fresh blocks,"
 		 " written in turns, and a small system set"),
@@ -199,7 +199,8 @@ def measure(kernel, setup, index, workdir, log):
 	verified = results.verify(outcome.results, outcome.console, key)
 	passed, message = verified.results.get("exp.workload", (False, "no result"))
 	if not passed:
-		raise ExperimentError(f"{kernel.label}, run {index + 1}: {message}")
+		raise ExperimentError(f"{kernel.label}, run {index + 1}: {message}; the console"
+				      " ended:\n" + qemu.last_lines(outcome.console))
 	values = {name: value for (ident, name), value in verified.values.items() if ident == "exp"}
 	log(f"{kernel.label}, run {index + 1}: {values.get('majflt')} major faults,"
 	    f" {values.get('wall_us', 0) / 1e6:.1f} s (boot {outcome.seconds:.0f} s)")

@@ -15,6 +15,7 @@ sd is the sample standard deviation (n - 1); with one run it is not defined and 
 """
 import csv
 import statistics
+from html import escape
 
 # (metric, what it is); metrics are named as the guest reports them (exp_workload.c)
 ROWS = [
@@ -173,10 +174,16 @@ def svg_panel(columns, metric, x, y, width, height):
 		if mean is not None:
 			parts.append(f'<rect x="{left:.1f}" y="{plot_bottom - mean * scale:.1f}"'
 				     f' width="{bar * 0.7:.1f}" height="{mean * scale:.1f}"'
-				     f' fill="{colours[index % 2]}"><title>{column.kernel.label}:'
+				     f' fill="{colours[index % 2]}"><title>{escape(column.kernel.label)}:'
 				     f' {mean_sd(column, metric)}</title></rect>')
 			parts.append(f'<text x="{middle:.1f}" y="{plot_bottom + 14}" text-anchor="middle"'
-				     f' font-size="11">{column.kernel.label}</text>')
+				     f' font-size="11">{escape(column.kernel.label)}</text>')
+			parts.append(f'<text x="{middle:.1f}" y="{plot_bottom - mean * scale - 4:.1f}"'
+				     f' text-anchor="middle" font-size="10" fill="#fff" stroke="#fff"'
+				     f' stroke-width="3">{number(mean, metric.endswith("_s"))}</text>'
+				     f'<text x="{middle:.1f}" y="{plot_bottom - mean * scale - 4:.1f}"'
+				     f' text-anchor="middle" font-size="10">'
+				     f'{number(mean, metric.endswith("_s"))}</text>')
 		if mean is not None and sd:
 			parts.append(f'<line x1="{middle:.1f}" x2="{middle:.1f}"'
 				     f' y1="{plot_bottom - (mean - sd) * scale:.1f}"'
@@ -190,15 +197,22 @@ def svg_panel(columns, metric, x, y, width, height):
 	return parts
 
 
+def plotted_metrics(columns):
+	"""PLOTTED, less the metrics that are zero (or absent) everywhere, the model included."""
+	return [metric for metric in PLOTTED
+		if any(column.mean(metric) or model_value(column.prediction, metric)
+		       for column in columns)]
+
+
 def svg(columns, title):
-	plotted = [metric for metric in PLOTTED if any(column.values(metric) for column in columns)]
+	plotted = plotted_metrics(columns)
 	width, height, per_row = 220, 170, 4
 	rows = (len(plotted) + per_row - 1) // per_row
 	total_width, total_height = per_row * width, rows * height + 50
 	parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{total_width}"'
 		 f' height="{total_height}" font-family="sans-serif">',
 		 f'<rect width="{total_width}" height="{total_height}" fill="#fff"/>',
-		 f'<text x="10" y="20" font-size="15">{title}</text>',
+		 f'<text x="10" y="20" font-size="15">{escape(title)}</text>',
 		 f'<text x="10" y="40" font-size="12">bars: mean of the runs; whiskers: ±1 sd;'
 		 ' black tick: the simulator\'s prediction</text>']
 	for index, metric in enumerate(plotted):
