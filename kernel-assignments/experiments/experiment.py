@@ -132,7 +132,7 @@ def patched_kernel(assignment_name, submission_path, log):
 	tree.prepare()
 	collected = submissions.collect(Path(submission_path), assignment, tree.start_version)
 	if collected.problem:
-		raise ExperimentError(f"{submission_path}: {collected.problem}")
+		raise ExperimentError(collected.problem)
 	digest = hashlib.sha256(tree.layer.directory.name.encode())
 	for path, data in sorted(collected.contents.items()):
 		digest.update(path.encode() + b"\0" + data + b"\0")
@@ -201,10 +201,12 @@ def measure(kernel, setup, index, workdir, log):
 	if not passed:
 		raise ExperimentError(f"{kernel.label}, run {index + 1}: {message}; the console"
 				      " ended:\n" + qemu.last_lines(outcome.console))
-	values = {name: value for (ident, name), value in verified.values.items() if ident == "exp"}
-	log(f"{kernel.label}, run {index + 1}: {values.get('majflt')} major faults,"
-	    f" {values.get('wall_us', 0) / 1e6:.1f} s (boot {outcome.seconds:.0f} s)")
-	return metrics(values)
+	shown = metrics({name: value for (ident, name), value in verified.values.items()
+			 if ident == "exp"})
+	log(f"{kernel.label}, run {index + 1}: {shown.get('read_pages')} pages read from disk,"
+	    f" {shown.get('majflt')} major faults, {shown.get('wall_s', 0):.1f} s"
+	    f" (boot {outcome.seconds:.0f} s)")
+	return shown
 
 
 def metrics(values):
