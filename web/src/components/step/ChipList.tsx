@@ -58,10 +58,15 @@ export function ChipList({ testId, count, chip, follow, digits, children }: Prop
 	);
 }
 
-/* The chip and row sizes of the drawn chips; the width only grows, so the rows never reflow back and forth. */
-function measure(list: HTMLOListElement, before: Metrics | null): Metrics | null {
-	const chips = list.querySelectorAll<HTMLElement>(':scope > li');
-	if (!chips.length) return before;
+/*
+ * The chip and row sizes, grown by the chips whose size was just reported
+ * (new ones, or ones whose content changed): the width only grows, so the
+ * rows never reflow back and forth.  Read in a ResizeObserver's callback,
+ * after the browser's own layout, so the reads force no layout.
+ */
+function measure(list: HTMLOListElement, resized: Element[], before: Metrics | null): Metrics | null {
+	const chips = resized.filter((element): element is HTMLElement => element instanceof HTMLElement && element.parentElement === list);
+	if (!chips.length && !before) return before;
 	const style = getComputedStyle(list);
 	const gap = parseFloat(style.columnGap) || 0;
 	const rowGap = parseFloat(style.rowGap) || 0;
@@ -84,27 +89,38 @@ function WindowedChips({ testId, count, chip, follow, digits, children }: Props)
 	const [metrics, setMetrics] = useState<Metrics | null>(null);
 	const [scrollTop, setScrollTop] = useState(0);
 	/*
-	 * Sizes are read in a ResizeObserver's callback, which runs after the
-	 * browser's own layout: a step never forces an extra layout.  Each drawn
-	 * chip is observed, so a wider one (more digits) is seen when it appears.
+	 * The box and each drawn chip are observed, so a resized box or a wider
+	 * chip (more digits, a longer field) is seen when it appears.  A chip
+	 * stays observed while it is drawn: observing reports an element once,
+	 * so a step reports only the chips it added or resized, not all of them.
 	 */
+	const observed = useRef(new Set<Element>());
 	const observer = useMemo(
 		() =>
 			typeof ResizeObserver === 'undefined'
 				? null
-				: new ResizeObserver(() => {
+				: new ResizeObserver((entries) => {
 						const element = list.current;
-						if (element) setMetrics((before) => measure(element, before));
+						if (element) setMetrics((before) => measure(element, entries.map((entry) => entry.target), before));
 					}),
 		[],
 	);
 	useEffect(() => () => observer?.disconnect(), [observer]);
 	useLayoutEffect(() => {
 		if (!observer || !box.current || !list.current) return;
-		/* Chips drawn before are let go, or a long session would hold every chip it ever drew. */
-		observer.disconnect();
-		observer.observe(box.current);
-		for (const element of list.current.querySelectorAll(':scope > li')) observer.observe(element);
+		const drawn = new Set<Element>(list.current.querySelectorAll(':scope > li'));
+		drawn.add(box.current);
+		/* Chips no longer drawn are let go, or a long session would hold every chip it ever drew. */
+		for (const element of observed.current)
+			if (!drawn.has(element)) {
+				observer.unobserve(element);
+				observed.current.delete(element);
+			}
+		for (const element of drawn)
+			if (!observed.current.has(element)) {
+				observer.observe(element);
+				observed.current.add(element);
+			}
 	});
 
 	/* Keep the followed chip's row in view: when it changes, not when the reader scrolls away from it. */
