@@ -5,7 +5,8 @@
  * the clock face), the whole trace's total is never cut, the clock hand
  * never covers a slot number, the kernel's counters move step by step,
  * CLOCK-Pro's three hands point at their entries, the compare view fits too
- * (its run editors folded behind "runs…"), hide answers hides the
+ * (its run editors folded behind "runs…"), so do the charts (one at a
+ * time under tabs, the policy checkboxes behind "policies…"), hide answers hides the
  * compare strips, the preset titles and the charts, the built site opened
  * from disk says how to serve it, and the focus ring shows in every mode.
  * Each fit case writes e2e/screenshots/lecture-<case>-<w>x<h>.png.
@@ -15,6 +16,7 @@ import { DIST_DIR } from '../lib/static-server.mjs';
 import { PROJECTORS, expectLectureText, expectLocatorOnScreen, expectOnScreen } from '../lib/screen.mjs';
 
 const SILBERSCHATZ = '7,0,1,2,0,3,0,4,2,3,0,3,2,1,2,0,1,7,0,1';
+const BELADY = '1,2,3,4,1,2,5,1,2,3,4,5';
 /* Anon and file pages, evictions with shadow entries, refaults: every part of Linux's drawing at once. */
 const LINUX_BUSY = '1,2,3,1,4,5,1,6,2,7,3,8,1,9,2,10,1,4,5,6,11,12,1,2';
 const CASES = {
@@ -72,6 +74,43 @@ for (const [width, height] of PROJECTORS) {
 			await expect(lab.byTestId('compare-policy-0')).toHaveCount(0);
 			await lab.byTestId('compare-edit-runs').click();
 			await expect(lab.byTestId('compare-policy-0')).toHaveValue('fifo');
+		});
+
+		test('charts: each chart fills the screen under its tab, the Belady note and the policy checkboxes included, at 24 px', async ({ lab, page }) => {
+			/* Belady's string: FIFO's frames chart has an anomaly, so its note is on screen too. */
+			await page.goto(`./?policy=fifo&frames=3&refs=${BELADY}&view=charts&lecture=1`);
+			await expect(lab.byTestId('belady-note')).toHaveCount(0);
+			for (const chart of ['cumulative', 'frames', 'access']) {
+				await lab.byTestId(`charts-tab-${chart}`).click();
+				await expect(lab.byTestId(`charts-tab-${chart}`)).toHaveAttribute('aria-selected', 'true');
+				/* Lines are SVG paths, the access scatter's dots a canvas. */
+				await expect(lab.byTestId(`chart-${chart}`).locator(chart === 'access' ? 'canvas' : 'svg path').first()).toBeVisible({ timeout: 30_000 });
+				if (chart === 'frames') await expect(lab.byTestId('belady-note')).toContainText('FIFO faults 10 times with 4 frames');
+				await expect(lab.byTestId('charts-progress')).toHaveCount(0, { timeout: 30_000 });
+				await page.waitForTimeout(300); /* the chart takes its measured size */
+				/* The chart uses the screen: at least half its height, its plot never below four lines of text. */
+				const box = await lab.byTestId(`chart-${chart}`).locator('svg').boundingBox();
+				expect(box.height, `${chart} chart height`).toBeGreaterThan(height / 2);
+				await expectOnScreen(lab, [`chart-${chart}`, `export-png-${chart}`, 'charts-edit-policies'], { width, height });
+				await expectLectureText(lab, { width, height });
+				expect(await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight])).toEqual([width, height]);
+				await page.screenshot({ path: `e2e/screenshots/lecture-charts-${chart}-${width}x${height}.png` });
+			}
+			/* The checkboxes unfold above the chart, which shrinks to the room left, and fold away again. */
+			await expect(lab.byTestId('chart-policy-lru')).toHaveCount(0);
+			await lab.byTestId('charts-edit-policies').click();
+			await expect(lab.byTestId('charts-edit-policies')).toHaveAttribute('aria-expanded', 'true');
+			await lab.byTestId('chart-policy-clock').check();
+			await expect(lab.byTestId('chart-access').locator('svg')).toBeVisible();
+			await expect(lab.byTestId('charts-progress')).toHaveCount(0, { timeout: 30_000 });
+			await page.waitForTimeout(300);
+			await expectOnScreen(lab, ['chart-policy-wtinylfu', 'chart-access'], { width, height });
+			await expectLectureText(lab, { width, height });
+			await page.screenshot({ path: `e2e/screenshots/lecture-charts-policies-${width}x${height}.png` });
+			await lab.byTestId('charts-edit-policies').click();
+			await expect(lab.byTestId('chart-policy-clock')).toHaveCount(0);
+			await lab.byTestId('charts-tab-cumulative').click();
+			await expect(lab.byTestId('chart-cumulative').locator('svg')).toContainText('CLOCK');
 		});
 
 		test('the clock hand stops short of the slot number it points at', async ({ lab, page }) => {

@@ -238,4 +238,22 @@ describe('the width of a chart', () => {
 		expect(narrow.height / narrow.width).toBeCloseTo(620 / 1120, 2);
 		expect(narrow.fontSize).toBe(chartGeometry('lecture', 1, 2).fontSize);
 	});
+
+	it('takes the height a projector screen leaves, keeping its type size, and never squeezes the plot under four lines', () => {
+		const fitted = chartGeometry('lecture', 1, 2, 1200, 430);
+		expect(fitted.height).toBe(430);
+		expect(fitted.fontSize).toBe(24);
+		const squeezed = chartGeometry('lecture', 1, 2, 1200, 50);
+		const plot = squeezed.height - squeezed.margin.top - squeezed.margin.bottom;
+		expect(plot).toBeGreaterThanOrEqual(4 * 24);
+		expect(plot).toBeLessThan(4 * 24 + 1);
+	});
+
+	it('lays out a fitted chart inside the height it was given', () => {
+		const layout = layoutChart(spec(series('fifo', [1, 2, 3, 4], [1, 2, 2, 3])), 'lecture', 1000, 400);
+		expect(layout.geometry.height).toBe(400);
+		const [bottom, top] = layout.scales.y.range();
+		expect(bottom).toBe(400 - layout.geometry.margin.top - layout.geometry.margin.bottom);
+		expect(top).toBe(0);
+	});
 });

@@ -178,25 +178,33 @@ export function chartWidth(size: ChartSize, available: number): number {
 	return Math.round(Math.min(MAX_CHART_WIDTH, Math.max(MIN_CHART_WIDTH, available)));
 }
 
+/* A plot area is never lower than this many lines of the chart's text, however little room it is given. */
+const MIN_PLOT_LINES = 4;
+
 /**
- * The pixel layout of a chart `width` px wide (keeping the size's aspect
- * ratio): the top margin makes room for the title and the legend rows, the
- * left one for the widest y tick label.
+ * The pixel layout of a chart `width` px wide: as tall as the size's aspect
+ * ratio makes it, or, given `height` (the room a projector screen leaves),
+ * exactly that tall, text staying at its size (the plot area shrinks, to no
+ * less than MIN_PLOT_LINES lines of text).  The top margin makes room for
+ * the title and the legend rows, the left one for the widest y tick label.
  */
 export function chartGeometry(
 	size: ChartSize,
 	legendRows: number,
 	yTickChars: number,
 	width = SIZES[size].width,
+	height?: number,
 ): ChartGeometry {
 	const base = SIZES[size];
 	const top = base.titleSize * 2 + legendRows * base.legendRowHeight + base.fontSize * 0.5;
 	const left = base.fontSize * 2.2 + textWidth('0'.repeat(Math.max(yTickChars, 1)), base.fontSize);
+	const bottom = base.fontSize * 3.6;
+	const lowest = Math.ceil(top + bottom + MIN_PLOT_LINES * base.fontSize);
 	return {
 		...base,
 		width,
-		height: Math.round((width * base.height) / base.width),
-		margin: { top, right: base.fontSize * 2, bottom: base.fontSize * 3.6, left },
+		height: height === undefined ? Math.round((width * base.height) / base.width) : Math.max(lowest, Math.floor(height)),
+		margin: { top, right: base.fontSize * 2, bottom, left },
 	};
 }
 
@@ -378,20 +386,21 @@ export interface ChartLayout {
 }
 
 /**
- * Lays a chart out: the legend first (it sets the top margin), then the y
- * tick labels (their width sets the left margin), then the scales and paths
- * in the final plot rectangle.
+ * Lays a chart out `width` px wide (and `height` px tall if given, else at
+ * the size's aspect ratio): the legend first (it sets the top margin), then
+ * the y tick labels (their width sets the left margin), then the scales and
+ * paths in the final plot rectangle.
  */
-export function layoutChart(spec: ChartSpec, size: ChartSize, width = SIZES[size].width): ChartLayout {
+export function layoutChart(spec: ChartSpec, size: ChartSize, width = SIZES[size].width, height?: number): ChartLayout {
 	const base = SIZES[size];
 	const legend = legendLayout(
 		spec.series.map((s) => s.label),
 		width - base.fontSize * 4,
 		size,
 	);
-	const draft = chartGeometry(size, legend.rows, 1, width);
+	const draft = chartGeometry(size, legend.rows, 1, width, height);
 	const draftTicks = axisTicks(chartScales(spec, draft).y, base.tickCount.y, !!spec.yIntegers);
-	const geometry = chartGeometry(size, legend.rows, Math.max(...draftTicks.map((t) => t.label.length)), width);
+	const geometry = chartGeometry(size, legend.rows, Math.max(...draftTicks.map((t) => t.label.length)), width, height);
 	const scales = chartScales(spec, geometry);
 	return {
 		geometry,

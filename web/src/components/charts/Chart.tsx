@@ -8,6 +8,10 @@
  *   size      'normal' or 'lecture' (big type, thick lines)
  *   fileBase  exported file name without extension (default pagelab-<id>)
  *   caption   optional text under the chart (e.g. the anomaly in words)
+ *   fill      true: the chart takes the width and the height of its box
+ *             (lecture mode's one screen: the box is the room left under the
+ *             controls), text staying at its size; otherwise it takes the
+ *             box's width at the size's aspect ratio.
  *
  * Adding an analysis (miss-ratio curve, working-set size, lifetime
  * function, access scatter): compute its curve in model/ (pure, tested),
@@ -37,6 +41,7 @@ export interface ChartProps {
 	size: ChartSize;
 	fileBase?: string;
 	caption?: ReactNode;
+	fill?: boolean;
 }
 
 function plotSize(layout: ChartLayout) {
@@ -260,14 +265,17 @@ function drawCanvasPoints(canvas: HTMLCanvasElement, spec: ChartSpec, layout: Ch
 	return () => cancelAnimationFrame(frame);
 }
 
-function ChartDrawing({ spec, size, fileBase = `pagelab-${spec.id}`, caption }: ChartProps) {
+function ChartDrawing({ spec, size, fileBase = `pagelab-${spec.id}`, caption, fill = false }: ChartProps) {
 	const svgRef = useRef<SVGSVGElement>(null);
 	const canvasRef = useRef<HTMLCanvasElement>(null);
+	/* The room measured: the whole box, or when filling, the part of it the caption leaves. */
 	const box = useRef<HTMLDivElement>(null);
+	const room = useRef<HTMLDivElement>(null);
 	const [exportError, setExportError] = useState<string | null>(null);
-	const available = useElementWidth(box).width;
-	const width = chartWidth(size, available);
-	const layout = useMemo(() => layoutChart(spec, size, width), [spec, size, width]);
+	const available = useElementWidth(fill ? room : box);
+	const width = chartWidth(size, available.width);
+	const fitHeight = fill && available.height > 0 ? available.height : undefined;
+	const layout = useMemo(() => layoutChart(spec, size, width, fitHeight), [spec, size, width, fitHeight]);
 	const { height, margin, titleSize, strokeWidth } = layout.geometry;
 	const plot = plotSize(layout);
 	const usesCanvas = spec.series.some((s) => s.mark === 'canvas-points');
@@ -289,61 +297,63 @@ function ChartDrawing({ spec, size, fileBase = `pagelab-${spec.id}`, caption }: 
 	};
 
 	return (
-		<div ref={box} className="pl-chart-box">
-			<figure className="pl-chart" data-testid={`chart-${spec.id}`} style={{ width }}>
-				<div className="pl-chart-drawing" style={{ position: 'relative', width, height }}>
-					<svg
-						ref={svgRef}
-						xmlns="http://www.w3.org/2000/svg"
-						width={width}
-						height={height}
-						viewBox={`0 0 ${width} ${height}`}
-						role="img"
-						aria-label={spec.title}
-						style={{ position: 'relative', display: 'block' }}
-					>
-						<rect width={width} height={height} fill="#ffffff" />
-						<text x={margin.left} y={titleSize * 1.2} fontFamily={FONT} fontSize={titleSize} fontWeight="bold" fill={INK}>
-							{spec.title}
-						</text>
-						<Legend series={spec.series} layout={layout} />
-						<g transform={`translate(${margin.left},${margin.top})`}>
-							<Axes spec={spec} layout={layout} />
-							<Guides spec={spec} layout={layout} />
-							{usesCanvas && <rect data-canvas-slot x={0} y={0} width={plot.width} height={plot.height} fill="none" />}
-							{spec.series.map((series, i) =>
-								layout.paths[i] ? (
-									<path
-										key={series.id}
-										fill="none"
-										d={layout.paths[i]}
-										stroke={layout.styles[i].colour}
-										strokeWidth={strokeWidth}
-										strokeDasharray={layout.styles[i].dash || undefined}
-										strokeLinejoin="round"
-									/>
-								) : null,
-							)}
-							{spec.series.map((series, i) =>
-								hasDots(series) ? <Dots key={series.id} spec={spec} series={series} index={i} layout={layout} /> : null,
-							)}
-							<Markers spec={spec} layout={layout} />
-						</g>
-					</svg>
-					{/* Over the SVG's grid, under nothing: the points are the content. */}
-					{usesCanvas && (
-						<canvas
-							ref={canvasRef}
-							style={{
-								position: 'absolute',
-								left: margin.left,
-								top: margin.top,
-								width: plot.width,
-								height: plot.height,
-								pointerEvents: 'none',
-							}}
-						/>
-					)}
+		<div ref={box} className={`pl-chart-box${fill ? ' pl-chart-fill' : ''}`}>
+			<figure className="pl-chart" data-testid={`chart-${spec.id}`} style={fill ? undefined : { width }}>
+				<div ref={room} className="pl-chart-room">
+					<div className="pl-chart-drawing" style={{ position: 'relative', width, height }}>
+						<svg
+							ref={svgRef}
+							xmlns="http://www.w3.org/2000/svg"
+							width={width}
+							height={height}
+							viewBox={`0 0 ${width} ${height}`}
+							role="img"
+							aria-label={spec.title}
+							style={{ position: 'relative', display: 'block' }}
+						>
+							<rect width={width} height={height} fill="#ffffff" />
+							<text x={margin.left} y={titleSize * 1.2} fontFamily={FONT} fontSize={titleSize} fontWeight="bold" fill={INK}>
+								{spec.title}
+							</text>
+							<Legend series={spec.series} layout={layout} />
+							<g transform={`translate(${margin.left},${margin.top})`}>
+								<Axes spec={spec} layout={layout} />
+								<Guides spec={spec} layout={layout} />
+								{usesCanvas && <rect data-canvas-slot x={0} y={0} width={plot.width} height={plot.height} fill="none" />}
+								{spec.series.map((series, i) =>
+									layout.paths[i] ? (
+										<path
+											key={series.id}
+											fill="none"
+											d={layout.paths[i]}
+											stroke={layout.styles[i].colour}
+											strokeWidth={strokeWidth}
+											strokeDasharray={layout.styles[i].dash || undefined}
+											strokeLinejoin="round"
+										/>
+									) : null,
+								)}
+								{spec.series.map((series, i) =>
+									hasDots(series) ? <Dots key={series.id} spec={spec} series={series} index={i} layout={layout} /> : null,
+								)}
+								<Markers spec={spec} layout={layout} />
+							</g>
+						</svg>
+						{/* Over the SVG's grid, under nothing: the points are the content. */}
+						{usesCanvas && (
+							<canvas
+								ref={canvasRef}
+								style={{
+									position: 'absolute',
+									left: margin.left,
+									top: margin.top,
+									width: plot.width,
+									height: plot.height,
+									pointerEvents: 'none',
+								}}
+							/>
+						)}
+					</div>
 				</div>
 				<figcaption className="pl-chart-caption">
 					{caption}

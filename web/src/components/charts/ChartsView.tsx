@@ -9,7 +9,9 @@
  *             the trace is unchanged.
  *   client    the PagelabClient (wasm/protocol.ts); all simulation happens
  *             in its worker, so a 10M-reference trace never blocks the page.
- *   lecture   true for lecture-hall sizes (big type, thick lines).
+ *   lecture   true for lecture-hall sizes (big type, thick lines) and one
+ *             screen: one chart at a time (tabs charts-tab-<id>) filling the
+ *             room under them, the checkboxes behind charts-edit-policies.
  *   policies, optional: the policies charted as saved in a slide link (read
  *   onPolicies-  when the policy list arrives or the scenario's policy
  *   Change       changes), and the callback told of every change.
@@ -23,7 +25,7 @@
  *   in flight.  `charts-progress` shows while the worker runs.
  */
 
-import { useEffect, useMemo, useState } from 'react';
+import { Fragment, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { pageAsNumber, pageAt, type FramesPoint, type PagelabClient, type PageSequence } from '../../wasm/protocol';
 import { usePolicyList } from '../usePolicyList';
 import { useSimulation } from '../useSimulation';
@@ -63,6 +65,8 @@ const FRAME_RUN_BUDGET = 24_000_000;
 const MAX_STEP_CURVE = 400;
 /* More dots than this only repaint the same pixels, slower. */
 const MAX_SCATTER_POINTS = 50_000;
+
+type ChartId = 'cumulative' | 'frames' | 'access';
 
 interface PolicyCurves {
 	policy: string;
@@ -167,6 +171,9 @@ export function ChartsView({ scenario, client, lecture = false, policies: saved,
 	const [curves, setCurves] = useState<PolicyCurves[]>([]);
 	const [frameRuns, setFrameRuns] = useState<Map<string, FramesPoint[]>>(new Map());
 	const [access, setAccess] = useState<Access | null>(null);
+	/* Lecture mode shows one chart at a time and folds the policy checkboxes away. */
+	const [shownChart, setShownChart] = useState<ChartId>('cumulative');
+	const [editingPolicies, setEditingPolicies] = useState(false);
 	const { progress, error, run: chart, cancel: cancelCharting, setError } = useSimulation<Progress>();
 	const policies = usePolicyList(client, setError);
 	const size = lecture ? 'lecture' : 'normal';
@@ -253,28 +260,48 @@ export function ChartsView({ scenario, client, lecture = false, policies: saved,
 	);
 	const accessChart = useMemo(() => (access?.pages ? accessSpec(access.pages) : null), [access]);
 
+	const charts: { id: ChartId; label: string; chart: ReactNode }[] = [
+		{
+			id: 'cumulative',
+			label: 'Faults so far',
+			chart: <Chart spec={cumulative} size={size} fill={lecture} fileBase={`pagelab-cumulative-${scenario.frames}frames`} />,
+		},
+		{
+			id: 'frames',
+			label: 'Faults by frames',
+			chart: <Chart spec={framesChart} size={size} fill={lecture} fileBase="pagelab-faults-by-frames" caption={beladyNote} />,
+		},
+		{
+			id: 'access',
+			label: 'Pages over time',
+			chart: accessChart && <Chart spec={accessChart} size={size} fill={lecture} fileBase="pagelab-access" />,
+		},
+	];
+
 	const toggle = (name: string) =>
 		setChosen((current) =>
 			current.includes(name) ? current.filter((n) => n !== name) : policies.map((p) => p.name).filter((n) => n === name || current.includes(n)),
 		);
 
-	return (
-		<section className={`pl-charts${lecture ? ' pl-charts-lecture' : ''}`} aria-label="Charts">
-			<fieldset className="pl-charts-policies">
-				<legend>Policies charted</legend>
-				{policies.map((p) => (
-					<label key={p.name} title={p.help}>
-						<input
-							type="checkbox"
-							data-testid={`chart-policy-${p.name}`}
-							checked={chosen.includes(p.name)}
-							disabled={chosen.length === 1 && chosen.includes(p.name)}
-							onChange={() => toggle(p.name)}
-						/>
-						{shortName(p.name)}
-					</label>
-				))}
-			</fieldset>
+	const policyChoice = (
+		<fieldset className="pl-charts-policies" id="pl-charts-policies">
+			<legend>Policies charted</legend>
+			{policies.map((p) => (
+				<label key={p.name} title={p.help}>
+					<input
+						type="checkbox"
+						data-testid={`chart-policy-${p.name}`}
+						checked={chosen.includes(p.name)}
+						disabled={chosen.length === 1 && chosen.includes(p.name)}
+						onChange={() => toggle(p.name)}
+					/>
+					{shortName(p.name)}
+				</label>
+			))}
+		</fieldset>
+	);
+	const status = (
+		<>
 			{progress && (
 				<p className="pl-charts-progress" data-testid="charts-progress" role="status">
 					Simulating {progress.what}…
@@ -286,14 +313,56 @@ export function ChartsView({ scenario, client, lecture = false, policies: saved,
 					{error}
 				</p>
 			)}
-			<Chart spec={cumulative} size={size} fileBase={`pagelab-cumulative-${scenario.frames}frames`} />
-			<Chart
-				spec={framesChart}
-				size={size}
-				fileBase="pagelab-faults-by-frames"
-				caption={beladyNote}
-			/>
-			{accessChart && <Chart spec={accessChart} size={size} fileBase="pagelab-access" />}
+		</>
+	);
+
+	if (!lecture)
+		return (
+			<section className="pl-charts" aria-label="Charts">
+				{policyChoice}
+				{status}
+				{charts.map(({ id, chart }) => chart && <Fragment key={id}>{chart}</Fragment>)}
+			</section>
+		);
+	/*
+	 * On a projector one chart fills the screen under a row of tabs choosing
+	 * it, and the policy checkboxes fold behind "policies…" (the legend says
+	 * which are charted).
+	 */
+	return (
+		<section className="pl-charts pl-charts-lecture" aria-label="Charts">
+			<div className="pl-charts-bar">
+				<div role="tablist" aria-label="Chart shown" className="pl-charts-tabs">
+					{charts.map(({ id, label }) => (
+						<button
+							key={id}
+							type="button"
+							role="tab"
+							id={`pl-charts-tab-${id}`}
+							data-testid={`charts-tab-${id}`}
+							aria-selected={id === shownChart}
+							aria-controls="pl-charts-shown"
+							onClick={() => setShownChart(id)}
+						>
+							{label}
+						</button>
+					))}
+				</div>
+				<button
+					type="button"
+					data-testid="charts-edit-policies"
+					aria-expanded={editingPolicies}
+					aria-controls={editingPolicies ? 'pl-charts-policies' : undefined}
+					onClick={() => setEditingPolicies((open) => !open)}
+				>
+					{editingPolicies ? 'done' : 'policies…'}
+				</button>
+			</div>
+			{editingPolicies && policyChoice}
+			{status}
+			<div className="pl-charts-shown" id="pl-charts-shown" role="tabpanel" aria-labelledby={`pl-charts-tab-${shownChart}`}>
+				{charts.find((c) => c.id === shownChart)?.chart}
+			</div>
 		</section>
 	);
 }
