@@ -38,7 +38,7 @@ import qemu  # noqa: E402
 import results  # noqa: E402
 import sandbox  # noqa: E402
 import submission as submissions  # noqa: E402
-from assignment import DescriptorError, load_assignment  # noqa: E402
+from assignment import DescriptorError, load_assignment  # noqa: E402,F401 (run catches it)
 
 PAGE_SIZE = 4096
 GUEST = types.SimpleNamespace(name="experiments", guest_dir=EXPERIMENTS_DIR / "guest")

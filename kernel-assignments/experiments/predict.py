@@ -20,7 +20,6 @@ major faults and pswpin.
 import hashlib
 import json
 import subprocess
-from pathlib import Path
 
 from experiment import EXPERIMENTS_DIR, ExperimentError, KERNEL_ASSIGNMENTS
 from kbuild import COMMON_DIR, cache_dir, file_lock

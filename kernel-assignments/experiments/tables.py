@@ -160,9 +160,9 @@ def svg_panel(columns, metric, x, y, width, height):
 		model = model_value(column.prediction, metric)
 		tops += [mean + sd, model or 0]
 	top = max(tops) or 1
-	plot_top, plot_bottom = y + 24, y + height - 22
+	plot_top, plot_bottom = y + 38, y + height - 22
 	scale = (plot_bottom - plot_top) / top
-	parts = [f'<text x="{x + width / 2}" y="{y + 14}" text-anchor="middle" font-size="13">'
+	parts = [f'<text x="{x + width / 2}" y="{y + 14}" text-anchor="middle" font-size="12">'
 		 f'{dict(ROWS)[metric]}</text>',
 		 f'<line x1="{x + 10}" y1="{plot_bottom}" x2="{x + width - 10}" y2="{plot_bottom}"'
 		 ' stroke="#555"/>']
@@ -206,7 +206,7 @@ def plotted_metrics(columns):
 
 def svg(columns, title):
 	plotted = plotted_metrics(columns)
-	width, height, per_row = 220, 170, 4
+	width, height, per_row = 230, 180, 4
 	rows = (len(plotted) + per_row - 1) // per_row
 	total_width, total_height = per_row * width, rows * height + 50
 	parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{total_width}"'
