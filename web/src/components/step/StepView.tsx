@@ -112,26 +112,40 @@ function remember(cache: Map<number, Snapshot>, step: number, snapshot: Snapshot
  * request wins.  Once a step is shown its neighbours are fetched ahead: a
  * cached snapshot is adopted during the render that changes the step, so
  * the structure commits together with the grid instead of one worker round
- * trip later.
+ * trip later.  A step asked for while its fetch ahead is still under way
+ * waits for that fetch, so the worker never seeks the same step twice.
  */
 function useShownStep(run: Run, step: number): Shown | null {
 	const [shown, setShown] = useState<Shown | null>(null);
 	const latest = useRef(0);
-	const cache = useRef({ run, snapshots: new Map<number, Snapshot>() });
-	if (cache.current.run !== run) cache.current = { run, snapshots: new Map() };
-	const snapshots = cache.current.snapshots;
+	const cache = useRef({ run, snapshots: new Map<number, Snapshot>(), fetching: new Map<number, Promise<Snapshot>>() });
+	if (cache.current.run !== run) cache.current = { run, snapshots: new Map(), fetching: new Map() };
+	const { snapshots, fetching } = cache.current;
 
 	const cached = snapshots.get(step);
 	if (cached && (shown?.run !== run || shown.step !== step)) setShown(shownAt(shown, run, step, cached));
 
 	useEffect(() => {
 		const request = ++latest.current;
-		const fetch = async (k: number) => {
+		const fetch = (k: number): Promise<Snapshot> => {
 			const known = snapshots.get(k);
-			if (known) return known;
-			const snapshot = await run.session.snapshot(k);
-			remember(snapshots, k, snapshot);
-			return snapshot;
+			if (known) return Promise.resolve(known);
+			let pending = fetching.get(k);
+			if (!pending) {
+				pending = run.session.snapshot(k).then(
+					(snapshot) => {
+						fetching.delete(k);
+						remember(snapshots, k, snapshot);
+						return snapshot;
+					},
+					(error: unknown) => {
+						fetching.delete(k);
+						throw error;
+					},
+				);
+				fetching.set(k, pending);
+			}
+			return pending;
 		};
 		const prefetch = async () => {
 			for (const k of NEIGHBOURS.map((d) => step + d))
@@ -146,7 +160,7 @@ function useShownStep(run: Run, step: number): Shown | null {
 			.catch(() => {
 				/* a disposed session: a newer run replaced this one */
 			});
-	}, [run, step, snapshots]);
+	}, [run, step, snapshots, fetching]);
 	/* Until the new run's first snapshot arrives, the old run's must not be drawn with the new policy. */
 	return shown?.run === run ? shown : null;
 }
