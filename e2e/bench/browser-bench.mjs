@@ -14,7 +14,9 @@
  *      the forced style and layout of the result.  Goal: <= 16 ms, one frame.
  *      Measured inside the page, so Playwright's round trips are not counted;
  *      Chromium's own counters split the main thread's time per step into
- *      script, style recalculation and layout, to show where the time goes.
+ *      script, style recalculation and layout, and Chromium's trace gives the
+ *      worker's time per step (seeking and sending snapshots), to show where
+ *      the time goes.
  *   2. A 1M-reference trace file uploaded, simulated and charted: from the
  *      file input's change event to the cumulative-faults chart drawn for it.
  *   3. The longest main-thread task while doing 1 and 2 (PerformanceObserver
@@ -141,12 +143,13 @@ async function benchStepRender(lab, cdp, policy, frames) {
 	await lab.waitForStep(frames);
 	const since = await lab.page.evaluate(() => performance.now());
 	const before = await mainThreadTimes(cdp);
-	const times = await lab.page.evaluate(measureSteps, STEPS_MEASURED);
+	const traced = await traceMainThread(lab.page, () => lab.page.evaluate(measureSteps, STEPS_MEASURED));
 	const after = await mainThreadTimes(cdp);
+	const times = traced.result;
 	console.log(`step render, ${policy.padEnd(5)} ${String(frames).padStart(3)} frames: ${summarize(times)} ` +
 		`over ${times.length} steps from step ${frames} (goal <= 16 ms)`);
 	console.log(`  main thread per step: ${perStep(before, after, times.length)}; ` +
-		`long tasks: ${await longTasksSince(lab.page, since)}`);
+		`long tasks: ${await longTasksSince(lab.page, since)}; worker per step: ${(traced.workerBusy / times.length).toFixed(1)} ms`);
 }
 
 /* The first path of a chart's SVG: it changes when the chart is drawn for new data. */

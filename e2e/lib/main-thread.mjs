@@ -5,11 +5,12 @@
  * PerformanceObserver, which only reports tasks of 50 ms and more.
  *
  * Interface:
- *   traceMainThread(page, action) -> { result, tasks, longest, over50, busy }
+ *   traceMainThread(page, action) -> { result, tasks, longest, over50, busy, workerBusy }
  *     runs `action()` while tracing; `tasks` counts the main thread's tasks,
  *     `longest` is the longest one in ms, `over50` how many took over 50 ms,
- *     `busy` their total in ms.  The worker's threads are not counted: work
- *     moved off the main thread is what this measures.
+ *     `busy` their total in ms.  The worker's threads are not counted in
+ *     those (work moved off the main thread is what they measure);
+ *     `workerBusy` is the page's Web Workers' task time in ms, apart.
  *   describeTasks(trace) -> "longest 12.3 ms, 0 over 50 ms (4,210 tasks, 1.2 s busy)"
  */
 
@@ -30,20 +31,10 @@ export async function traceMainThread(page, action) {
 		await complete;
 		await cdp.detach();
 	}
-	const main = new Set(
-		events
-			.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
-			.map((e) => `${e.pid}:${e.tid}`),
-	);
-	/* Tasks nest (a task can run a nested loop); the outermost ones are the main thread's work. */
-	const tasks = events
-		.filter((e) => e.ph === 'X' && TASK_NAMES.has(e.name) && main.has(`${e.pid}:${e.tid}`))
-		.map((e) => ({ start: e.ts, end: e.ts + (e.dur ?? 0) }))
-		.sort((a, b) => a.start - b.start);
-	const outer = [];
-	for (const task of tasks)
-		if (!outer.length || task.start >= outer[outer.length - 1].end) outer.push(task);
-	const ms = outer.map((t) => (t.end - t.start) / 1000);
+	const threads = (name) =>
+		new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === name).map((e) => `${e.pid}:${e.tid}`));
+	const main = threads('CrRendererMain');
+	const ms = outerTasks(events, main);
 	if (!main.size || !ms.length)
 		throw new Error('the trace has no task of the renderer main thread (did Chromium change its trace names?)');
 	return {
@@ -52,7 +43,24 @@ export async function traceMainThread(page, action) {
 		longest: Math.max(...ms),
 		over50: ms.filter((d) => d > 50).length,
 		busy: ms.reduce((sum, d) => sum + d, 0),
+		workerBusy: outerTasks(events, threads('DedicatedWorker thread')).reduce((sum, d) => sum + d, 0),
 	};
+}
+
+/* The durations in ms of the outermost tasks of `threads` (a task can run a nested loop: its inner tasks are its work). */
+function outerTasks(events, threads) {
+	const tasks = events
+		.filter((e) => e.ph === 'X' && TASK_NAMES.has(e.name) && threads.has(`${e.pid}:${e.tid}`))
+		.map((e) => ({ start: e.ts, end: e.ts + (e.dur ?? 0), thread: `${e.pid}:${e.tid}` }))
+		.sort((a, b) => a.start - b.start);
+	const outer = [];
+	const last = new Map();
+	for (const task of tasks)
+		if (!last.has(task.thread) || task.start >= last.get(task.thread).end) {
+			outer.push(task);
+			last.set(task.thread, task);
+		}
+	return outer.map((t) => (t.end - t.start) / 1000);
 }
 
 export function describeTasks(trace) {
