@@ -10,8 +10,8 @@ reference: numpy, libcachesim 0.3.5).  Issue 12's figures:
    references over 1M pages (vs_libcachesim.py's, one decimal page number a
    line), end to end as a separate process: CPU time (user + system) and
    peak resident memory, for
-     - the file streamed (two passes, O(distinct pages) memory),
-     - the same bytes through a pipe (loaded whole: the old path),
+     - the file streamed (parsed once, O(distinct pages) memory),
+     - the same bytes through a pipe (streamed the same way),
      - its gzip copy and its pagelab binary copy, streamed;
    beside pl_sim_run() alone with the trace already in memory
    (time-policies), the yardstick: goal streamed >= 0.8 x that rate and
@@ -43,7 +43,7 @@ def child(build, cmd, pipe_from=None):
     """Runs cmd under build/peak; returns (CPU seconds, peak RSS in MB, stdout).
 
     stdin is /dev/null, or a pipe this process writes the file pipe_from
-    into (a pipe cannot be read twice: pagelab loads such a trace whole).
+    into.
     """
     cmd = [os.path.join(build, "peak")] + cmd
     with tempfile.TemporaryFile() as out:
@@ -129,7 +129,7 @@ def main():
           f"({sim_s:.2f} s CPU), the yardstick")
     run = [pagelab, "run", "--policy", "lru", "--frames", str(FRAMES), "--trace"]
     rows = [("text file, streamed", run + [text], None),
-            ("text through a pipe, loaded whole", run + ["-"], text),
+            ("text through a pipe, streamed", run + ["-"], text),
             ("gzip text, streamed", run + [gz], None),
             ("pagelab binary, streamed", run + [binary], None)]
     print(f"  {'end to end (pagelab run)':34} {'CPU s':>7} {'M refs/s':>9} {'x alone':>8} "

@@ -43,6 +43,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "analysis_fail.h"
 #include "page_map.h"
 
 #define INITIAL_POSITIONS 1024
@@ -80,9 +81,9 @@ struct pl_locality {
 	uint64_t *tail_lengths;	/* [max_window + 2] pages by N - last_step, capped */
 };
 
-static int out_of_memory(struct pl_error *err)
+int pl_analysis_fail(struct pl_error *err, const char *msg)
 {
-	snprintf(err->msg, sizeof(err->msg), "analysis: out of memory");
+	snprintf(err->msg, sizeof(err->msg), "analysis: %s", msg);
 	return -1;
 }
 
@@ -122,7 +123,7 @@ struct pl_locality *pl_locality_create(uint32_t max_window, struct pl_error *err
 	}
 	if (!l || !l->bits || !l->tree || !l->owner || !l->intervals) {
 		pl_locality_destroy(l);
-		out_of_memory(err);
+		pl_analysis_fail(err, "out of memory");
 		return NULL;
 	}
 	return l;
@@ -295,18 +296,18 @@ int pl_locality_add(struct pl_locality *l, uint32_t page, struct pl_error *err)
 
 	if (page >= l->page_cap) {
 		if (grow((void **)&l->last_pos, &cap, page + 1, sizeof(*l->last_pos)))
-			return out_of_memory(err);
+			return pl_analysis_fail(err, "out of memory");
 		cap = l->page_cap;
 		if (grow((void **)&l->last_step, &cap, page + 1, sizeof(*l->last_step)))
-			return out_of_memory(err);
+			return pl_analysis_fail(err, "out of memory");
 		l->page_cap = cap;
 	}
 	if (l->now > l->cap && compact(l))
-		return out_of_memory(err);
+		return pl_analysis_fail(err, "out of memory");
 	if (l->last_pos[page])
 		note_reuse(l, page);
 	else if (note_first_reference(l))
-		return out_of_memory(err);
+		return pl_analysis_fail(err, "out of memory");
 	move_mark(l, l->last_pos[page], l->now);
 	l->owner[l->now] = page;
 	l->last_pos[page] = l->now++;
@@ -320,12 +321,12 @@ int pl_locality_add_numbers(struct pl_locality *l, const uint64_t *number, uint3
 	int added;
 
 	if (!l->map && !(l->map = pl_page_map_create()))
-		return out_of_memory(err);
+		return pl_analysis_fail(err, "out of memory");
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t page = pl_page_map_intern(l->map, number[i], &added);
 
 		if (page == PL_NONE || pl_locality_add(l, page, err))
-			return out_of_memory(err);
+			return pl_analysis_fail(err, "out of memory");
 	}
 	return 0;
 }

@@ -36,16 +36,11 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "analysis_fail.h"
 #include "splitmix64.h"
 
 #define SAMPLE_MODULUS (1u << 24)
 #define SAMPLE_GROUPS 8
-
-static int out_of_memory(struct pl_error *err)
-{
-	snprintf(err->msg, sizeof(err->msg), "analysis: out of memory");
-	return -1;
-}
 
 static int check_sizes(const uint32_t *frames, unsigned n, struct pl_error *err)
 {
@@ -174,7 +169,7 @@ int pl_mrc_opt(const struct pl_trace *t, const uint32_t *frames, unsigned n, uin
 	s.next_use = malloc(((size_t)t->npages + 1) * sizeof(*s.next_use));
 	s.at_depth = calloc((size_t)s.depth + 1, sizeof(*s.at_depth));
 	if (!next || !s.page || !s.where || !s.next_use || !s.at_depth) {
-		ret = out_of_memory(err);
+		ret = pl_analysis_fail(err, "out of memory");
 		goto out;
 	}
 	for (uint32_t i = 0; i < t->n; i++) {
@@ -264,7 +259,7 @@ static int sample_add(struct sample *s, unsigned k, const struct pl_trace *t, ui
 	if (s->lru)
 		return pl_locality_add(s->locality[k], page, s->err);
 	if (pl_trace_add(&s->trace[k], t->number[page], t->flags[i]) == PL_NONE)
-		return out_of_memory(s->err);
+		return pl_analysis_fail(s->err, "out of memory");
 	return 0;
 }
 

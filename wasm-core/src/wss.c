@@ -16,12 +16,7 @@
 #include <string.h>
 
 #include "analysis.h"
-
-static int fail(struct pl_error *err, const char *msg)
-{
-	snprintf(err->msg, sizeof(err->msg), "analysis: %s", msg);
-	return -1;
-}
+#include "analysis_fail.h"
 
 /* The bucket of step i when n steps are split evenly into `buckets`. */
 static uint32_t bucket_of(uint64_t i, uint64_t n, uint32_t buckets)
@@ -35,13 +30,14 @@ int pl_wss_series(const struct pl_trace *t, uint32_t tau, uint32_t points, doubl
 	uint32_t *count, size = 0, *steps;
 
 	if (!tau || !points || points > t->n)
-		return fail(err, "the window and the points must be >= 1, points <= references");
+		return pl_analysis_fail(err, "the window and the points must be >= 1, "
+					"points <= references");
 	count = calloc((size_t)t->npages + 1, sizeof(*count));
 	steps = calloc(points, sizeof(*steps));
 	if (!count || !steps) {
 		free(count);
 		free(steps);
-		return fail(err, "out of memory");
+		return pl_analysis_fail(err, "out of memory");
 	}
 	memset(mean, 0, points * sizeof(*mean));
 	memset(max, 0, points * sizeof(*max));
@@ -85,13 +81,14 @@ int pl_access_pattern(const struct pl_trace *t, uint32_t time_bins, uint32_t pag
 	uint32_t *rank;
 
 	if (!time_bins || !page_bins || time_bins > t->n || page_bins > t->npages)
-		return fail(err, "the bins must be >= 1 and at most the references and pages");
+		return pl_analysis_fail(err, "the bins must be >= 1 and at most the "
+					"references and pages");
 	order = malloc((size_t)t->npages * sizeof(*order));
 	rank = malloc((size_t)t->npages * sizeof(*rank));
 	if (!order || !rank) {
 		free(order);
 		free(rank);
-		return fail(err, "out of memory");
+		return pl_analysis_fail(err, "out of memory");
 	}
 	for (uint32_t p = 0; p < t->npages; p++)
 		order[p] = (struct ranked_page){ t->number[p], p };

@@ -4,22 +4,25 @@
  * the format options, either loaded whole (cli_load_trace) or streamed
  * through the simulations (cli_run_input).
  *
- * Streaming a --trace file takes two passes over it, both through a
- * pl_reader: the first learns the distinct pages (the simulator and every
- * policy size their tables by them), the second hands each batch of
- * references to every simulation in turn.  The simulator reads a trace's
- * arrays by absolute step, so the arrays are reserved as address space the
- * length of the whole trace (mmap, MAP_NORESERVE) and each batch is
- * written at its own steps; what the simulations have passed is handed
- * back (MADV_DONTNEED), so only one batch is ever resident.  Memory is the
- * page map, the policies' per-page state and one batch: O(distinct pages
- * + frames), not O(references).
+ * Streaming a --trace file parses it once: the first pass interns every
+ * page number (the distinct pages: the simulator and every policy size
+ * their tables by them) and writes each reference as its dense id (and
+ * flags, pid, time) to an unlinked temporary file in $TMPDIR; the second
+ * pass reads that file back, FEED_REFS references at a time, and runs
+ * every simulation over them.  The simulator reads a trace's arrays by
+ * absolute step, so the arrays are reserved as address space the length of
+ * the whole trace (mmap, MAP_NORESERVE) and each batch is written at its
+ * own steps; what the simulations have passed is handed back
+ * (MADV_DONTNEED), so only one batch is ever resident.  Memory is the page
+ * map, the policies' per-page state and one batch: O(distinct pages +
+ * frames), not O(references); the temporary file takes 5 bytes a
+ * reference on disk (more with pid and time).  A pipe streams too, since
+ * the input itself is read only once.
  *
- * The whole trace is loaded instead when it must be: from a pipe or a FIFO
- * (they cannot be read twice), for --events (the event stream names steps
- * of a recording), for policies that look ahead (OPT), and for traces with
- * a pid column and --scope local (per-process statistics and local scope
- * take the processes from the whole trace).
+ * The whole trace is loaded instead when it must be: for --events (the
+ * event stream names steps of a recording), for policies that look ahead
+ * (OPT), and for traces with a pid column (per-process statistics and
+ * local scope take the processes from the whole trace).
  */
 /* mmap's MAP_ANONYMOUS and MAP_NORESERVE, madvise's MADV_DONTNEED */
 #define _DEFAULT_SOURCE
@@ -128,6 +131,9 @@ int cli_load_trace(const struct cli_args *a, struct pl_trace *trace)
 
 /* ------------------------------------------------------------ streaming */
 
+/* References handed to the simulations at a time in pass 2. */
+#define FEED_REFS (1u << 18)
+
 /* A trace array the length of the whole trace, as address space only. */
 struct window {
 	void *base;
@@ -151,7 +157,7 @@ static void window_release(struct window *w, uint32_t done)
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	size_t upto = (size_t)done * w->elem / page * page;
 
-	if (upto > w->released) {
+	if (w->base && upto > w->released) {
 		madvise((char *)w->base + w->released, upto - w->released, MADV_DONTNEED);
 		w->released = upto;
 	}
@@ -166,22 +172,72 @@ static void window_unmap(struct window *w)
 
 struct stream {
 	struct pl_reader *r;
+	FILE *spill;		/* pass 1's references as dense ids */
+	uint32_t *ids;		/* one reader batch's ids, ids_cap long */
+	uint32_t ids_cap;
 	struct pl_trace t;	/* pages from pass 1; arrays are the windows */
-	uint64_t total;		/* references counted in pass 1 */
+	uint64_t total;		/* references read in pass 1 */
 	struct window page, flags, pid, vtime;
 	struct pl_sim *sim[CLI_MAX_POLICIES];
 };
 
-/* Pass 1: the distinct pages and the number of references. */
+/* An unlinked file in $TMPDIR (or /tmp): on disk, not in this process's memory. */
+static FILE *spill_create(void)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+	FILE *f;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/pagelab-spill-XXXXXX", dir && *dir ? dir : "/tmp");
+	if ((fd = mkstemp(path)) < 0)
+		return NULL;
+	unlink(path);
+	if (!(f = fdopen(fd, "w+b")))
+		close(fd);
+	return f;
+}
+
+static int spill_batch(struct stream *s, const struct pl_refs *b)
+{
+	uint32_t n = b->n;
+
+	return fwrite(&n, sizeof(n), 1, s->spill) != 1 ||
+	       fwrite(s->ids, sizeof(*s->ids), n, s->spill) != n ||
+	       fwrite(b->flags, 1, n, s->spill) != n ||
+	       (pl_reader_has_pid(s->r) && fwrite(b->pid, sizeof(*b->pid), n, s->spill) != n) ||
+	       (pl_reader_has_time(s->r) && fwrite(b->time, sizeof(*b->time), n, s->spill) != n)
+		       ? -1 : 0;
+}
+
+/*
+ * Pass 1, the only parse: every page number interned once (the distinct
+ * pages, which the simulator sizes its tables by) and every reference
+ * written to the spill file as its dense id.
+ */
 static int learn_pages(struct stream *s, struct pl_error *err)
 {
 	struct pl_refs b;
 	int got;
 
 	while ((got = pl_reader_next(s->r, &b, err)) > 0) {
-		if (pl_trace_intern_batch(&s->t, b.number, b.n, NULL)) {
+		if (b.n > s->ids_cap) {
+			uint32_t *ids = realloc(s->ids, b.n * sizeof(*ids));
+
+			if (!ids)
+				return snprintf(err->msg, sizeof(err->msg), "%s: out of memory",
+						pl_reader_name(s->r)), -1;
+			s->ids = ids;
+			s->ids_cap = b.n;
+		}
+		if (pl_trace_intern_batch(&s->t, b.number, b.n, s->ids)) {
 			snprintf(err->msg, sizeof(err->msg), "%s: out of memory after %u pages",
 				 pl_reader_name(s->r), s->t.npages);
+			return -1;
+		}
+		if (spill_batch(s, &b)) {
+			snprintf(err->msg, sizeof(err->msg), "%s: cannot write a temporary file "
+				 "(TMPDIR): %s", pl_reader_name(s->r), strerror(errno));
 			return -1;
 		}
 		s->total += b.n;
@@ -210,29 +266,20 @@ static int map_windows(struct stream *s)
 	return 0;
 }
 
-/* Writes one batch at its steps; every page was seen in pass 1. */
-static int place_batch(struct stream *s, const struct pl_refs *b, struct pl_error *err)
+/* Reads one spilled batch into the windows at its steps; 0 at the end, -1 on error. */
+static int unspill_batch(struct stream *s)
 {
-	uint32_t npages = s->t.npages, at = s->t.n;
+	uint32_t n, at = s->t.n;
 
-	if (s->t.n + (uint64_t)b->n > s->total ||
-	    pl_trace_intern_batch(&s->t, b->number, b->n, s->t.page + at))
-		goto changed;
-	for (uint32_t i = 0; i < b->n; i++) {
-		if (s->t.page[at + i] >= npages)
-			goto changed;
-		s->t.flags[at + i] = b->flags[i];
-		if (s->t.pid)
-			s->t.pid[at + i] = b->pid[i];
-		if (s->t.vtime)
-			s->t.vtime[at + i] = b->time[i];
-	}
-	s->t.n += b->n;
-	return 0;
-changed:
-	snprintf(err->msg, sizeof(err->msg), "%s: the file changed between the two passes of "
-		 "a streaming read", pl_reader_name(s->r));
-	return -1;
+	if (fread(&n, sizeof(n), 1, s->spill) != 1)
+		return ferror(s->spill) ? -1 : 0;
+	if (n > s->total - at || fread(s->t.page + at, sizeof(*s->t.page), n, s->spill) != n ||
+	    fread(s->t.flags + at, 1, n, s->spill) != n ||
+	    (s->t.pid && fread(s->t.pid + at, sizeof(*s->t.pid), n, s->spill) != n) ||
+	    (s->t.vtime && fread(s->t.vtime + at, sizeof(*s->t.vtime), n, s->spill) != n))
+		return -1;
+	s->t.n += n;
+	return 1;
 }
 
 static int create_sims(struct stream *s, struct cli_result *results, unsigned n,
@@ -249,15 +296,20 @@ static int create_sims(struct stream *s, struct cli_result *results, unsigned n,
 	return 0;
 }
 
-/* Pass 2: every batch through every simulation, then handed back. */
+/* Pass 2, from the spill: FEED_REFS references through every simulation, then handed back. */
 static int feed(struct stream *s, unsigned n, struct pl_error *err)
 {
-	struct pl_refs b;
-	int got;
+	int got = 1;
 
-	while ((got = pl_reader_next(s->r, &b, err)) > 0) {
-		if (place_batch(s, &b, err))
-			return -1;
+	while (got > 0) {
+		uint32_t from = s->t.n;
+
+		while (s->t.n - from < FEED_REFS && (got = unspill_batch(s)) > 0)
+			;
+		if (got < 0)
+			return snprintf(err->msg, sizeof(err->msg), "%s: cannot read back a "
+					"temporary file: %s", pl_reader_name(s->r),
+					strerror(errno)), -1;
 		for (unsigned i = 0; i < n; i++) {
 			pl_sim_run(s->sim[i], UINT32_MAX);
 			if (pl_sim_error(s->sim[i])) {
@@ -267,15 +319,10 @@ static int feed(struct stream *s, unsigned n, struct pl_error *err)
 		}
 		window_release(&s->page, s->t.n);
 		window_release(&s->flags, s->t.n);
-		if (s->t.pid)
-			window_release(&s->pid, s->t.n);
-		if (s->t.vtime)
-			window_release(&s->vtime, s->t.n);
+		window_release(&s->pid, s->t.n);
+		window_release(&s->vtime, s->t.n);
 	}
-	if (!got && s->t.n != s->total)
-		return snprintf(err->msg, sizeof(err->msg), "%s: the file changed between the "
-				"two passes of a streaming read", pl_reader_name(s->r)), -1;
-	return got;
+	return 0;
 }
 
 static void stream_free(struct stream *s, unsigned n)
@@ -290,6 +337,9 @@ static void stream_free(struct stream *s, unsigned n)
 	s->t.flags = NULL;
 	s->t.vtime = NULL;
 	pl_trace_free(&s->t);
+	free(s->ids);
+	if (s->spill)
+		fclose(s->spill);
 	pl_reader_close(s->r);
 }
 
@@ -300,13 +350,18 @@ static int run_streaming(struct cli_result *results, unsigned n, struct pl_reade
 	int ret = -1;
 
 	pl_trace_init(&s.t);
-	if (learn_pages(&s, &err) || pl_reader_rewind(r, &err))
+	if (!(s.spill = spill_create())) {
+		snprintf(err.msg, sizeof(err.msg), "%s: cannot create a temporary file (TMPDIR): %s",
+			 pl_reader_name(r), strerror(errno));
+		goto out;
+	}
+	if (learn_pages(&s, &err))
 		goto out;
 	if (!s.total) {
 		snprintf(err.msg, sizeof(err.msg), "%s: no references", pl_reader_name(r));
 		goto out;
 	}
-	if (map_windows(&s)) {
+	if (fflush(s.spill) || fseek(s.spill, 0, SEEK_SET) || map_windows(&s)) {
 		snprintf(err.msg, sizeof(err.msg), "%s: cannot map %llu references: %s",
 			 pl_reader_name(r), (unsigned long long)s.total, strerror(errno));
 		goto out;
@@ -335,7 +390,7 @@ out:
 static bool must_load(const struct cli_result *results, unsigned n, bool events,
 		      const struct pl_reader *r)
 {
-	if (events || pl_reader_has_pid(r) || !pl_reader_can_rewind(r))
+	if (events || pl_reader_has_pid(r))
 		return true;
 	for (unsigned i = 0; i < n; i++)
 		if (pl_policy_needs_future(results[i].ops) ||
