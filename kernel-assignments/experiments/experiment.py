@@ -119,6 +119,9 @@ def stock_kernel(log):
 def default_submission(assignment_name):
 	"""instructor/<name>/reference: its submission.patch, or the directory itself."""
 	reference = KERNEL_ASSIGNMENTS / "instructor" / assignment_name / "reference"
+	if not reference.is_dir():
+		raise ExperimentError(f"no instructor reference for {assignment_name!r} here"
+				      f" ({reference}): name a SUBMISSION")
 	patch = reference / "submission.patch"
 	return patch if patch.exists() else reference
 
