@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { inProcessClient } from './support';
-import { comparePages, EVENT_KINDS, NO_PAGE, pageAt, pageOf, PagelabError, type TraceInfo } from '../src/wasm/protocol';
+import { comparePages, EVENT_KINDS, NO_PAGE, pageAt, pageOf, PagelabError, type Snapshot, type TraceInfo } from '../src/wasm/protocol';
 
 const pagesOf = (info: TraceInfo) => Array.from(info.pages.ids, (_, i) => pageAt(info.pages, i));
 
@@ -115,6 +115,24 @@ describe('the client', () => {
 		expect(arrays.start[20]).toBe(all.length);
 		await session.dispose();
 		await expect(session.snapshot(1)).rejects.toThrow(/disposed/);
+	});
+
+	it('gives every policy the same snapshot at each step whether it steps forward or seeks back', async () => {
+		/* Forward, the worker continues from the step it holds; back, it restores a checkpoint and replays. */
+		const text = Array.from({ length: 300 }, (_, i) => (i * 7919 + (i >> 4) * 13) % 23).join(' ');
+		const plain = (snapshot: Snapshot) => ({ lists: snapshot.lists.map((list) => [...list]), hands: snapshot.hands });
+		for (const policy of await client.listPolicies()) {
+			const record = () => client.simulate({ policy: policy.name, frames: 6, trace: { kind: 'text', text }, record: true });
+			const [forward, back] = [(await record()).session!, (await record()).session!];
+			try {
+				const sought = [];
+				for (let k = forward.steps; k >= 0; k--) sought[k] = plain(await back.snapshot(k));
+				for (let k = 0; k <= forward.steps; k++) expect(plain(await forward.snapshot(k)), `${policy.name} at step ${k}`).toEqual(sought[k]);
+			} finally {
+				await forward.dispose();
+				await back.dispose();
+			}
+		}
 	});
 
 	it('counts faults for each number of frames', async () => {

@@ -35,6 +35,9 @@ struct abi_sim {
 	struct pl_sim *sim;
 	const struct pl_policy_ops *ops;
 	struct pl_snapshot snapshot;	/* scratch for pl_abi_sim_seek() */
+	/* The scratch holds step snapshot_step when snapshot_held (a seek from there forward is cheap). */
+	bool snapshot_held;
+	uint32_t snapshot_step;
 	/*
 	 * A recorded simulation keeps its policy's counters after every step
 	 * it ran through pl_abi_sim_run (the core keeps only the latest):
@@ -493,6 +496,43 @@ EMSCRIPTEN_KEEPALIVE const double *pl_abi_sim_counters_at(int s, uint32_t k)
 }
 
 /*
+ * A seek at most this many steps past the step the scratch holds replays
+ * those steps' events onto it (stepping forward in the page costs one
+ * step's events), not a checkpoint's worth; further, or back, it seeks.
+ */
+#define SEEK_FORWARD_STEPS 64
+
+/*
+ * The scratch snapshot brought to step k: forward from the step it holds,
+ * or restored by pl_sim_seek.  Both apply the same events in the same order
+ * to the structure at an earlier step, so they give the same snapshot (the
+ * web tests compare the two at every step).
+ */
+static int seek_scratch(struct abi_sim *entry, uint32_t k)
+{
+	struct pl_snapshot *snap = &entry->snapshot;
+	uint32_t from = entry->snapshot_step, count = 0, i;
+	const struct pl_event *events;
+
+	if (entry->snapshot_held && from <= k && k - from <= SEEK_FORWARD_STEPS &&
+	    k <= pl_sim_position(entry->sim)) {
+		events = from < k ? pl_sim_events(entry->sim, from, k, &count) : NULL;
+		for (i = 0; events && i < count && !pl_snapshot_apply(snap, &events[i]); i++)
+			;
+		if ((from == k || events) && i == count && !snap->failed) {
+			entry->snapshot_step = k;
+			return 0;
+		}
+	}
+	entry->snapshot_held = false;
+	if (pl_sim_seek(entry->sim, k, snap) < 0 || snap->failed)
+		return -1;
+	entry->snapshot_held = true;
+	entry->snapshot_step = k;
+	return 0;
+}
+
+/*
  * Seeks the structure at step k into the simulation's scratch snapshot and
  * returns it as words JS reads with HEAP32:
  *   [0] nlists [1] nfields [2] nhands [3] total
@@ -508,7 +548,7 @@ EMSCRIPTEN_KEEPALIVE const int32_t *pl_abi_sim_seek(int s, uint32_t k)
 	int32_t *w = words;
 	unsigned i;
 
-	if (pl_sim_seek(entry->sim, k, snap) < 0 || snap->failed) {
+	if (seek_scratch(entry, k) < 0) {
 		fail("cannot restore that step: it was not recorded or is past the end");
 		return NULL;
 	}
