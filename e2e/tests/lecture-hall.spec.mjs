@@ -131,6 +131,31 @@ for (const [width, height] of PROJECTORS) {
 	});
 }
 
+/*
+ * What a screen reader reads where a projector shows a shortened label: the
+ * full words ("reference", "whole trace", "evicted at 13", "Step by step",
+ * "lecture mode"), in lecture mode on a narrow projector, where the labels
+ * are shortest.
+ */
+test('shortened labels keep their full words for a screen reader', async ({ lab, page }) => {
+	await page.setViewportSize({ width: 1024, height: 768 });
+	await openAt(lab, CASES.linux, 20);
+	/* The projector shows the short forms... */
+	const stats = lab.byTestId('step-stats');
+	expect(await stats.locator('[aria-hidden="true"]').evaluateAll((shown) => shown.map((s) => s.innerText))).toEqual(['ref', 'whole']);
+	/* ...a screen reader the full ones. */
+	const read = await stats.ariaSnapshot();
+	expect(read).toMatch(/\breference\b/);
+	expect(read).toMatch(/\bwhole trace\b/);
+	expect(read).not.toMatch(/\bref\b|\bwhole\b(?! trace)/);
+	const shadow = await lab.byTestId('structure').ariaSnapshot();
+	expect(shadow).toMatch(/evicted at \d+/);
+	await expect(page.getByRole('tab', { name: 'Step by step', exact: true })).toHaveCount(1);
+	await expect(page.getByRole('tab', { name: 'Compare policies', exact: true })).toHaveCount(1);
+	await expect(page.getByRole('checkbox', { name: 'lecture mode', exact: true })).toHaveCount(1);
+	await expect(page.getByRole('checkbox', { name: 'hide answers', exact: true })).toHaveCount(1);
+});
+
 test("Linux's counters panel shows the kernel's names and what each step added", async ({ lab }) => {
 	await lab.setScenario({ policy: 'linux', frames: 3, refs: '1 2 3 4 5 6 1 2 3 7 1 2' });
 	const panel = lab.byTestId('counters');

@@ -20,6 +20,7 @@ import { loadRun, type Run } from '../model/run';
 import { DEFAULT_SCENARIO, referenceText, toTraceSource, type Scenario } from '../model/scenario';
 import { decodeState, linkFor, type AppState, type CompareChoice, type View } from '../model/url';
 import { ShareBar } from './ShareBar';
+import { Shortened } from './Shortened';
 import { elementTakesTyping } from './step/StepView';
 import './lecture.css';
 import { ScenarioForm } from './ScenarioForm';
@@ -214,8 +215,10 @@ export function App() {
 							data-testid={`tab-${tab.view}`}
 							onClick={() => setState((s) => ({ ...s, view: tab.view }))}
 						>
-							{tab.label}
-							<span className="pl-app-label-text">{tab.more}</span>
+							<Shortened full={tab.label + tab.more}>
+								{tab.label}
+								<span className="pl-app-label-text">{tab.more}</span>
+							</Shortened>
 						</button>
 					))}
 				</nav>
@@ -229,7 +232,9 @@ export function App() {
 						checked={state.lecture}
 						onChange={(e) => setState((s) => ({ ...s, lecture: e.target.checked }))}
 					/>
-					lecture<span className="pl-app-label-text"> mode</span>
+					<Shortened full="lecture mode">
+						lecture<span className="pl-app-label-text"> mode</span>
+					</Shortened>
 				</label>
 				<label className="pl-app-lecture-toggle">
 					<input
@@ -239,7 +244,9 @@ export function App() {
 						checked={state.hideAnswers ?? false}
 						onChange={(e) => setState((s) => ({ ...s, hideAnswers: e.target.checked || undefined }))}
 					/>
-					hide<span className="pl-app-label-text"> answers</span>
+					<Shortened full="hide answers">
+						hide<span className="pl-app-label-text"> answers</span>
+					</Shortened>
 				</label>
 				<label className="pl-app-lecture-toggle">
 					<input

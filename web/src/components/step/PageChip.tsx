@@ -14,6 +14,7 @@ import { memo, type CSSProperties } from 'react';
 import type { PolicyInfo, SnapshotEntry } from '../../wasm/protocol';
 import { fieldWord, nextUseWord } from '../../model/narration';
 import { meterColour } from '../../viz/meter';
+import { Shortened } from '../Shortened';
 
 export const METER_LIMIT = 7;
 
@@ -170,7 +171,9 @@ export const PageChip = memo(function PageChip({ policy, list, entry, fieldMax, 
 				if (name === 'eviction')
 					return (
 						<span key={name} className="pl-step-attr" title={`evicted at eviction counter ${value}`}>
-							<span className="pl-step-long">evicted </span>at {value}
+							<Shortened full={`evicted at ${value}`}>
+								<span className="pl-step-long">evicted </span>at {value}
+							</Shortened>
 						</span>
 					);
 				return (

@@ -28,6 +28,7 @@ import { FitBox } from './FitBox';
 import { useElementWidth } from '../charts/useElementWidth';
 import { StructureView, drawingFor } from './StructureView';
 import { CountersPanel } from './CountersPanel';
+import { Shortened } from '../Shortened';
 import { PredictPanel, score, type Prediction, type Scored } from './PredictPanel';
 import { stepLogCsv } from '../../model/stepLog';
 import './step.css';
@@ -302,10 +303,12 @@ export function StepView({ run, step: requested, onStep, lecture, hideAnswers, p
 				onPlaying={setPlaying}
 				onSpeed={setSpeed}
 			/>
-			<div className="pl-step-stats-row">
+			<div className="pl-step-stats-row" data-testid="step-stats">
 				<div className="pl-step-stat">
 					<span className="pl-step-label">
-						ref<span className="pl-step-narrow-hidden">erence</span>
+						<Shortened full="reference">
+							ref<span className="pl-step-narrow-hidden">erence</span>
+						</Shortened>
 					</span>
 					<span className="pl-step-value">{reference === null ? '—' : String(reference)}</span>
 				</div>
@@ -329,7 +332,9 @@ export function StepView({ run, step: requested, onStep, lecture, hideAnswers, p
 				</div>
 				{!answersHidden && <div className="pl-step-stat pl-step-whole">
 					<span className="pl-step-label">
-						whole<span className="pl-step-narrow-hidden"> trace</span>
+						<Shortened full="whole trace">
+							whole<span className="pl-step-narrow-hidden"> trace</span>
+						</Shortened>
 					</span>
 					<span className="pl-step-value pl-step-small" data-testid="stat-whole">
 						{full.misses.toLocaleString('en')} faults / {full.references.toLocaleString('en')} refs (
