@@ -10,3 +10,29 @@ export function gridWindow(step: number, total: number, width: number): { first:
 	const first = Math.min(Math.max(1, step - Math.floor((width * 2) / 3)), total - width + 1);
 	return { first, last: first + width - 1 };
 }
+
+/* Rows a windowed grid gives to its "more above" and "more below" marks. */
+export const ROW_MARKS = 2;
+
+/**
+ * Which frames (rows, 0-based, inclusive) of the grid are on screen when
+ * only `room` rows fit (lecture mode at a large frame count): every frame
+ * if they fit; otherwise `room` - ROW_MARKS of them (at least one), the
+ * marks saying what is above and below.  The window keeps `focus` (the
+ * frame the current step touched; null for none) in view and stays at
+ * `previousFirst` while the focus lies inside it, so stepping through hits
+ * does not make the rows jump; when the focus leaves it, it is centred.
+ */
+export function rowWindow(
+	frames: number,
+	room: number,
+	focus: number | null,
+	previousFirst: number,
+): { first: number; last: number; windowed: boolean } {
+	if (frames <= room) return { first: 0, last: frames - 1, windowed: false };
+	const count = Math.max(1, room - ROW_MARKS);
+	const place = (first: number) => Math.min(Math.max(0, first), frames - count);
+	let first = place(previousFirst);
+	if (focus !== null && (focus < first || focus >= first + count)) first = place(focus - Math.floor(count / 2));
+	return { first, last: first + count - 1, windowed: true };
+}

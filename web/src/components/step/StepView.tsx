@@ -357,7 +357,7 @@ export function StepView({ run, step: requested, onStep, lecture, hideAnswers, p
 			<div className="pl-step-panels">
 				<section className="pl-step-panel pl-step-grid-panel">
 					<h2>Frames over time</h2>
-					<FrameGrid timeline={timeline} step={step} columns={columns} onPick={pick} />
+					<FrameGrid timeline={timeline} step={step} columns={columns} fit={lecture} onPick={pick} />
 				</section>
 				<section className="pl-step-panel pl-step-structure-panel">
 					<h2>
