@@ -6,7 +6,9 @@
  * never covers a slot number, the kernel's counters move step by step,
  * CLOCK-Pro's three hands point at their entries, the compare view fits too
  * (its run editors folded behind "runs…"), so do the charts (one at a
- * time under tabs, the policy checkboxes behind "policies…"), hide answers hides the
+ * time under tabs, the policy checkboxes behind "policies…"), a grid of
+ * 64 frames is windowed around the frame each step touches with marks
+ * naming the frames off screen, hide answers hides the
  * compare strips, the preset titles and the charts, the built site opened
  * from disk says how to serve it, and the focus ring shows in every mode.
  * Each fit case writes e2e/screenshots/lecture-<case>-<w>x<h>.png.
@@ -29,6 +31,9 @@ const CASES = {
 	/* Linux again with predict mode's question above the columns (switched on after loading). */
 	'linux-predict': `policy=linux&frames=4&refs=${LINUX_BUSY}&step=20`,
 };
+
+/* 64 frames of a zipf trace: far more frames than a projector's grid has rows for. */
+const MANY_FRAMES = 'policy=lru&frames=64&gen=zipf&len=400&pages=200&exp=0.9&seed=5&step=300';
 
 async function openAt(lab, query, step) {
 	await lab.open(`?${query}&view=step&lecture=1`);
@@ -53,6 +58,9 @@ for (const [width, height] of PROJECTORS) {
 				if (name.endsWith('-predict')) ids.splice(ids.indexOf('stat-whole'), 1, 'predict-panel', 'counters');
 				await expectOnScreen(lab, ids, { width, height });
 				await expectLectureText(lab, { width, height });
+				/* A few frames fit whole: no window, no marks. */
+				await expect(lab.byTestId('grid-rows-above')).toHaveCount(0);
+				await expect(lab.byTestId('grid-rows-below')).toHaveCount(0);
 				const scroll = await lab.page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight]);
 				expect(scroll).toEqual([width, height]);
 				await lab.page.screenshot({ path: `e2e/screenshots/lecture-${name}-${width}x${height}.png` });
@@ -74,6 +82,67 @@ for (const [width, height] of PROJECTORS) {
 			await expect(lab.byTestId('compare-policy-0')).toHaveCount(0);
 			await lab.byTestId('compare-edit-runs').click();
 			await expect(lab.byTestId('compare-policy-0')).toHaveValue('fifo');
+		});
+
+		for (const [runs, frames] of [['fifo,lru,clock,opt', 8], ['fifo,lru,opt', 64]])
+			test(`compare: ${runs.split(',').length} runs at ${frames} frames fit side by side, each column's boxes on screen with the referenced page, the rest counted`, async ({ lab, page }) => {
+				await page.goto(`./?policy=fifo&frames=${frames}&gen=zipf&len=400&pages=200&exp=0.9&seed=5&view=compare&lecture=1&step=300&cmp=${runs}`);
+				await expect(lab.byTestId('compare-column-1')).toHaveAttribute('data-step', '300', { timeout: 30_000 });
+				await page.waitForTimeout(900);
+				for (let i = 0; i < runs.split(',').length; i++) {
+					const column = lab.byTestId(`compare-column-${i}`);
+					await expectLocatorOnScreen(column, `compare-column-${i}`, { width, height });
+					const boxes = column.getByTestId('compare-page');
+					for (const box of await boxes.all()) await expectLocatorOnScreen(box, `compare-column-${i} box`, { width, height });
+					/* Every frame is a box or counted: the boxes, "+N more" and "N free" add up to the frames. */
+					const off = (await column.getByTestId('compare-frames-off').textContent()) ?? '';
+					const counted = (word) => Number(new RegExp(`(\\d+) ${word}`).exec(off)?.[1] ?? 0);
+					const empty = await column.locator('.pl-compare-empty').count();
+					expect((await boxes.count()) + empty + counted('more') + counted('free'), `compare-column-${i}: ${off}`).toBe(frames);
+					await expect(column.locator('.pl-compare-referenced'), `compare-column-${i} shows the referenced page`).toHaveAttribute('data-page', /\d+/);
+				}
+				await expectLectureText(lab, { width, height });
+				expect(await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight])).toEqual([width, height]);
+				await page.screenshot({ path: `e2e/screenshots/lecture-compare-${frames}-frames-${width}x${height}.png` });
+			});
+
+		test('a grid of more frames than fit shows a window holding the frame each step touches, its marks naming the frames off screen', async ({ lab, page }) => {
+			await openAt(lab, MANY_FRAMES, 300);
+			for (let step = 300; step <= 306; step++) {
+				if (step > 300) await lab.stepForward();
+				const shown = await page.evaluate((k) => {
+					const grid = document.querySelector('[data-testid="frame-grid"]');
+					const labels = [...grid.querySelectorAll('[role="columnheader"][aria-label^="frame "]')].map((l) => Number(l.getAttribute('aria-label').slice(6)));
+					const column = grid.querySelector(`[data-column="${k}"]`);
+					const page = column.querySelector('[data-row="0"]').textContent;
+					const cells = [...column.querySelectorAll('[role="gridcell"][data-row]:not([data-row="result"])')].map((c) => c.textContent);
+					const text = (id) => document.querySelector(`[data-testid="${id}"]`)?.textContent ?? null;
+					return { labels, page, cells, above: text('grid-rows-above'), below: text('grid-rows-below') };
+				}, step);
+				/* The referenced page is in a frame on screen, whether it arrived or was hit. */
+				expect(shown.cells, `step ${step}: page ${shown.page} on screen`).toContain(shown.page);
+				/* The marks and the rows shown account for every frame exactly once. */
+				const first = shown.labels[0];
+				const last = shown.labels[shown.labels.length - 1];
+				expect(shown.labels).toEqual(Array.from({ length: last - first + 1 }, (_, i) => first + i));
+				const range = (from, to) => (from === to ? `f${from}` : `f${from}–f${to}`);
+				expect(shown.above).toBe(first > 0 ? `▲ ${range(0, first - 1)} above` : null);
+				expect(shown.below).toBe(last < 63 ? `▼ ${range(last + 1, 63)} below` : null);
+				expect(shown.labels.length, 'frames shown').toBeGreaterThanOrEqual(3);
+			}
+			await expectOnScreen(lab, ['frame-grid', 'grid-result-306'], { width, height });
+			for (const mark of ['grid-rows-above', 'grid-rows-below'])
+				if (await lab.byTestId(mark).count()) await expectOnScreen(lab, [mark], { width, height });
+			/* The grid's text at 24 px (the 64-page LRU list beside it is scaled by FitBox: not this test's subject). */
+			const small = await page.evaluate(() =>
+				[...document.querySelectorAll('.pl-step-frame-grid-wrap *')]
+					.filter((e) => [...e.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim()) && e.checkVisibility())
+					.filter((e) => parseFloat(getComputedStyle(e).fontSize) < 23.5)
+					.map((e) => e.textContent),
+			);
+			expect(small, 'grid text under 24 px').toEqual([]);
+			expect(await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight])).toEqual([width, height]);
+			await page.screenshot({ path: `e2e/screenshots/lecture-grid-64-frames-${width}x${height}.png` });
 		});
 
 		test('charts: each chart fills the screen under its tab, the Belady note and the policy checkboxes included, at 24 px', async ({ lab, page }) => {

@@ -3,11 +3,18 @@
  * side (compare-column-<i>), rows aligned so shared pages line up, and
  * optionally OPT's frames as a dashed ghost column (compare-ghost-column)
  * with the pages a policy holds that OPT has let go outlined.
+ *
+ * With `fit` (lecture mode) the columns share the width and the height the
+ * view leaves them: the boxes of each are laid out in as many rows as fit
+ * that height and as many columns of boxes as fit its width, the rest
+ * counted (FrameBoxes' fit), so a projector never scrolls.
  */
+import { useLayoutEffect, useRef, useState } from 'react';
 import { pageAt } from '../../wasm/protocol';
 import { alignColumns, resultAt, type GhostColumn } from '../../model/compare';
 import { RECORD_LIMIT, faultCount, type Column, type Comparison, type Run } from './comparison';
-import { FrameBoxes } from './FrameBoxes';
+import { FrameBoxes, type BoxesFit } from './FrameBoxes';
+import { useElementWidth } from '../charts/useElementWidth';
 
 /** What the ghost column shows: OPT's run, its frames now, and whether it is also a compared column. */
 export interface GhostOpt {
@@ -22,9 +29,40 @@ interface ColumnsProps {
 	opt: GhostOpt | null;
 	ghost: GhostColumn | null;
 	step: number;
+	fit?: boolean;
 }
 
-export function Columns({ comparison, columns, opt, ghost, step }: ColumnsProps) {
+/*
+ * The room for frame boxes in the columns' box (fit only; null until
+ * measured): its height less what a column shows besides its boxes, over a
+ * box's height, and a column's width over the widest box's width.
+ */
+function useBoxesFit(fit: boolean) {
+	const box = useRef<HTMLDivElement>(null);
+	const room = useElementWidth(box);
+	const [boxes, setBoxes] = useState<BoxesFit | null>(null);
+	useLayoutEffect(() => {
+		const column = box.current?.querySelector<HTMLElement>('.pl-compare-column');
+		const list = column?.querySelector<HTMLElement>('.pl-compare-frames');
+		const items = [...(box.current?.querySelectorAll<HTMLElement>('.pl-compare-frames li:not(.pl-compare-more)') ?? [])];
+		if (!fit || !column || !list || !items.length || room.height <= 0) return;
+		const listStyle = getComputedStyle(list);
+		const columnStyle = getComputedStyle(column);
+		const rowGap = parseFloat(listStyle.rowGap) || 0;
+		const columnGap = parseFloat(listStyle.columnGap) || 0;
+		const chrome = column.offsetHeight - list.offsetHeight;
+		const inside = column.clientWidth - parseFloat(columnStyle.paddingLeft) - parseFloat(columnStyle.paddingRight);
+		const tallest = Math.max(...items.map((li) => li.offsetHeight));
+		const widest = Math.max(...items.map((li) => li.offsetWidth));
+		const rows = Math.max(1, Math.floor((room.height - chrome + rowGap) / (tallest + rowGap)));
+		const across = Math.max(1, Math.floor((inside + columnGap) / (widest + columnGap)));
+		setBoxes((old) => (old?.rows === rows && old.boxes === rows * across ? old : { rows, boxes: rows * across }));
+	});
+	return { box, boxes: fit ? boxes : null };
+}
+
+export function Columns({ comparison, columns, opt, ghost, step, fit = false }: ColumnsProps) {
+	const { box, boxes } = useBoxesFit(fit);
 	const referenced = step > 0 ? pageAt(comparison.trace.pages, step - 1) : null;
 	if (comparison.runs.every((r) => r.session === null))
 		return (
@@ -39,7 +77,7 @@ export function Columns({ comparison, columns, opt, ghost, step }: ColumnsProps)
 		...(opt?.column ? [opt.column.resident] : []),
 	]);
 	return (
-		<div className="pl-compare-columns">
+		<div className="pl-compare-columns" ref={box}>
 			{comparison.runs.map((run, i) => {
 				const result = resultAt(run.outcome, step);
 				const column = columns[i];
@@ -56,6 +94,7 @@ export function Columns({ comparison, columns, opt, ghost, step }: ColumnsProps)
 								referenced={referenced}
 								flagged={ghost ? new Set(ghost.notInOpt[i]) : new Set()}
 								flagTitle="OPT would not hold this page now"
+								fit={boxes ?? undefined}
 							/>
 						)}
 						<p className="pl-compare-evicted">{column?.evicted.length ? `evicted ${column.evicted.join(', ')}` : ' '}</p>
@@ -79,6 +118,7 @@ export function Columns({ comparison, columns, opt, ghost, step }: ColumnsProps)
 							referenced={referenced}
 							flagged={new Set(ghost?.opt.filter((p) => p.heldBy.length === 0).map((p) => p.page))}
 							flagTitle="OPT keeps this page; none of the compared policies does"
+							fit={boxes ?? undefined}
 						/>
 					)}
 					<p className="pl-compare-evicted">{opt.column?.evicted.length ? `evicted ${opt.column.evicted.join(', ')}` : ' '}</p>

@@ -327,6 +327,7 @@ export function CompareView({
 						opt={ghostOpt}
 						ghost={ghostHeld}
 						step={step}
+						fit={lecture}
 					/>
 				</>
 			)}
