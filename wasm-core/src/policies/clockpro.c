@@ -118,12 +118,18 @@ struct rank_tree {
 
 enum { RANKED_NOT, RANKED_GHOST, RANKED_RESIDENT };
 
+/* A page's own state, together: one cache line to touch on a fault. */
+struct clockpro_page {
+	uint32_t order;		/* its place in the clock (ascending from HAND_hot) */
+	uint8_t in_clock, hot, test, ref;
+	uint8_t ranked;		/* RANKED_* as counted in the trees, while recording */
+};
+
 struct clockpro {
 	struct pl_ctx *ctx;
 	struct pl_links links;
 	struct pl_dlist clock;		/* every entry, from HAND_hot to the head */
-	uint8_t *in_clock, *hot, *test, *ref;	/* [npages] */
-	uint32_t *order;		/* [npages] */
+	struct clockpro_page *pg;	/* [npages] */
 	uint32_t next_order;
 	uint32_t hand_cold, hand_test;	/* pages, PL_NONE if the clock is empty */
 	/*
@@ -141,7 +147,6 @@ struct clockpro {
 	uint64_t promotions, tests_expired;
 	/* While recording: positions are ranks by order (see position()). */
 	struct rank_tree all, resident;	/* entries of the clock, resident ones */
-	uint8_t *ranked;		/* [npages] RANKED_* as counted in the trees */
 };
 
 static void clockpro_destroy(void *state)
@@ -152,12 +157,7 @@ static void clockpro_destroy(void *state)
 		return;
 	pl_links_free(&c->links);
 	pl_links_free(&c->cold_links);
-	free(c->in_clock);
-	free(c->hot);
-	free(c->test);
-	free(c->ref);
-	free(c->order);
-	free(c->ranked);
+	free(c->pg);
 	free(c->all.count);
 	free(c->resident.count);
 	free(c);
@@ -169,9 +169,7 @@ static void *clockpro_create(struct pl_ctx *ctx, struct pl_error *err)
 	size_t n = ctx->npages ? ctx->npages : 1;
 
 	if (!c || pl_links_init(&c->links, ctx->npages) ||
-	    pl_links_init(&c->cold_links, ctx->npages) || !(c->in_clock = calloc(n, 1)) ||
-	    !(c->hot = calloc(n, 1)) || !(c->test = calloc(n, 1)) || !(c->ref = calloc(n, 1)) ||
-	    !(c->order = calloc(n, sizeof(*c->order))) || !(c->ranked = calloc(n, 1))) {
+	    pl_links_init(&c->cold_links, ctx->npages) || !(c->pg = calloc(n, sizeof(*c->pg)))) {
 		clockpro_destroy(c);
 		snprintf(err->msg, sizeof(err->msg), "clockpro: out of memory");
 		return NULL;
@@ -186,12 +184,13 @@ static void *clockpro_create(struct pl_ctx *ctx, struct pl_error *err)
 	return c;
 }
 
-static void set_field(struct clockpro *c, uint8_t *field, unsigned id, uint32_t page, uint8_t v)
+/* Sets field `id` of page, *at, to v. */
+static void set_field(struct clockpro *c, uint8_t *at, unsigned id, uint32_t page, uint8_t v)
 {
-	if (field[page] == v)
+	if (*at == v)
 		return;
-	pl_emit_set(c->ctx, page, id, field[page], v);
-	field[page] = v;
+	pl_emit_set(c->ctx, page, id, *at, v);
+	*at = v;
 }
 
 /* The page after `page` going round the clock. */
@@ -204,7 +203,7 @@ static uint32_t after(const struct clockpro *c, uint32_t page)
 
 static bool resident_cold(const struct clockpro *c, uint32_t page)
 {
-	return pl_resident(c->ctx, page) && !c->hot[page];
+	return pl_resident(c->ctx, page) && !c->pg[page].hot;
 }
 
 /* A resident cold page has just become the clock's last entry. */
@@ -268,9 +267,9 @@ static uint32_t rank_before(const struct rank_tree *t, uint32_t order)
 
 static void rank_page(struct clockpro *c, uint32_t page, int32_t delta)
 {
-	rank_add(&c->all, c->order[page], delta);
-	if (c->ranked[page] == RANKED_RESIDENT)
-		rank_add(&c->resident, c->order[page], delta);
+	rank_add(&c->all, c->pg[page].order, delta);
+	if (c->pg[page].ranked == RANKED_RESIDENT)
+		rank_add(&c->resident, c->pg[page].order, delta);
 }
 
 /* Counts the page in the trees as it is now (resident or not), once. */
@@ -278,16 +277,16 @@ static void rank(struct clockpro *c, uint32_t page)
 {
 	if (!c->all.count)
 		return;
-	c->ranked[page] = pl_resident(c->ctx, page) ? RANKED_RESIDENT : RANKED_GHOST;
+	c->pg[page].ranked = pl_resident(c->ctx, page) ? RANKED_RESIDENT : RANKED_GHOST;
 	rank_page(c, page, 1);
 }
 
 static void unrank(struct clockpro *c, uint32_t page)
 {
-	if (!c->all.count || c->ranked[page] == RANKED_NOT)
+	if (!c->all.count || c->pg[page].ranked == RANKED_NOT)
 		return;
 	rank_page(c, page, -1);
-	c->ranked[page] = RANKED_NOT;
+	c->pg[page].ranked = RANKED_NOT;
 }
 
 /*
@@ -315,7 +314,7 @@ static void grow_ranks(struct clockpro *c, uint32_t order)
 		return;
 	}
 	for (uint32_t p = c->clock.head; p != PL_NONE; p = c->links.link[p].next)
-		if (c->ranked[p] != RANKED_NOT)
+		if (c->pg[p].ranked != RANKED_NOT)
 			rank_page(c, p, 1);
 }
 
@@ -327,37 +326,40 @@ static int32_t position(const struct clockpro *c, uint32_t page, bool merged)
 
 	if (!c->ctx->recording || page == PL_NONE || !c->all.count)
 		return 0;
-	all = rank_before(&c->all, c->order[page]);
+	all = rank_before(&c->all, c->pg[page].order);
 	if (merged)
 		return (int32_t)all;
-	resident = rank_before(&c->resident, c->order[page]);
+	resident = rank_before(&c->resident, c->pg[page].order);
 	return (int32_t)(pl_resident(c->ctx, page) ? resident : all - resident);
 }
 
-/* The page takes the next order number: it is now last in the clock. */
-static void set_order(struct clockpro *c, uint32_t page)
+/* set_order() while recording: the trees count the page at its new order. */
+static void rerank(struct clockpro *c, uint32_t page, uint32_t to)
 {
-	uint32_t to = ++c->next_order;
-
-	pl_emit_set(c->ctx, page, ORDER, (int32_t)c->order[page], (int32_t)to);
-	if (!c->ctx->recording) {
-		c->order[page] = to;
-		return;
-	}
+	pl_emit_set(c->ctx, page, ORDER, (int32_t)c->pg[page].order, (int32_t)to);
 	unrank(c, page);
 	if (to > c->all.size)
 		grow_ranks(c, to);
-	c->order[page] = to;
+	c->pg[page].order = to;
 	rank(c, page);
 }
 
-/* Reports the hands that moved (their positions shift as pages come and go). */
-static void show_hands(struct clockpro *c)
+/* The page takes the next order number: it is now last in the clock. */
+static inline void set_order(struct clockpro *c, uint32_t page)
+{
+	uint32_t to = ++c->next_order;
+
+	if (__builtin_expect(c->ctx->recording, 0))
+		rerank(c, page, to);
+	else
+		c->pg[page].order = to;
+}
+
+/* show_hands() while recording. */
+static void report_hands(struct clockpro *c)
 {
 	uint32_t at[NHANDS] = { c->clock.head, c->hand_cold, c->hand_test };
 
-	if (!c->ctx->recording)
-		return;
 	for (unsigned h = 0; h < NHANDS; h++) {
 		int32_t pos = position(c, at[h], true);
 
@@ -365,6 +367,13 @@ static void show_hands(struct clockpro *c)
 			pl_emit_hand(c->ctx, h, (uint32_t)c->shown[h], (uint32_t)pos);
 		c->shown[h] = pos;
 	}
+}
+
+/* Reports the hands that moved (their positions shift as pages come and go). */
+static inline void show_hands(struct clockpro *c)
+{
+	if (__builtin_expect(c->ctx->recording, 0))
+		report_hands(c);
 }
 
 /* A hand on `page` moves on before the page leaves the clock. */
@@ -384,16 +393,16 @@ static void forget(struct clockpro *c, uint32_t page)
 	release_hands(c, page);
 	unrank(c, page);
 	pl_dlist_remove(&c->links, &c->clock, page);
-	c->in_clock[page] = 0;
-	c->test[page] = 0;
-	c->order[page] = 0;
+	c->pg[page].in_clock = 0;
+	c->pg[page].test = 0;
+	c->pg[page].order = 0;
 	c->nghost--;
 	pl_emit_remove(c->ctx, page, TEST);
 }
 
 static void end_test(struct clockpro *c, uint32_t page)
 {
-	set_field(c, c->test, IN_TEST, page, 0);
+	set_field(c, &c->pg[page].test, IN_TEST, page, 0);
 	c->tests_expired++;
 	if (c->mc > 1)
 		c->mc--;
@@ -432,19 +441,19 @@ static void run_hot_hand(struct clockpro *c)
 	for (;;) {
 		uint32_t p = c->clock.head;
 
-		if (c->hot[p] && !c->ref[p]) {
+		if (c->pg[p].hot && !c->pg[p].ref) {
 			pass_hot_hand(c, p);
-			set_field(c, c->hot, HOT, p, 0);
+			set_field(c, &c->pg[p].hot, HOT, p, 0);
 			c->nhot--;
 			c->ncold++;
 			cold_join(c, p);
 			return;
 		}
-		if (c->hot[p]) {
-			set_field(c, c->ref, REFERENCED, p, 0);
-		} else if (c->test[p]) {
+		if (c->pg[p].hot) {
+			set_field(c, &c->pg[p].ref, REFERENCED, p, 0);
+		} else if (c->pg[p].test) {
 			end_test(c, p);
-			if (!c->in_clock[p])
+			if (!c->pg[p].in_clock)
 				continue;
 		}
 		pass_hot_hand(c, p);
@@ -457,7 +466,7 @@ static void run_test_hand(struct clockpro *c)
 		uint32_t p = c->hand_test;
 
 		c->hand_test = after(c, p);
-		if (!c->hot[p] && c->test[p])
+		if (!c->pg[p].hot && c->pg[p].test)
 			end_test(c, p);
 	}
 }
@@ -476,16 +485,16 @@ static uint32_t clockpro_victim(const void *state)
 	uint32_t p = cold_ahead(c), kept = PL_NONE, cold_left = c->ncold;
 
 	for (uint32_t i = 0; i < c->cold.len; i++, p = cold_after(c, p)) {
-		if (!c->ref[p])
+		if (!c->pg[p].ref)
 			return p;
-		if (!c->test[p] && kept == PL_NONE)
+		if (!c->pg[p].test && kept == PL_NONE)
 			kept = p;
-		if (c->test[p] && --cold_left == 0)
+		if (c->pg[p].test && --cold_left == 0)
 			break;
 	}
 	if (kept != PL_NONE)
 		return kept;
-	for (p = c->clock.head; !pl_resident(c->ctx, p) || (c->hot[p] && c->ref[p]);)
+	for (p = c->clock.head; !pl_resident(c->ctx, p) || (c->pg[p].hot && c->pg[p].ref);)
 		p = after(c, p);
 	return p;
 }
@@ -499,18 +508,18 @@ static void clockpro_evict(void *state, uint32_t victim)
 		/* the hand passes the pages that are not resident cold */
 		uint32_t p = c->hand_cold = c->cold_next = cold_ahead(c);
 
-		if (!c->ref[p])
+		if (!c->pg[p].ref)
 			break;
-		set_field(c, c->ref, REFERENCED, p, 0);
+		set_field(c, &c->pg[p].ref, REFERENCED, p, 0);
 		c->cold_next = c->cold_links.link[p].next;
 		set_hand_cold(c, after(c, p));
-		if (!c->test[p]) {
-			set_field(c, c->test, IN_TEST, p, 1);
+		if (!c->pg[p].test) {
+			set_field(c, &c->pg[p].test, IN_TEST, p, 1);
 			continue;
 		}
 		cold_leave(c, p);
-		set_field(c, c->hot, HOT, p, 1);
-		set_field(c, c->test, IN_TEST, p, 0);
+		set_field(c, &c->pg[p].hot, HOT, p, 1);
+		set_field(c, &c->pg[p].test, IN_TEST, p, 0);
 		c->nhot++;
 		raise_mc(c);
 		if (--c->ncold == 0)
@@ -521,19 +530,19 @@ static void clockpro_evict(void *state, uint32_t victim)
 	cold_leave(c, victim);
 	pl_emit_evict(c->ctx, victim, CLOCK);
 	unrank(c, victim);
-	if (c->test[victim]) {
+	if (c->pg[victim].test) {
 		/* stays in the clock, non-resident, until its test period ends */
 		rank(c, victim);
 		set_hand_cold(c, after(c, victim));
 		c->nghost++;
 		pl_emit_insert(c->ctx, victim, TEST, (uint32_t)position(c, victim, false));
 		pl_emit_set(c->ctx, victim, IN_TEST, 0, 1);
-		pl_emit_set(c->ctx, victim, ORDER, 0, (int32_t)c->order[victim]);
+		pl_emit_set(c->ctx, victim, ORDER, 0, (int32_t)c->pg[victim].order);
 	} else {
 		release_hands(c, victim);
 		pl_dlist_remove(&c->links, &c->clock, victim);
-		c->in_clock[victim] = 0;
-		c->order[victim] = 0;
+		c->pg[victim].in_clock = 0;
+		c->pg[victim].order = 0;
 	}
 	show_hands(c);
 }
@@ -543,23 +552,23 @@ static void clockpro_insert(void *state, const struct pl_ref *ref)
 	struct clockpro *c = state;
 	uint32_t x = ref->page;
 
-	if (c->in_clock[x]) {
+	if (c->pg[x].in_clock) {
 		/* non-resident, in its test period: a small reuse distance */
 		release_hands(c, x);
 		pl_dlist_remove(&c->links, &c->clock, x);
 		c->nghost--;
 		pl_dlist_push_tail(&c->links, &c->clock, x);
 		pl_emit_move(c->ctx, x, TEST, CLOCK, c->ctx->nresident);
-		set_field(c, c->hot, HOT, x, 1);
-		set_field(c, c->test, IN_TEST, x, 0);
+		set_field(c, &c->pg[x].hot, HOT, x, 1);
+		set_field(c, &c->pg[x].test, IN_TEST, x, 0);
 		set_order(c, x);
 		c->nhot++;
 		raise_mc(c);
 	} else {
 		pl_dlist_push_tail(&c->links, &c->clock, x);
-		c->in_clock[x] = 1;
+		c->pg[x].in_clock = 1;
 		pl_emit_insert(c->ctx, x, CLOCK, c->ctx->nresident);
-		set_field(c, c->test, IN_TEST, x, 1);
+		set_field(c, &c->pg[x].test, IN_TEST, x, 1);
 		set_order(c, x);
 		c->ncold++;
 		cold_join(c, x);
@@ -578,7 +587,7 @@ static void clockpro_hit(void *state, const struct pl_ref *ref)
 {
 	struct clockpro *c = state;
 
-	set_field(c, c->ref, REFERENCED, ref->page, 1);
+	set_field(c, &c->pg[ref->page].ref, REFERENCED, ref->page, 1);
 }
 
 static void clockpro_snapshot(const void *state, struct pl_snapshot *out)
@@ -588,7 +597,7 @@ static void clockpro_snapshot(const void *state, struct pl_snapshot *out)
 
 	for (unsigned l = CLOCK; l <= TEST; l++) {
 		for (uint32_t p = c->clock.head; p != PL_NONE; p = c->links.link[p].next) {
-			int32_t v[] = { c->hot[p], c->test[p], c->ref[p], (int32_t)c->order[p] };
+			int32_t v[] = { c->pg[p].hot, c->pg[p].test, c->pg[p].ref, (int32_t)c->pg[p].order };
 
 			if (pl_resident(c->ctx, p) == (l == CLOCK))
 				pl_snapshot_push(out, l, p, v);
