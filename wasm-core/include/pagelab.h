@@ -51,6 +51,7 @@
 #define PL_MAX_HANDS 3
 #define PL_MAX_PARAMS 12
 #define PL_MAX_COUNTERS 24
+#define PL_MAX_VARIABLES 4
 
 /* ---------------------------------------------------------------- errors */
 
@@ -267,6 +268,7 @@ enum pl_event_kind {
 	PL_EV_REMOVE,	/* page dropped from list `arg` (a ghost forgotten). */
 	PL_EV_SET,	/* page's field `arg` changed from a to b.           */
 	PL_EV_HAND,	/* hand `arg` moved from position a to position b.   */
+	PL_EV_VARIABLE,	/* policy variable `arg` changed from a to b.        */
 	PL_EV_KINDS
 };
 
@@ -326,6 +328,10 @@ const char *pl_policy_hand_name(const struct pl_policy_ops *ops, unsigned i);
 unsigned pl_policy_hand_list(const struct pl_policy_ops *ops, unsigned i);
 unsigned pl_policy_ncounters(const struct pl_policy_ops *ops);
 const char *pl_policy_counter_name(const struct pl_policy_ops *ops, unsigned i);
+/* Variables: numbers of the policy as a whole that its decisions depend on
+ * (LeCaR's weights), in the snapshot and changed by VARIABLE events. */
+unsigned pl_policy_nvariables(const struct pl_policy_ops *ops);
+const char *pl_policy_variable_name(const struct pl_policy_ops *ops, unsigned i);
 
 /*
  * Parameter values: start from the defaults, then apply "name=value" strings
@@ -353,6 +359,9 @@ struct pl_snapshot {
 	uint32_t *page;		/* [total] */
 	int32_t *value;		/* [total * nfields], entry-major */
 	bool failed;		/* a push ran out of memory or broke the list order */
+	/* last, so that the words before keep their places for JS (engine.ts) */
+	uint32_t nvariables;
+	int32_t variable[PL_MAX_VARIABLES];	/* the policy's variables */
 };
 
 void pl_snapshot_init(struct pl_snapshot *s, const struct pl_policy_ops *ops);

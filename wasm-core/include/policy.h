@@ -120,6 +120,8 @@ struct pl_policy_ops {
 	unsigned nhands;
 	const char *const *counters;	/* policy counter names, e.g. "pgactivate" */
 	unsigned ncounters;
+	const char *const *variables;	/* policy-wide values in the snapshot, e.g. "w_lru" */
+	unsigned nvariables;
 
 	/* Allocates the state; NULL on failure (with err filled). */
 	void *(*create)(struct pl_ctx *ctx, struct pl_error *err);
@@ -234,6 +236,7 @@ static inline void pl_emit_evict(struct pl_ctx *ctx, uint32_t page, unsigned lis
 void pl_record_move(struct pl_ctx *ctx, uint32_t page, unsigned from, unsigned to, uint32_t pos);
 void pl_record_set(struct pl_ctx *ctx, uint32_t page, unsigned field, int32_t from, int32_t to);
 void pl_record_hand(struct pl_ctx *ctx, unsigned hand, uint32_t from, uint32_t to);
+void pl_record_variable(struct pl_ctx *ctx, unsigned variable, int32_t from, int32_t to);
 
 static inline void pl_emit_move(struct pl_ctx *ctx, uint32_t page, unsigned from, unsigned to,
 				uint32_t pos)
@@ -256,6 +259,13 @@ static inline void pl_emit_hand(struct pl_ctx *ctx, unsigned hand, uint32_t from
 		pl_record_hand(ctx, hand, from, to);
 }
 
+static inline void pl_emit_variable(struct pl_ctx *ctx, unsigned variable, int32_t from,
+				    int32_t to)
+{
+	if (ctx->recording)
+		pl_record_variable(ctx, variable, from, to);
+}
+
 /*
  * The time of reference `step`: the trace's time column if it has one
  * (never decreasing; a pause is a gap), else the step itself.
@@ -274,5 +284,6 @@ static inline bool pl_resident(const struct pl_ctx *ctx, uint32_t page)
 /* Snapshot building: entries must be pushed grouped by list, lists ascending. */
 int pl_snapshot_push(struct pl_snapshot *s, unsigned list, uint32_t page, const int32_t *values);
 void pl_snapshot_set_hand(struct pl_snapshot *s, unsigned hand, int32_t pos);
+void pl_snapshot_set_variable(struct pl_snapshot *s, unsigned variable, int32_t value);
 
 #endif /* PAGELAB_POLICY_H */

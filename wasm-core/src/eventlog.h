@@ -17,10 +17,11 @@
  *         bits 5-6  the page: 0 a varint follows, 1 the page of this
  *                   step's reference (HIT, MISS, the INSERT of a fault),
  *                   2 the page of the step's previous event (the EVICT
- *                   after its VICTIM), 3 PL_NONE (HAND)
+ *                   after its VICTIM), 3 PL_NONE (HAND, VARIABLE)
  *         bit  7    a and b are both 0 (no varints for them)
  *   [page]          varint, if bits 5-6 are 0
- *   [arg]           varint, for EVICT, INSERT, MOVE, REMOVE, SET, HAND
+ *   [arg]           varint, for EVICT, INSERT, MOVE, REMOVE, SET, HAND,
+ *                   VARIABLE
  *   [a, b - a]      zigzag varints, unless bit 7 (a hand moving on by
  *                   one, a field going up by one: one byte each)
  *

@@ -110,6 +110,16 @@ const char *pl_policy_counter_name(const struct pl_policy_ops *ops, unsigned i)
 	return i < ops->ncounters ? ops->counters[i] : NULL;
 }
 
+unsigned pl_policy_nvariables(const struct pl_policy_ops *ops)
+{
+	return ops->nvariables;
+}
+
+const char *pl_policy_variable_name(const struct pl_policy_ops *ops, unsigned i)
+{
+	return i < ops->nvariables ? ops->variables[i] : NULL;
+}
+
 void pl_params_default(const struct pl_policy_ops *ops, int64_t values[PL_MAX_PARAMS])
 {
 	for (unsigned i = 0; i < PL_MAX_PARAMS; i++)

@@ -94,6 +94,7 @@ static const char *const event_kind_names[PL_EV_KINDS] = {
 	[PL_EV_HIT] = "hit", [PL_EV_MISS] = "miss", [PL_EV_VICTIM] = "victim",
 	[PL_EV_EVICT] = "evict", [PL_EV_INSERT] = "insert", [PL_EV_MOVE] = "move",
 	[PL_EV_REMOVE] = "remove", [PL_EV_SET] = "set", [PL_EV_HAND] = "hand",
+	[PL_EV_VARIABLE] = "variable",
 };
 
 const char *pl_event_kind_name(enum pl_event_kind kind)
@@ -290,29 +291,38 @@ void pl_remove_other(struct pl_ctx *ctx, uint32_t page, unsigned list)
 		record(sim, PL_EV_REMOVE, list, page, 0, 0);
 }
 
-void pl_record_set(struct pl_ctx *ctx, uint32_t page, unsigned field, int32_t from, int32_t to)
+/*
+ * SET, HAND and VARIABLE: `index` names one of the `declared` fields,
+ * hands or variables (`what`); the event is kept while recording.
+ */
+static void record_indexed(struct pl_sim *sim, enum pl_event_kind kind, const char *what,
+			   unsigned index, unsigned declared, uint32_t page, int32_t from,
+			   int32_t to)
 {
-	struct pl_sim *sim = ctx->sim;
-
-	if (unlikely(field >= sim->ops->nfields)) {
-		fail(sim, "field %u does not exist (the policy declares %u)", field,
-		     sim->ops->nfields);
+	if (unlikely(index >= declared)) {
+		fail(sim, "%s %u does not exist (the policy declares %u)", what, index, declared);
 		return;
 	}
 	if (unlikely(sim->recording))
-		record(sim, PL_EV_SET, field, page, from, to);
+		record(sim, kind, index, page, from, to);
+}
+
+void pl_record_set(struct pl_ctx *ctx, uint32_t page, unsigned field, int32_t from, int32_t to)
+{
+	record_indexed(ctx->sim, PL_EV_SET, "field", field, ctx->sim->ops->nfields, page, from,
+		       to);
 }
 
 void pl_record_hand(struct pl_ctx *ctx, unsigned hand, uint32_t from, uint32_t to)
 {
-	struct pl_sim *sim = ctx->sim;
+	record_indexed(ctx->sim, PL_EV_HAND, "hand", hand, ctx->sim->ops->nhands, PL_NONE,
+		       (int32_t)from, (int32_t)to);
+}
 
-	if (unlikely(hand >= sim->ops->nhands)) {
-		fail(sim, "hand %u does not exist (the policy declares %u)", hand, sim->ops->nhands);
-		return;
-	}
-	if (unlikely(sim->recording))
-		record(sim, PL_EV_HAND, hand, PL_NONE, (int32_t)from, (int32_t)to);
+void pl_record_variable(struct pl_ctx *ctx, unsigned variable, int32_t from, int32_t to)
+{
+	record_indexed(ctx->sim, PL_EV_VARIABLE, "variable", variable,
+		       ctx->sim->ops->nvariables, PL_NONE, from, to);
 }
 
 /* ---------------------------------------------------------------- steps */
@@ -696,6 +706,7 @@ int pl_sim_snapshot(const struct pl_sim *sim, struct pl_snapshot *out)
 	out->nlists = sim->ops->nlists;
 	out->nfields = sim->ops->nfields;
 	out->nhands = sim->ops->nhands;
+	out->nvariables = sim->ops->nvariables;
 	pl_snapshot_clear(out);
 	sim->ops->snapshot(sim->state, out);
 	return out->failed ? -1 : 0;

@@ -28,6 +28,7 @@ void pl_snapshot_init(struct pl_snapshot *s, const struct pl_policy_ops *ops)
 	s->nlists = ops->nlists;
 	s->nfields = ops->nfields;
 	s->nhands = ops->nhands;
+	s->nvariables = ops->nvariables;
 }
 
 void pl_snapshot_free(struct pl_snapshot *s)
@@ -44,6 +45,7 @@ void pl_snapshot_clear(struct pl_snapshot *s)
 {
 	memset(s->len, 0, sizeof(s->len));
 	memset(s->hand, 0, sizeof(s->hand));
+	memset(s->variable, 0, sizeof(s->variable));
 	s->total = 0;
 	s->failed = false;
 }
@@ -76,10 +78,12 @@ int pl_snapshot_copy(struct pl_snapshot *dst, const struct pl_snapshot *src)
 	dst->nlists = src->nlists;
 	dst->nfields = src->nfields;
 	dst->nhands = src->nhands;
+	dst->nvariables = src->nvariables;
 	if (reserve(dst, src->total))
 		return -1;
 	memcpy(dst->len, src->len, sizeof(dst->len));
 	memcpy(dst->hand, src->hand, sizeof(dst->hand));
+	memcpy(dst->variable, src->variable, sizeof(dst->variable));
 	dst->total = src->total;
 	dst->failed = src->failed;
 	if (src->total) {
@@ -93,10 +97,11 @@ int pl_snapshot_copy(struct pl_snapshot *dst, const struct pl_snapshot *src)
 bool pl_snapshot_equal(const struct pl_snapshot *a, const struct pl_snapshot *b)
 {
 	if (a->nlists != b->nlists || a->nfields != b->nfields || a->nhands != b->nhands ||
-	    a->total != b->total || a->failed || b->failed)
+	    a->nvariables != b->nvariables || a->total != b->total || a->failed || b->failed)
 		return false;
 	if (memcmp(a->len, b->len, a->nlists * sizeof(a->len[0])) ||
-	    memcmp(a->hand, b->hand, a->nhands * sizeof(a->hand[0])))
+	    memcmp(a->hand, b->hand, a->nhands * sizeof(a->hand[0])) ||
+	    memcmp(a->variable, b->variable, a->nvariables * sizeof(a->variable[0])))
 		return false;
 	if (!a->total)
 		return true;
@@ -233,6 +238,14 @@ void pl_snapshot_set_hand(struct pl_snapshot *s, unsigned hand, int32_t pos)
 		s->failed = true;
 }
 
+void pl_snapshot_set_variable(struct pl_snapshot *s, unsigned variable, int32_t value)
+{
+	if (variable < s->nvariables)
+		s->variable[variable] = value;
+	else
+		s->failed = true;
+}
+
 static int apply_insert(struct pl_snapshot *s, unsigned list, uint32_t page, int32_t pos,
 			const int32_t *values)
 {
@@ -323,6 +336,14 @@ static int apply_hand(struct pl_snapshot *s, unsigned hand, int32_t from, int32_
 	return 0;
 }
 
+static int apply_variable(struct pl_snapshot *s, unsigned variable, int32_t from, int32_t to)
+{
+	if (variable >= s->nvariables || s->variable[variable] != from)
+		return -1;
+	s->variable[variable] = to;
+	return 0;
+}
+
 int pl_snapshot_apply(struct pl_snapshot *s, const struct pl_event *ev)
 {
 	switch (ev->kind) {
@@ -343,6 +364,8 @@ int pl_snapshot_apply(struct pl_snapshot *s, const struct pl_event *ev)
 		return apply_set(s, ev->arg, ev->page, ev->a, ev->b);
 	case PL_EV_HAND:
 		return apply_hand(s, ev->arg, ev->a, ev->b);
+	case PL_EV_VARIABLE:
+		return apply_variable(s, ev->arg, ev->a, ev->b);
 	default:
 		return -1;
 	}

@@ -154,6 +154,8 @@ const char *describe_snapshot(const struct pl_policy_ops *ops, const struct pl_t
 	}
 	for (unsigned h = 0; h < s->nhands; h++)
 		append(buf, "; %s=%d", pl_policy_hand_name(ops, h), s->hand[h]);
+	for (unsigned v = 0; v < s->nvariables; v++)
+		append(buf, "; %s=%d", pl_policy_variable_name(ops, v), s->variable[v]);
 	return buf;
 }
 

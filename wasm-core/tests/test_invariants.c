@@ -357,6 +357,7 @@ TEST(every_policy_declares_names_for_its_lists_fields_hands_and_counters)
 		CHECK(pl_policy_nhands(ops) <= PL_MAX_HANDS);
 		CHECK(pl_policy_nparams(ops) <= PL_MAX_PARAMS);
 		CHECK(pl_policy_ncounters(ops) <= PL_MAX_COUNTERS);
+		CHECK(pl_policy_nvariables(ops) <= PL_MAX_VARIABLES);
 		for (unsigned l = 0; l < pl_policy_nlists(ops); l++)
 			CHECK(pl_policy_list_name(ops, l) != NULL);
 		for (unsigned f = 0; f < pl_policy_nfields(ops); f++)
@@ -366,6 +367,8 @@ TEST(every_policy_declares_names_for_its_lists_fields_hands_and_counters)
 			      pl_policy_hand_list(ops, h) < pl_policy_nlists(ops));
 		for (unsigned c = 0; c < pl_policy_ncounters(ops); c++)
 			CHECK(pl_policy_counter_name(ops, c) != NULL);
+		for (unsigned v = 0; v < pl_policy_nvariables(ops); v++)
+			CHECK(pl_policy_variable_name(ops, v) != NULL);
 		for (unsigned p = 0; p < pl_policy_nparams(ops); p++) {
 			const struct pl_param *param = pl_policy_param(ops, p);
 

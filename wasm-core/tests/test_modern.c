@@ -374,8 +374,8 @@ TEST(mglru_protects_a_tier_once_its_refaults_exceed_tier_0s)
 TEST(lecar_lowers_the_weight_of_the_expert_whose_victim_faults_again)
 {
 	struct run r1, r2;
-	const char *by_lru = "cache: 3(freq=1) 2(freq=1); h_lru: 1; h_lfu:";
-	const char *by_lfu = "cache: 3(freq=1) 1(freq=2); h_lru:; h_lfu: 2";
+	const char *by_lru = "cache: 3(freq=1) 2(freq=1); h_lru: 1; h_lfu:; w_lru=500; w_lfu=500";
+	const char *by_lfu = "cache: 3(freq=1) 1(freq=2); h_lru:; h_lfu: 2; w_lru=500; w_lfu=500";
 	bool lru_chose;
 
 	/* c = 2.  1 is used twice, 2 once: at the fault on 3 LRU proposes 1
@@ -392,6 +392,9 @@ TEST(lecar_lowers_the_weight_of_the_expert_whose_victim_faults_again)
 	CHECK_EQ(run_counter(&r2, lru_chose ? "w_lru_permille" : "w_lfu_permille"), 492);
 	CHECK_EQ(run_counter(&r2, lru_chose ? "w_lfu_permille" : "w_lru_permille"), 508);
 	CHECK_EQ(run_counter(&r2, lru_chose ? "lru_regrets" : "lfu_regrets"), 1);
+	/* The snapshot shows the weights as variables, in thousandths. */
+	CHECK(strstr(run_describe(&r2), lru_chose ? "w_lru=492; w_lfu=508" :
+						    "w_lru=508; w_lfu=492") != NULL);
 	run_free(&r1);
 	run_free(&r2);
 }

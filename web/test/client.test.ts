@@ -120,7 +120,7 @@ describe('the client', () => {
 	it('gives every policy the same snapshot at each step whether it steps forward or seeks back', async () => {
 		/* Forward, the worker continues from the step it holds; back, it restores a checkpoint and replays. */
 		const text = Array.from({ length: 300 }, (_, i) => (i * 7919 + (i >> 4) * 13) % 23).join(' ');
-		const plain = (snapshot: Snapshot) => ({ lists: snapshot.lists.map((list) => [...list]), hands: snapshot.hands });
+		const plain = (snapshot: Snapshot) => ({ lists: snapshot.lists.map((list) => [...list]), hands: snapshot.hands, variables: snapshot.variables });
 		for (const policy of await client.listPolicies()) {
 			const record = () => client.simulate({ policy: policy.name, frames: 6, trace: { kind: 'text', text }, record: true });
 			const [forward, back] = [(await record()).session!, (await record()).session!];
@@ -133,6 +133,23 @@ describe('the client', () => {
 				await back.dispose();
 			}
 		}
+	});
+
+	it("shows a policy's variables in each step's snapshot: LeCaR's weights, learnt from its regrets", async () => {
+		const result = await client.simulate({ policy: 'lecar', frames: 2, trace: { kind: 'text', text: '1 1 2 3 1 2 1 2' }, record: true });
+		const session = result.session!;
+		expect(session.policy.variables).toEqual(['w_lru', 'w_lfu']);
+		expect((await session.snapshot(0)).variables).toEqual([0, 0]);
+		expect((await session.snapshot(1)).variables).toEqual([500, 500]);
+		const counter = (s: { counters: number[] }, name: string) => s.counters[session.policy.counters.indexOf(name)];
+		for (let step = 1; step <= session.steps; step++) {
+			const s = await session.snapshot(step);
+			expect(s.variables, `step ${step}`).toEqual([counter(s, 'w_lru_permille'), counter(s, 'w_lfu_permille')]);
+		}
+		const end = await session.snapshot(session.steps);
+		expect(counter(end, 'lru_regrets') + counter(end, 'lfu_regrets')).toBeGreaterThan(0);
+		expect(end.variables).not.toEqual([500, 500]);
+		await session.dispose();
 	});
 
 	it('counts faults for each number of frames', async () => {

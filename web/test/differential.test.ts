@@ -50,6 +50,7 @@ interface CliPolicy {
 	fields: string[];
 	hands: string[];
 	counters: string[];
+	variables: string[];
 }
 
 const cliPolicies: CliPolicy[] = JSON.parse(cli(['list', '--json']));
@@ -75,6 +76,8 @@ function asCliEvent(policy: PolicyInfo, e: PolicyEvent): Record<string, unknown>
 			return { ...head, page: e.page, field: policy.fields[e.arg], from: e.a, to: e.b };
 		case 'hand':
 			return { ...head, hand: policy.hands[e.arg].name, from: e.a, to: e.b };
+		case 'variable':
+			return { ...head, variable: policy.variables[e.arg], from: e.a, to: e.b };
 	}
 }
 
@@ -86,18 +89,19 @@ function parameterSettings(policy: CliPolicy): Array<Record<string, number>> {
 }
 
 describe('the WebAssembly module and the native CLI', () => {
-	it('list the same policies with the same parameters, lists, fields, hands and counters', async () => {
+	it('list the same policies with the same parameters, lists, fields, hands, counters and variables', async () => {
 		const policies = await client.listPolicies();
 		expect(policies.map((p) => p.name)).toEqual(cliPolicies.map((p) => p.name));
 		for (const [i, p] of policies.entries()) {
 			const c = cliPolicies[i];
-			expect({ title: p.title, help: p.help, lists: p.lists.map((l) => l.name), fields: p.fields, hands: p.hands.map((h) => h.name), counters: p.counters }).toEqual({
+			expect({ title: p.title, help: p.help, lists: p.lists.map((l) => l.name), fields: p.fields, hands: p.hands.map((h) => h.name), counters: p.counters, variables: p.variables }).toEqual({
 				title: c.title,
 				help: c.help,
 				lists: c.lists,
 				fields: c.fields,
 				hands: c.hands,
 				counters: c.counters,
+				variables: c.variables,
 			});
 			expect(p.params.map((q) => [q.name, q.def, q.min, q.max, q.choices])).toEqual(
 				c.params.map((q) => [q.name, q.default, q.min, q.max, q.choices ?? null]),

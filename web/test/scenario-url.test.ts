@@ -20,6 +20,7 @@ const SRRIP: PolicyInfo = {
 	fields: ['rrpv'],
 	hands: [],
 	counters: [],
+	variables: [],
 };
 const FIFO: PolicyInfo = { ...SRRIP, name: 'fifo', params: [], fields: [] };
 

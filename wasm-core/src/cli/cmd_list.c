@@ -56,6 +56,7 @@ static void list_text(void)
 		names_text("fields", pl_policy_nfields(ops), pl_policy_field_name, ops);
 		names_text("hands", pl_policy_nhands(ops), pl_policy_hand_name, ops);
 		names_text("counters", pl_policy_ncounters(ops), pl_policy_counter_name, ops);
+		names_text("variables", pl_policy_nvariables(ops), pl_policy_variable_name, ops);
 	}
 }
 
@@ -111,6 +112,7 @@ static void list_json(void)
 		names_json("fields", pl_policy_nfields(ops), pl_policy_field_name, ops);
 		names_json("hands", pl_policy_nhands(ops), pl_policy_hand_name, ops);
 		names_json("counters", pl_policy_ncounters(ops), pl_policy_counter_name, ops);
+		names_json("variables", pl_policy_nvariables(ops), pl_policy_variable_name, ops);
 		printf(",\"variable_space\":%s}", pl_policy_variable_space(ops) ? "true" : "false");
 	}
 	puts("]");

@@ -226,6 +226,10 @@ void out_event_json(FILE *out, const struct pl_event *ev, const struct pl_policy
 		fprintf(out, ",\"hand\":\"%s\",\"from\":%d,\"to\":%d",
 			pl_policy_hand_name(ops, ev->arg), ev->a, ev->b);
 		break;
+	case PL_EV_VARIABLE:
+		fprintf(out, ",\"variable\":\"%s\",\"from\":%d,\"to\":%d",
+			pl_policy_variable_name(ops, ev->arg), ev->a, ev->b);
+		break;
 	}
 	fputs("}\n", out);
 }

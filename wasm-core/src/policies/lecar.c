@@ -39,10 +39,15 @@
  * are compared within 2% (tests/libcachesim_diff.py); the rules are the
  * same.
  *
- * The weights are not in the snapshot (they are not per page): the
- * counters w_lru_permille and w_lfu_permille give them.
+ * The weights belong to the policy, not to a page: they are its variables
+ * w_lru and w_lfu, in thousandths (rounded), in the snapshot, with a
+ * VARIABLE event whenever a regret changes one's thousandths; the counters
+ * w_lru_permille and w_lfu_permille give the same figures.  Like every
+ * snapshot before the first reference, LeCaR's is empty then (weights 0):
+ * the first reference sets them to their starting 500 each, with events.
  *
  * Lists: cache, h_lru (ghost), h_lfu (ghost).  Fields: freq.
+ * Variables: w_lru, w_lfu (thousandths).
  * Counters: w_lru_permille, w_lfu_permille, lru_regrets, lfu_regrets.
  * Cost per reference: O(1): frequency buckets (a list of pages per
  * frequency, the buckets in a list by frequency) as in O(1) LFU.
@@ -59,6 +64,7 @@ enum { CACHE, H_LRU, H_LFU, NOWHERE };
 enum { FREQ };
 enum { PARAM_LEARNING_RATE, PARAM_SEED };
 enum { W_LRU_PERMILLE, W_LFU_PERMILLE, LRU_REGRETS, LFU_REGRETS };
+enum { VAR_W_LRU, VAR_W_LFU };
 
 struct bucket {
 	uint32_t freq;
@@ -260,12 +266,37 @@ static void forget(struct lecar *l, uint32_t page, unsigned ghost)
 	pl_emit_remove(l->ctx, page, ghost);
 }
 
+/* A weight as the snapshot shows it: thousandths, rounded. */
+static int32_t permille(double w)
+{
+	return (int32_t)(w * 1000 + 0.5);
+}
+
+static void set_weight(struct lecar *l, unsigned variable, double *w, double to)
+{
+	int32_t from = permille(*w);
+
+	if (permille(to) != from)
+		pl_emit_variable(l->ctx, variable, from, permille(to));
+	*w = to;
+}
+
+/* The first reference: the weights appear (the empty snapshot has 0). */
+static void start(struct lecar *l)
+{
+	pl_emit_variable(l->ctx, VAR_W_LRU, 0, permille(l->w_lru));
+	pl_emit_variable(l->ctx, VAR_W_LFU, 0, permille(l->w_lfu));
+}
+
 /* A fault on a ghost: its expert's weight shrinks, and the ghost goes. */
 static void regret(struct lecar *l, uint32_t x)
 {
 	unsigned ghost = l->where[x];
+	double w_lru, w_lfu;
 
-	weights_after(l, x, &l->w_lru, &l->w_lfu);
+	weights_after(l, x, &w_lru, &w_lfu);
+	set_weight(l, VAR_W_LRU, &l->w_lru, w_lru);
+	set_weight(l, VAR_W_LFU, &l->w_lfu, w_lfu);
 	l->regrets[ghost - H_LRU]++;
 	forget(l, x, ghost);
 }
@@ -302,6 +333,8 @@ static void lecar_insert(void *state, const struct pl_ref *ref)
 	struct lecar *l = state;
 	uint32_t x = ref->page;
 
+	if (l->now == 0)	/* the first reference always faults */
+		start(l);
 	if (l->where[x] == H_LRU || l->where[x] == H_LFU)	/* memory was not full */
 		regret(l, x);
 	pl_dlist_push_head(&l->links, &l->list[CACHE], x);
@@ -323,14 +356,18 @@ static void lecar_snapshot(const void *state, struct pl_snapshot *out)
 			pl_snapshot_push(out, list, p, &freq);
 		}
 	}
+	if (l->now == 0)
+		return;		/* before the first reference: empty */
+	pl_snapshot_set_variable(out, VAR_W_LRU, permille(l->w_lru));
+	pl_snapshot_set_variable(out, VAR_W_LFU, permille(l->w_lfu));
 }
 
 static void lecar_read_counters(const void *state, uint64_t *counters)
 {
 	const struct lecar *l = state;
 
-	counters[W_LRU_PERMILLE] = (uint64_t)(l->w_lru * 1000 + 0.5);
-	counters[W_LFU_PERMILLE] = (uint64_t)(l->w_lfu * 1000 + 0.5);
+	counters[W_LRU_PERMILLE] = (uint64_t)permille(l->w_lru);
+	counters[W_LFU_PERMILLE] = (uint64_t)permille(l->w_lfu);
 	counters[LRU_REGRETS] = l->regrets[0];
 	counters[LFU_REGRETS] = l->regrets[1];
 }
@@ -354,6 +391,7 @@ static const char *const lecar_counters[] = {
 	[W_LRU_PERMILLE] = "w_lru_permille", [W_LFU_PERMILLE] = "w_lfu_permille",
 	[LRU_REGRETS] = "lru_regrets", [LFU_REGRETS] = "lfu_regrets",
 };
+static const char *const lecar_variables[] = { [VAR_W_LRU] = "w_lru", [VAR_W_LFU] = "w_lfu" };
 
 const struct pl_policy_ops pl_policy_lecar = {
 	.name = "lecar",
@@ -369,6 +407,8 @@ const struct pl_policy_ops pl_policy_lecar = {
 	.nfields = 1,
 	.counters = lecar_counters,
 	.ncounters = 4,
+	.variables = lecar_variables,
+	.nvariables = 2,
 	.create = lecar_create,
 	.destroy = lecar_destroy,
 	.hit = lecar_hit,

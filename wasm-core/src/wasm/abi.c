@@ -170,6 +170,16 @@ EMSCRIPTEN_KEEPALIVE int pl_abi_hand_list(int i, int h)
 	return pl_policy_hand_list(policy_at(i), h);
 }
 
+EMSCRIPTEN_KEEPALIVE int pl_abi_policy_nvariables(int i)
+{
+	return pl_policy_nvariables(policy_at(i));
+}
+
+EMSCRIPTEN_KEEPALIVE const char *pl_abi_variable_name(int i, int v)
+{
+	return pl_policy_variable_name(policy_at(i), v);
+}
+
 EMSCRIPTEN_KEEPALIVE int pl_abi_policy_ncounters(int i)
 {
 	return pl_policy_ncounters(policy_at(i));
@@ -537,12 +547,13 @@ static int seek_scratch(struct abi_sim *entry, uint32_t k)
  * returns it as words JS reads with HEAP32:
  *   [0] nlists [1] nfields [2] nhands [3] total
  *   [4 .. 4+PL_MAX_LISTS) len[]   then PL_MAX_HANDS hand positions
- *   then the address of page[total] and of value[total * nfields].
+ *   then the address of page[total] and of value[total * nfields],
+ *   then nvariables and PL_MAX_VARIABLES variable values.
  * NULL (with pl_abi_error) if the step is out of range or not recorded.
  */
 EMSCRIPTEN_KEEPALIVE const int32_t *pl_abi_sim_seek(int s, uint32_t k)
 {
-	static int32_t words[4 + PL_MAX_LISTS + PL_MAX_HANDS + 2];
+	static int32_t words[4 + PL_MAX_LISTS + PL_MAX_HANDS + 3 + PL_MAX_VARIABLES];
 	struct abi_sim *entry = sim_at(s);
 	struct pl_snapshot *snap = &entry->snapshot;
 	int32_t *w = words;
@@ -562,6 +573,9 @@ EMSCRIPTEN_KEEPALIVE const int32_t *pl_abi_sim_seek(int s, uint32_t k)
 		*w++ = snap->hand[i];
 	*w++ = (int32_t)(uintptr_t)snap->page;
 	*w++ = (int32_t)(uintptr_t)snap->value;
+	*w++ = snap->nvariables;
+	for (i = 0; i < PL_MAX_VARIABLES; i++)
+		*w++ = snap->variable[i];
 	return words;
 }
 

@@ -10,7 +10,7 @@ import { defaultEntry, entryLabels, entryText, parseEntry, restoreEntries, type 
 import { comparisonJson, csvChunks, stripsSvg } from './compareExport';
 
 const param = (name: string, def: number, min: number, max: number, choices: string[] | null = null) => ({ name, help: '', def, min, max, choices });
-const policy = (name: string, params: PolicyInfo['params'] = []): PolicyInfo => ({ name, title: name, help: '', params, lists: [], fields: [], hands: [], counters: [] });
+const policy = (name: string, params: PolicyInfo['params'] = []): PolicyInfo => ({ name, title: name, help: '', params, lists: [], fields: [], hands: [], counters: [], variables: [] });
 const POLICIES = [
 	policy('lru'),
 	policy('fifo'),

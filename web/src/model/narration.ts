@@ -264,7 +264,7 @@ export function narrate(policy: PolicyInfo, events: PolicyEvent[], ctx: Narratio
 /* "and 212 more changes: 30 evictions, 40 moves, 142 field changes". */
 function restCount(rest: Story[]): string {
 	const counts = new Map<string, number>();
-	const words: Record<string, string> = { evict: 'evictions', move: 'moves', set: 'field changes', insert: 'insertions', remove: 'forgotten shadows', hand: 'hand moves' };
+	const words: Record<string, string> = { evict: 'evictions', move: 'moves', set: 'field changes', insert: 'insertions', remove: 'forgotten shadows', hand: 'hand moves', variable: 'variable changes' };
 	let n = 0;
 	for (const s of rest)
 		for (const e of s.events) {
@@ -298,6 +298,10 @@ function foldGeneric(
 		const name = policy.hands[e.arg]?.name ?? 'hand';
 		const to = stories[j].events[0].b;
 		return { clause: j > i ? `${name} ${sweepWords(e.a, to)}` : `${name} advanced from slot ${e.a} to slot ${to}`, end: j + 1 };
+	}
+	if (e.kind === 'variable') {
+		const name = policy.variables[e.arg] ?? 'variable';
+		return { clause: `${name} ${e.b > e.a ? 'rose' : 'fell'} from ${e.a} to ${e.b}`, end: i + 1 };
 	}
 	if (story.events.every((x) => x.kind === 'set')) {
 		/* A run of single-set stories with the same change: one clause. */

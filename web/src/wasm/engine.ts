@@ -40,6 +40,7 @@ const EVENT_WORDS = 5;
 const EVENT_CHUNK = 4096;
 const MAX_LISTS = 8;
 const MAX_HANDS = 3;
+const MAX_VARIABLES = 4;
 
 export class Engine {
 	private readonly policies: PolicyInfo[];
@@ -214,7 +215,7 @@ export class Engine {
 	snapshot(sim: number, step: number): SnapshotData {
 		const at = this.m._pl_abi_sim_seek(sim, step);
 		if (!at) throw new PagelabError(`step ${step}: ${this.lastError()}`);
-		const w = this.m.HEAP32.subarray(at >>> 2, (at >>> 2) + 4 + MAX_LISTS + MAX_HANDS + 2);
+		const w = this.m.HEAP32.subarray(at >>> 2, (at >>> 2) + 4 + MAX_LISTS + MAX_HANDS + 3 + MAX_VARIABLES);
 		const [nlists, nfields, nhands] = [w[0], w[1], w[2]];
 		const lengths = Array.from(w.subarray(4, 4 + nlists));
 		const total = lengths.reduce((sum, length) => sum + length, 0);
@@ -223,9 +224,11 @@ export class Engine {
 		const hands = Array.from(w.subarray(4 + MAX_LISTS, 4 + MAX_LISTS + nhands));
 		const ids = this.m.HEAPU32.slice(pagesAt, pagesAt + total);
 		const values = this.m.HEAP32.slice(valuesAt, valuesAt + total * nfields);
+		const variablesAt = 4 + MAX_LISTS + MAX_HANDS + 2;
+		const variables = Array.from(w.subarray(variablesAt + 1, variablesAt + 1 + w[variablesAt]));
 		const counters = this.countersAt(sim, step);
 		const countersBefore = step > 0 ? this.countersAt(sim, step - 1) : counters;
-		return { step, lengths, ids, values, nfields, hands, counters, countersBefore };
+		return { step, lengths, ids, values, nfields, hands, variables, counters, countersBefore };
 	}
 
 	/** A recorded simulation's counters after `step` (PolicyInfo.counters order; none if the policy has none). */
@@ -361,6 +364,7 @@ export class Engine {
 				list: m._pl_abi_hand_list(i, h),
 			})),
 			counters: range(m._pl_abi_policy_ncounters(i)).map((c) => str(m._pl_abi_counter_name(i, c))),
+			variables: range(m._pl_abi_policy_nvariables(i)).map((v) => str(m._pl_abi_variable_name(i, v))),
 		};
 	}
 

@@ -38,6 +38,8 @@ export interface PagelabModule {
 	_pl_abi_hand_name(i: number, h: number): number;
 	_pl_abi_hand_list(i: number, h: number): number;
 	_pl_abi_policy_ncounters(i: number): number;
+	_pl_abi_policy_nvariables(i: number): number;
+	_pl_abi_variable_name(i: number, v: number): number;
 	_pl_abi_counter_name(i: number, c: number): number;
 
 	_pl_abi_trace_new(): number;

@@ -60,6 +60,8 @@ export interface PolicyInfo {
 	hands: HandInfo[];
 	/** The policy's own counters, e.g. "pgactivate". */
 	counters: string[];
+	/** Numbers of the policy as a whole that its decisions depend on, e.g. LeCaR's "w_lru" (thousandths). */
+	variables: string[];
 }
 
 /* ---------------------------------------------------------- page numbers */
@@ -220,7 +222,8 @@ export type EventKind =
 	| 'move'
 	| 'remove'
 	| 'set'
-	| 'hand';
+	| 'hand'
+	| 'variable';
 
 /** In the order of enum pl_event_kind. */
 export const EVENT_KINDS: readonly EventKind[] = [
@@ -233,6 +236,7 @@ export const EVENT_KINDS: readonly EventKind[] = [
 	'remove',
 	'set',
 	'hand',
+	'variable',
 ];
 
 /**
@@ -243,12 +247,13 @@ export const EVENT_KINDS: readonly EventKind[] = [
  *   remove  page dropped from (ghost) list `arg`
  *   set     page's field `arg` changed from a to b
  *   hand    hand `arg` moved from position a to b (page is null)
+ *   variable  policy variable `arg` changed from a to b (page is null)
  */
 export interface PolicyEvent {
 	step: number;
 	kind: EventKind;
 	arg: number;
-	/** Page number, or null for hand events. */
+	/** Page number, or null for hand and variable events. */
 	page: PageNumber | null;
 	a: number;
 	b: number;
@@ -309,6 +314,7 @@ export interface SnapshotData {
 	values: Int32Array;
 	nfields: number;
 	hands: number[];
+	variables: number[];
 	counters: number[];
 	countersBefore: number[];
 }
@@ -378,6 +384,8 @@ export interface Snapshot {
 	lists: SnapshotList[];
 	/** hands[h] is the position of hand h in its list. */
 	hands: number[];
+	/** variables[v] is PolicyInfo.variables[v] at this step (0 before the first reference). */
+	variables: number[];
 	/** counters[c] is PolicyInfo.counters[c] after this step (kept per step by a recorded run). */
 	counters: number[];
 	/** The same counters one step earlier (at step 0: the counters themselves, all 0). */
@@ -392,7 +400,7 @@ export function snapshotOf(data: SnapshotData, numbers: PageTable): Snapshot {
 		begin += length;
 		return list;
 	});
-	return { step: data.step, lists, hands: data.hands, counters: data.counters, countersBefore: data.countersBefore };
+	return { step: data.step, lists, hands: data.hands, variables: data.variables, counters: data.counters, countersBefore: data.countersBefore };
 }
 
 /** A Snapshot of plain lists of entries (page numbers up to 2^53), for tests and tools. */
@@ -406,6 +414,7 @@ export function snapshotFromEntries(step: number, lists: SnapshotEntry[][], hand
 		values: Int32Array.from(entries.flatMap((entry) => entry.values)),
 		nfields,
 		hands,
+		variables: [],
 		counters: [],
 		countersBefore: [],
 	};
