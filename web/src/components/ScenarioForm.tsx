@@ -325,7 +325,8 @@ export const ScenarioForm = memo(function ScenarioForm({ policies, applied, busy
 					onPaste={onPaste}
 					rows={3}
 					hidden={draft.source !== 'refs'}
-					defaultValue={applied.trace.kind === 'refs' ? applied.trace.text : ''}
+					/* A held text never goes in: setting megabytes as the default value lays them out (as in the effect above). */
+					defaultValue={applied.trace.kind === 'refs' && applied.trace.text.length <= LARGE_TEXT ? applied.trace.text : ''}
 					placeholder="7 0 1 2 0 3 0 4   (decimal or 0x-hex; 'w' marks a write: 3w)"
 					spellCheck={false}
 					autoComplete="off"
