@@ -1,7 +1,9 @@
 /*
  * ChipList.tsx - a list's page chips, drawn only where they can be seen.
  *
- * A list of up to ALL_CHIPS_LIMIT pages is drawn whole, as a wrapping row
+ * A list of up to ALL_CHIPS_LIMIT pages (`whole`; lecture mode passes
+ * LECTURE_CHIPS_LIMIT, so a list drawn whole still fits a projector at
+ * 24 px instead of being scaled down) is drawn whole, as a wrapping row
  * of chips.  A longer one (Linux or CLOCK with thousands of frames) is a
  * scroll box VISIBLE_ROWS rows high that draws only the rows in view (and
  * one either side): a step then renders and lays out about a hundred chips,
@@ -20,6 +22,8 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperti
 
 /** Lists up to this long are drawn whole. */
 export const ALL_CHIPS_LIMIT = 96;
+/** In lecture mode: about what a projector's structure panel holds at 24 px. */
+export const LECTURE_CHIPS_LIMIT = 32;
 const VISIBLE_ROWS = 6;
 /* Chips drawn before the first measurement (enough to fill a wide first row or two). */
 const FIRST_DRAW = 48;
@@ -35,6 +39,8 @@ interface Props {
 	digits: number;
 	/** Drawn after the chips (fading evicted pages, notes). */
 	children?: ReactNode;
+	/** Lists up to this long are drawn whole. */
+	whole?: number;
 }
 
 interface Metrics {
@@ -43,8 +49,8 @@ interface Metrics {
 	perRow: number;
 }
 
-export function ChipList({ testId, count, chip, follow, digits, children }: Props) {
-	if (count <= ALL_CHIPS_LIMIT)
+export function ChipList({ testId, count, chip, follow, digits, children, whole = ALL_CHIPS_LIMIT }: Props) {
+	if (count <= whole)
 		return (
 			<ol className="pl-step-chips" data-testid={testId}>
 				{Array.from({ length: count }, (_, i) => chip(i, {}))}

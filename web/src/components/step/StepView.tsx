@@ -25,6 +25,7 @@ import { unwrapHand } from '../../viz/clock';
 import { Controls } from './Controls';
 import { FrameGrid, widestPage } from './FrameGrid';
 import { FitBox } from './FitBox';
+import { LECTURE_CHIPS_LIMIT } from './ChipList';
 import { useElementWidth } from '../charts/useElementWidth';
 import { StructureView, drawingFor } from './StructureView';
 import { CountersPanel } from './CountersPanel';
@@ -375,6 +376,7 @@ export function StepView({ run, step: requested, onStep, lecture, hideAnswers, p
 							handTurns={shown.handTurns}
 							usedLists={usedLists}
 							referenced={shown.step > 0 ? timeline.reference(shown.step) : null}
+							wholeChips={lecture ? LECTURE_CHIPS_LIMIT : undefined}
 							step={shown.step}
 						/>
 					) : (
