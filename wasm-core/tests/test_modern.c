@@ -371,6 +371,59 @@ TEST(mglru_protects_a_tier_once_its_refaults_exceed_tier_0s)
 	run_free(&r);
 }
 
+/*
+ * A reference string of n references for a clock of m frames, by shape:
+ * 0, a hot loop over m - 8 pages with a new page after every 4th
+ * reference (few test pages, far apart: the case a walking HAND_test is
+ * feared for); 1, a stream of new pages each used again about 1.5 m
+ * references later (non-resident pages hit during their test period);
+ * 2, uniform over 3 m pages.
+ */
+static const char *clockpro_shape(unsigned shape, uint32_t m, uint32_t n, uint64_t *rng)
+{
+	static char refs[20000 * 8];
+	size_t at = 0;
+	uint32_t fresh = 1000000;
+
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t page;
+
+		if (shape == 0)
+			page = i % 5 == 4 ? fresh++ : 1 + i % (m - 8);
+		else if (shape == 1)
+			page = i % 2 ? fresh++ : fresh - (uint32_t)(3 * m / 4);
+		else
+			page = 1 + (uint32_t)(splitmix64_next(rng) % (3 * m));
+		at += (size_t)snprintf(refs + at, sizeof(refs) - at, "%u ", page);
+	}
+	return refs;
+}
+
+TEST(clockpro_test_hand_takes_amortized_constant_steps_per_fault)
+{
+	uint64_t rng = 14;
+	uint64_t steps_seen = 0;
+
+	/* A lap of HAND_test passes at most 2m + 1 entries (and those inserted
+	 * meanwhile) and retires more than m non-resident pages, so its steps
+	 * are at most 3 x faults + 2m + 1 (clockpro.c's header). */
+	for (unsigned shape = 0; shape < 3; shape++) {
+		for (uint32_t m = 16; m <= 256; m *= 4) {
+			struct run r;
+			uint64_t steps, faults;
+
+			run_start(&r, "clockpro", m, clockpro_shape(shape, m, 20000, &rng), NULL, 0);
+			run_to_end(&r);
+			steps = run_counter(&r, "test_hand_steps");
+			faults = pl_sim_stats(r.sim)->misses;
+			CHECK(steps <= 3 * faults + 2 * m + 1);
+			steps_seen += steps;
+			run_free(&r);
+		}
+	}
+	CHECK(steps_seen > 0);	/* HAND_test did run */
+}
+
 TEST(lecar_lowers_the_weight_of_the_expert_whose_victim_faults_again)
 {
 	struct run r1, r2;

@@ -82,15 +82,24 @@
  * hot, test (in its test period), referenced, and order, which merges the
  * two lists into the one clock (ascending).  The hands' positions count
  * the entries of both lists in that merged order.  Counters: cold_target
- * (mc), promotions (cold pages turned hot), tests_expired.
+ * (mc), promotions (cold pages turned hot), tests_expired, test_hand_steps
+ * (the entries HAND_test has passed: its work, amortized O(1), see below).
  * Cost per reference: O(1) per hit; per fault, the hands' steps, each O(1):
  * HAND_cold's are paid by the hits that set bits or by evictions.  It
  * passes the pages that are not resident cold in one step: the resident
  * cold pages are also linked in clock order (cold_next, the first of them
- * at or after the hand), so sparse cold pages cost nothing more.  HAND_test
- * still steps over every entry between test pages: it runs only while
- * more than m pages are non-resident, but when test pages are few and far
- * apart that run is not amortized O(1).
+ * at or after the hand), so sparse cold pages cost nothing more.
+ * HAND_test steps over every entry, but is amortized O(1) all the same, as
+ * the paper's hands are: the clock's circular order only changes where
+ * entries come in (behind HAND_hot) or leave, so in one lap HAND_test
+ * passes at most the 2m + 1 entries the clock can hold (m resident, at
+ * most m + 1 non-resident) plus the ones inserted meanwhile.  A lap
+ * starts in a run, so with more than m non-resident pages, and every one
+ * of them has left the clock or turned resident before the hand comes
+ * back (HAND_test forgets each it meets), each once per eviction: laps
+ * are at most faults / (m + 1), and HAND_test's steps at most
+ * 3 x faults + 2m + 1 (tests/test_modern.c counts them on adversarial
+ * traces).
  * While recording, an event's position is a rank by order: two Fenwick
  * trees (every entry, the resident ones) over the order numbers, O(log n)
  * per event, doubled and refilled when the orders outgrow them.
@@ -104,7 +113,7 @@
 enum { CLOCK, TEST };
 enum { HOT, IN_TEST, REFERENCED, ORDER };
 enum { HAND_HOT, HAND_COLD, HAND_TEST, NHANDS };
-enum { COLD_TARGET, PROMOTIONS, TESTS_EXPIRED };
+enum { COLD_TARGET, PROMOTIONS, TESTS_EXPIRED, TEST_HAND_STEPS };
 
 /*
  * A Fenwick tree counting entries by order number (1 .. size): how many
@@ -144,7 +153,7 @@ struct clockpro {
 	int32_t shown[NHANDS];		/* the hand positions last reported */
 	uint32_t m, mc, mc_max;
 	uint32_t nhot, ncold, nghost;
-	uint64_t promotions, tests_expired;
+	uint64_t promotions, tests_expired, test_hand_steps;
 	/* While recording: positions are ranks by order (see position()). */
 	struct rank_tree all, resident;	/* entries of the clock, resident ones */
 };
@@ -466,6 +475,7 @@ static void run_test_hand(struct clockpro *c)
 		uint32_t p = c->hand_test;
 
 		c->hand_test = after(c, p);
+		c->test_hand_steps++;
 		if (!c->pg[p].hot && c->pg[p].test)
 			end_test(c, p);
 	}
@@ -620,6 +630,7 @@ static void clockpro_read_counters(const void *state, uint64_t *counters)
 	counters[COLD_TARGET] = c->mc;
 	counters[PROMOTIONS] = c->promotions;
 	counters[TESTS_EXPIRED] = c->tests_expired;
+	counters[TEST_HAND_STEPS] = c->test_hand_steps;
 }
 
 static const char *const clockpro_lists[] = { [CLOCK] = "clock", [TEST] = "test" };
@@ -632,7 +643,7 @@ static const char *const clockpro_hands[] = {
 static const unsigned clockpro_hand_lists[] = { CLOCK, CLOCK, CLOCK };
 static const char *const clockpro_counters[] = {
 	[COLD_TARGET] = "cold_target", [PROMOTIONS] = "promotions",
-	[TESTS_EXPIRED] = "tests_expired",
+	[TESTS_EXPIRED] = "tests_expired", [TEST_HAND_STEPS] = "test_hand_steps",
 };
 
 const struct pl_policy_ops pl_policy_clockpro = {
@@ -650,7 +661,7 @@ const struct pl_policy_ops pl_policy_clockpro = {
 	.hand_lists = clockpro_hand_lists,
 	.nhands = NHANDS,
 	.counters = clockpro_counters,
-	.ncounters = 3,
+	.ncounters = 4,
 	.create = clockpro_create,
 	.destroy = clockpro_destroy,
 	.hit = clockpro_hit,
