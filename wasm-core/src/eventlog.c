@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "eventlog.h"
+#include "replay.h"
 
 static uint32_t get_varint(const uint8_t *bytes, size_t *at)
 {
@@ -287,17 +288,23 @@ static const struct eventlog_checkpoint *checkpoint_before(const struct eventlog
 int eventlog_seek(const struct eventlog *log, uint32_t k, struct pl_snapshot *out)
 {
 	const struct eventlog_checkpoint *cp;
+	struct replay replay;
 	struct reader r;
 	struct pl_event ev;
 
 	if (!log->ncheckpoints)
 		return -1;
 	cp = checkpoint_before(log, k);
-	if (pl_snapshot_copy(out, &cp->snapshot))
+	if (cp->step == k)
+		return pl_snapshot_copy(out, &cp->snapshot);
+	if (replay_open(&replay, &cp->snapshot))
 		return -1;
 	r = reader_at(log, cp->step, cp->byte);
-	while (read_event(&r, k, &ev))
-		if (pl_snapshot_apply(out, &ev))
+	while (read_event(&r, k, &ev)) {
+		if (replay_apply(&replay, &ev)) {
+			replay_free(&replay);
 			return -1;
-	return 0;
+		}
+	}
+	return replay_close(&replay, out);
 }

@@ -43,9 +43,10 @@
  * offsets are where that step's events begin.
  *
  * Cost: an append is amortized O(1) (the stream grows by half); a seek is
- * O(S + E * L): S the checkpoint's size, E the events replayed, L the
- * length of the lists they touch (pl_snapshot_apply()); the events of a
- * step are found in O(STEP_BLOCK) decodes.
+ * O(S + E): S the checkpoint's size, E the events replayed onto it, each
+ * O(1) through replay.h (an INSERT in the middle of a list walks to its
+ * place from the nearer end); the events of a step are found in
+ * O(STEP_BLOCK) decodes.
  */
 #ifndef PAGELAB_EVENTLOG_H
 #define PAGELAB_EVENTLOG_H

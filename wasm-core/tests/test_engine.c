@@ -9,6 +9,7 @@
  */
 #include "check.h"
 #include "policy.h"
+#include "replay.h"
 #include "splitmix64.h"
 #include "support.h"
 
@@ -179,6 +180,97 @@ TEST(seeking_with_checkpoints_spaced_by_size_gives_what_stepping_showed)
 	CHECK_EQ(seeks_that_differ("clock", 50), 0);
 	CHECK_EQ(seeks_that_differ("linux", 50), 0);
 	CHECK_EQ(seeks_that_differ("arc", 7), 0);
+}
+
+/*
+ * A random event for replay_matches_snapshot_apply(): mostly ones that fit
+ * (a page where the event says, a position within the list), many that do
+ * not, over two lists, two fields and a hand; none that either leaves
+ * half done.
+ */
+static struct pl_event random_event(const struct pl_snapshot *s, uint64_t *rng)
+{
+	uint64_t x = splitmix64_next(rng);
+	unsigned list = x & 1, other = x >> 1 & 1;
+	uint32_t len = s->len[list] + 2;
+	struct pl_event ev = {
+		.page = (uint32_t)(x >> 8) % 400,
+		.arg = (uint16_t)list,
+	};
+
+	switch (x >> 2 & 7) {
+	case 0:
+	case 1:
+	case 2:
+		ev.kind = PL_EV_INSERT;
+		ev.b = (int32_t)((x >> 32) % len);	/* sometimes past the end */
+		break;
+	case 3:
+		ev.kind = PL_EV_REMOVE;
+		break;
+	case 4:
+	case 5:
+		/* to another list: always a position that exists, since
+		 * pl_snapshot_apply() takes the page out before it finds
+		 * the position wrong (a refused move would be half done) */
+		ev.kind = PL_EV_MOVE;
+		ev.a = (int32_t)other;
+		ev.b = (int32_t)((x >> 32) % (other == list ? len : s->len[list] + 1));
+		break;
+	case 6:
+		ev.kind = PL_EV_SET;
+		ev.arg = (uint16_t)(x >> 40 & 1);
+		ev.a = (int32_t)(x >> 41 & 1);	/* the old value, right half the time */
+		ev.b = (int32_t)(x >> 42 & 7);
+		break;
+	default:
+		ev.kind = PL_EV_HAND;
+		ev.arg = 0;
+		ev.a = s->hand[0] + (int32_t)(x >> 40 & 1);
+		ev.b = (int32_t)(x >> 41 & 15);
+		break;
+	}
+	return ev;
+}
+
+/*
+ * Seeking replays through replay.h's linked lists; pl_snapshot_apply() is
+ * the definition: both take and refuse the same events and end equal.
+ */
+TEST(replay_takes_and_refuses_the_events_snapshot_apply_does)
+{
+	static const char *const lists[] = { "a", "b" }, *const fields[] = { "x", "y" };
+	static const char *const hands[] = { "h" };
+	static const unsigned hand_lists[] = { 0 };
+	const struct pl_policy_ops ops = {
+		.name = "two_lists", .lists = lists, .nlists = 2, .fields = fields,
+		.nfields = 2, .hands = hands, .hand_lists = hand_lists, .nhands = 1,
+	};
+	struct pl_snapshot flat, replayed;
+	struct replay r;
+	uint64_t rng = 7;
+	unsigned taken = 0, differ = 0;
+
+	pl_snapshot_init(&flat, &ops);
+	pl_snapshot_init(&replayed, &ops);
+	for (unsigned round = 0; round < 4; round++) {
+		CHECK_EQ(replay_open(&r, &flat), 0);
+		for (unsigned i = 0; i < 3000; i++) {
+			struct pl_event ev = random_event(&flat, &rng);
+			int want = pl_snapshot_apply(&flat, &ev);
+
+			differ += replay_apply(&r, &ev) != want;
+			taken += want == 0;
+		}
+		CHECK_EQ(replay_close(&r, &replayed), 0);
+		CHECK(pl_snapshot_equal(&replayed, &flat));
+		CHECK_EQ(pl_snapshot_copy(&flat, &replayed), 0);
+	}
+	CHECK_EQ(differ, 0);
+	CHECK(taken > 100);
+	CHECK(flat.total > 64);	/* past the replay's first allocation */
+	pl_snapshot_free(&flat);
+	pl_snapshot_free(&replayed);
 }
 
 TEST(seeking_needs_recording)

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * replay.h - a snapshot opened up to replay many events onto it: every list
+ * a doubly linked list of entries and a hash from page to entry, so that an
+ * event finds its page in O(1) and an insertion or removal moves nothing.
+ * pl_snapshot_apply() on the flat snapshot pays O(entries) per event (the
+ * search for the page, the shift of the entries behind it), which made a
+ * seek O(frames * events replayed); eventlog_seek() replays through this
+ * instead, so a seek costs the checkpoint's size plus O(1) per event.
+ *
+ *   struct replay r;
+ *   replay_open(&r, checkpoint);          O(entries)
+ *   replay_apply(&r, &event) ...          O(1) per event, see below
+ *   replay_close(&r, out);                O(entries); frees r
+ *
+ * replay_apply() accepts and rejects exactly what pl_snapshot_apply() does
+ * (same events, same result: the replay tests compare them on every policy).
+ * An INSERT or MOVE names a position in its destination list: the head and
+ * the tail (the usual places) are O(1); any other position is reached by
+ * walking from the nearer end (a frame table refilling a slot), which is
+ * O(list length) but pointer steps, not a shift of the whole snapshot.
+ *
+ * Invariants: node n is in list node[n].list at most once; the hash holds
+ * exactly the pages of the nodes in lists; len[i] counts list i's nodes.
+ */
+#ifndef PAGELAB_REPLAY_H
+#define PAGELAB_REPLAY_H
+
+#include "pagelab.h"
+
+struct replay_node {
+	uint32_t page;
+	uint32_t next, prev;	/* node ids, PL_NONE at the ends; next: the free list too */
+	uint32_t list;
+};
+
+struct replay {
+	uint32_t nlists, nfields, nhands;
+	int32_t hand[PL_MAX_HANDS];
+	uint32_t head[PL_MAX_LISTS], tail[PL_MAX_LISTS], len[PL_MAX_LISTS];
+
+	struct replay_node *node;	/* [cap] */
+	int32_t *value;			/* [cap * nfields] */
+	uint32_t cap, used, free;	/* nodes allocated, handed out, free list head */
+
+	uint32_t *slot;		/* hash: a node id per slot, PL_NONE if empty */
+	uint32_t slot_mask;	/* slots - 1 (a power of two, at least twice the nodes) */
+	uint32_t entries;	/* nodes in lists */
+};
+
+/* Opens `from` for replay; -1 when out of memory (nothing to free then). */
+int replay_open(struct replay *r, const struct pl_snapshot *from);
+/* Applies one event; -1 if it does not fit or memory ran out (r stays valid). */
+int replay_apply(struct replay *r, const struct pl_event *ev);
+/* Writes the structure reached to `out` and frees r; -1 when out of memory. */
+int replay_close(struct replay *r, struct pl_snapshot *out);
+/* Frees r without writing it. */
+void replay_free(struct replay *r);
+
+#endif /* PAGELAB_REPLAY_H */
