@@ -181,7 +181,9 @@ int replay_open(struct replay *r, const struct pl_snapshot *from)
 	r->nlists = from->nlists;
 	r->nfields = from->nfields;
 	r->nhands = from->nhands;
+	r->nvariables = from->nvariables;
 	memcpy(r->hand, from->hand, sizeof(r->hand));
+	memcpy(r->variable, from->variable, sizeof(r->variable));
 	r->free = PL_NONE;
 	r->cap = from->total + 64;
 	r->node = malloc((size_t)r->cap * sizeof(*r->node));
@@ -221,6 +223,7 @@ int replay_close(struct replay *r, struct pl_snapshot *out)
 	out->nlists = r->nlists;
 	out->nfields = r->nfields;
 	out->nhands = r->nhands;
+	out->nvariables = r->nvariables;
 	pl_snapshot_clear(out);
 	if (pl_snapshot_reserve(out, r->entries)) {
 		replay_free(r);
@@ -236,6 +239,7 @@ int replay_close(struct replay *r, struct pl_snapshot *out)
 	}
 	out->total = at;
 	memcpy(out->hand, r->hand, sizeof(out->hand));
+	memcpy(out->variable, r->variable, sizeof(out->variable));
 	replay_free(r);
 	return 0;
 }
@@ -320,6 +324,11 @@ int replay_apply(struct replay *r, const struct pl_event *ev)
 		if (ev->arg >= r->nhands || r->hand[ev->arg] != ev->a)
 			return -1;
 		r->hand[ev->arg] = ev->b;
+		return 0;
+	case PL_EV_VARIABLE:
+		if (ev->arg >= r->nvariables || r->variable[ev->arg] != ev->a)
+			return -1;
+		r->variable[ev->arg] = ev->b;
 		return 0;
 	default:
 		return -1;

@@ -35,8 +35,9 @@ struct replay_node {
 };
 
 struct replay {
-	uint32_t nlists, nfields, nhands;
+	uint32_t nlists, nfields, nhands, nvariables;
 	int32_t hand[PL_MAX_HANDS];
+	int32_t variable[PL_MAX_VARIABLES];
 	uint32_t head[PL_MAX_LISTS], tail[PL_MAX_LISTS], len[PL_MAX_LISTS];
 
 	struct replay_node *node;	/* [cap] */

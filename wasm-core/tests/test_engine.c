@@ -185,7 +185,7 @@ TEST(seeking_with_checkpoints_spaced_by_size_gives_what_stepping_showed)
 /*
  * A random event for replay_matches_snapshot_apply(): mostly ones that fit
  * (a page where the event says, a position within the list), many that do
- * not, over two lists, two fields and a hand; none that either leaves
+ * not, over two lists, two fields, a hand and a variable; none that either leaves
  * half done.
  */
 static struct pl_event random_event(const struct pl_snapshot *s, uint64_t *rng)
@@ -224,9 +224,9 @@ static struct pl_event random_event(const struct pl_snapshot *s, uint64_t *rng)
 		ev.b = (int32_t)(x >> 42 & 7);
 		break;
 	default:
-		ev.kind = PL_EV_HAND;
+		ev.kind = x >> 45 & 1 ? PL_EV_HAND : PL_EV_VARIABLE;
 		ev.arg = 0;
-		ev.a = s->hand[0] + (int32_t)(x >> 40 & 1);
+		ev.a = (ev.kind == PL_EV_HAND ? s->hand[0] : s->variable[0]) + (int32_t)(x >> 40 & 1);
 		ev.b = (int32_t)(x >> 41 & 15);
 		break;
 	}
@@ -241,10 +241,12 @@ TEST(replay_takes_and_refuses_the_events_snapshot_apply_does)
 {
 	static const char *const lists[] = { "a", "b" }, *const fields[] = { "x", "y" };
 	static const char *const hands[] = { "h" };
+	static const char *const variables[] = { "v" };
 	static const unsigned hand_lists[] = { 0 };
 	const struct pl_policy_ops ops = {
 		.name = "two_lists", .lists = lists, .nlists = 2, .fields = fields,
 		.nfields = 2, .hands = hands, .hand_lists = hand_lists, .nhands = 1,
+		.variables = variables, .nvariables = 1,
 	};
 	struct pl_snapshot flat, replayed;
 	struct replay r;
