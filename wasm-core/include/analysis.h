@@ -152,6 +152,24 @@ int pl_mrc_sampled(const struct pl_policy_ops *ops, const int64_t *params,
 		   const struct pl_trace *t, double rate, const uint32_t *frames, unsigned n,
 		   double *miss_ratio, struct pl_shards *info, struct pl_error *err);
 
+/*
+ * The same sample built as a trace is read (a pl_reader's batches): memory
+ * is the sample's, O(rate * references) for a miniature simulation and
+ * O(rate * distinct pages) for lru, never the whole trace.  Feed every
+ * reference with pl_mrc_sample_add() (page numbers and flags), then ask
+ * for the curve; the miss ratios are over all references added.
+ */
+struct pl_mrc_sample;
+
+struct pl_mrc_sample *pl_mrc_sample_create(const struct pl_policy_ops *ops,
+					   const int64_t *params, double rate,
+					   struct pl_error *err);
+int pl_mrc_sample_add(struct pl_mrc_sample *s, const uint64_t *number, const uint8_t *flags,
+		      uint32_t n, struct pl_error *err);
+int pl_mrc_sample_curve(struct pl_mrc_sample *s, const uint32_t *frames, unsigned n,
+			double *miss_ratio, struct pl_shards *info, struct pl_error *err);
+void pl_mrc_sample_destroy(struct pl_mrc_sample *s);
+
 /* -------------------------------------------------------- working sets */
 
 /*

@@ -234,56 +234,93 @@ int pl_mrc(const struct pl_policy_ops *ops, const int64_t *params, const struct 
 /* ------------------------------------------------------------- sampling */
 
 /* The sample (index 0) and its SAMPLE_GROUPS disjoint parts (1 ..). */
-struct sample {
+struct pl_mrc_sample {
 	const struct pl_policy_ops *ops;
-	const int64_t *params;
+	int64_t params[PL_MAX_PARAMS];
+	bool defaults;		/* params NULL: the policy's defaults */
 	bool lru;
+	double rate;		/* as used: threshold / SAMPLE_MODULUS */
+	uint64_t threshold;
+	uint64_t references;	/* all references seen, sampled or not */
 	struct pl_locality *locality[1 + SAMPLE_GROUPS];	/* lru */
 	struct pl_trace trace[1 + SAMPLE_GROUPS];		/* any other policy */
 	struct pl_error *err;
 	bool failed;
 };
 
-static void sample_free(struct sample *s)
+void pl_mrc_sample_destroy(struct pl_mrc_sample *s)
 {
+	if (!s)
+		return;
 	for (unsigned k = 0; k <= SAMPLE_GROUPS; k++) {
 		pl_locality_destroy(s->locality[k]);
 		pl_trace_free(&s->trace[k]);
 	}
+	free(s);
 }
 
-static int sample_add(struct sample *s, unsigned k, const struct pl_trace *t, uint32_t i)
+struct pl_mrc_sample *pl_mrc_sample_create(const struct pl_policy_ops *ops,
+					   const int64_t *params, double rate,
+					   struct pl_error *err)
 {
-	uint32_t page = t->page[i];
+	struct pl_mrc_sample *s;
 
+	if (!(rate > 0 && rate <= 1)) {
+		snprintf(err->msg, sizeof(err->msg),
+			 "analysis: sampling rate %g is not in (0, 1]", rate);
+		return NULL;
+	}
+	if (!(s = calloc(1, sizeof(*s)))) {
+		pl_analysis_fail(err, "out of memory");
+		return NULL;
+	}
+	s->ops = ops;
+	s->defaults = !params;
+	if (params)
+		memcpy(s->params, params, sizeof(s->params));
+	s->lru = pl_mrc_method_of(ops) == PL_MRC_ONE_PASS;
+	s->threshold = (uint64_t)llround(rate * SAMPLE_MODULUS);
+	s->threshold = s->threshold ? s->threshold : 1;
+	s->rate = (double)s->threshold / SAMPLE_MODULUS;
+	for (unsigned k = 0; k <= SAMPLE_GROUPS; k++) {
+		pl_trace_init(&s->trace[k]);
+		if (s->lru && !(s->locality[k] = pl_locality_create(0, err))) {
+			pl_mrc_sample_destroy(s);
+			return NULL;
+		}
+	}
+	return s;
+}
+
+static int sample_add(struct pl_mrc_sample *s, unsigned k, uint64_t number, uint8_t flags,
+		      struct pl_error *err)
+{
 	if (s->lru)
-		return pl_locality_add(s->locality[k], page, s->err);
-	if (pl_trace_add(&s->trace[k], t->number[page], t->flags[i]) == PL_NONE)
-		return pl_analysis_fail(s->err, "out of memory");
+		return pl_locality_add_numbers(s->locality[k], &number, 1, err);
+	if (pl_trace_add(&s->trace[k], number, flags) == PL_NONE)
+		return pl_analysis_fail(err, "out of memory");
 	return 0;
 }
 
-static int sample_take(struct sample *s, const struct pl_trace *t, uint64_t threshold)
+int pl_mrc_sample_add(struct pl_mrc_sample *s, const uint64_t *number, const uint8_t *flags,
+		      uint32_t n, struct pl_error *err)
 {
-	for (unsigned k = 0; k <= SAMPLE_GROUPS; k++) {
-		pl_trace_init(&s->trace[k]);
-		if (s->lru && !(s->locality[k] = pl_locality_create(0, s->err)))
-			return -1;
-	}
-	for (uint32_t i = 0; i < t->n; i++) {
-		uint64_t hash = splitmix64_mix(t->number[t->page[i]]);
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t hash = splitmix64_mix(number[i]);
 
-		if ((hash & (SAMPLE_MODULUS - 1)) >= threshold)
+		if ((hash & (SAMPLE_MODULUS - 1)) >= s->threshold)
 			continue;
-		if (sample_add(s, 0, t, i) ||
-		    sample_add(s, 1 + (hash >> 24) % SAMPLE_GROUPS, t, i))
+		if (sample_add(s, 0, number[i], flags[i], err) ||
+		    sample_add(s, 1 + (hash >> 24) % SAMPLE_GROUPS, number[i], flags[i], err))
 			return -1;
 	}
+	s->references += n;
 	return 0;
 }
 
 /* Part k's estimate of the miss ratio at `frames`, part k sampled at `rate`. */
-static double estimate(struct sample *s, unsigned k, double rate, uint64_t n, uint32_t frames)
+static double estimate(struct pl_mrc_sample *s, unsigned k, double rate, uint64_t n,
+		       uint32_t frames)
 {
 	double ratio;
 	uint64_t misses;
@@ -298,8 +335,8 @@ static double estimate(struct sample *s, unsigned k, double rate, uint64_t n, ui
 
 		if (!s->trace[k].n)
 			return 1.0;
-		if (pl_mrc_simulate(s->ops, s->params, &s->trace[k], scaled ? scaled : 1, &misses,
-				    s->err))
+		if (pl_mrc_simulate(s->ops, s->defaults ? NULL : s->params, &s->trace[k],
+				    scaled ? scaled : 1, &misses, s->err))
 			s->failed = true;
 		ratio = (double)misses / s->trace[k].n;
 	}
@@ -307,7 +344,7 @@ static double estimate(struct sample *s, unsigned k, double rate, uint64_t n, ui
 }
 
 /* Twice the standard error of the sample's estimate, from its parts' spread. */
-static double part_error(struct sample *s, double rate, uint64_t n, uint32_t frames)
+static double part_error(struct pl_mrc_sample *s, double rate, uint64_t n, uint32_t frames)
 {
 	double sum = 0, sum2 = 0, mean, var;
 
@@ -322,38 +359,42 @@ static double part_error(struct sample *s, double rate, uint64_t n, uint32_t fra
 	return 2.0 * sqrt(var > 0 ? var : 0) / sqrt(SAMPLE_GROUPS);
 }
 
+int pl_mrc_sample_curve(struct pl_mrc_sample *s, const uint32_t *frames, unsigned n,
+			double *miss_ratio, struct pl_shards *info, struct pl_error *err)
+{
+	uint64_t refs = s->references;
+
+	if (check_sizes(frames, n, err))
+		return -1;
+	if (!refs)
+		return pl_analysis_fail(err, "no references to sample");
+	s->err = err;
+	s->failed = false;
+	info->rate = s->rate;
+	info->sampled = s->lru ? pl_locality_references(s->locality[0]) : s->trace[0].n;
+	info->error_bound = 0;
+	for (unsigned i = 0; i < n && !s->failed; i++) {
+		double e = s->rate < 1 ? part_error(s, s->rate, refs, frames[i]) : 0;
+
+		miss_ratio[i] = estimate(s, 0, s->rate, refs, frames[i]);
+		info->error_bound = fmax(info->error_bound, e);
+	}
+	return s->failed ? -1 : 0;
+}
+
 int pl_mrc_sampled(const struct pl_policy_ops *ops, const int64_t *params,
 		   const struct pl_trace *t, double rate, const uint32_t *frames, unsigned n,
 		   double *miss_ratio, struct pl_shards *info, struct pl_error *err)
 {
-	struct sample s = { .ops = ops, .params = params, .err = err,
-			    .lru = pl_mrc_method_of(ops) == PL_MRC_ONE_PASS };
-	uint64_t threshold;
-	int ret = -1;
+	struct pl_mrc_sample *s;
+	int ret = 0;
 
-	if (check_sizes(frames, n, err))
+	if (check_sizes(frames, n, err) || !(s = pl_mrc_sample_create(ops, params, rate, err)))
 		return -1;
-	if (!(rate > 0 && rate <= 1)) {
-		snprintf(err->msg, sizeof(err->msg),
-			 "analysis: sampling rate %g is not in (0, 1]", rate);
-		return -1;
-	}
-	threshold = (uint64_t)llround(rate * SAMPLE_MODULUS);
-	threshold = threshold ? threshold : 1;
-	rate = (double)threshold / SAMPLE_MODULUS;
-	if (sample_take(&s, t, threshold))
-		goto out;
-	info->rate = rate;
-	info->sampled = s.lru ? pl_locality_references(s.locality[0]) : s.trace[0].n;
-	info->error_bound = 0;
-	for (unsigned i = 0; i < n && !s.failed; i++) {
-		double e = rate < 1 ? part_error(&s, rate, t->n, frames[i]) : 0;
-
-		miss_ratio[i] = estimate(&s, 0, rate, t->n, frames[i]);
-		info->error_bound = fmax(info->error_bound, e);
-	}
-	ret = s.failed ? -1 : 0;
-out:
-	sample_free(&s);
+	for (uint32_t i = 0; i < t->n && !ret; i++)
+		ret = pl_mrc_sample_add(s, &t->number[t->page[i]], &t->flags[i], 1, err);
+	if (!ret)
+		ret = pl_mrc_sample_curve(s, frames, n, miss_ratio, info, err);
+	pl_mrc_sample_destroy(s);
 	return ret;
 }

@@ -139,6 +139,40 @@ want128=$(run_misses lru 128 "$TRACES/ls-lR.pltrace.gz")
 expect_json "j[0].misses === $want32 && j[1].misses === $want128"
 done_
 
+test_case "mrc streams per-size policies from a file and from stdin on 2 threads and equals a run at every size"
+pagelab mrc --policies fifo,clock,lru --frames 8,32,128 --trace "$TRACES/ls-lR.pltrace.gz" --csv --jobs 2
+expect_status 0
+cp "$tmp/out" "$tmp/file.csv"
+for policy in fifo clock lru; do
+	for frames in 8 32 128; do
+		want=$(run_misses "$policy" "$frames" "$TRACES/ls-lR.pltrace.gz")
+		grep -q "^$policy,$frames,$want," "$tmp/file.csv" ||
+			problem "$policy at $frames frames: streamed mrc differs from run ($want misses)"
+	done
+done
+"$PAGELAB" mrc --policies fifo,clock,lru --frames 8,32,128 --trace - --csv --jobs 2 \
+	<"$TRACES/ls-lR.pltrace.gz" >"$tmp/out" 2>"$tmp/err"
+cmp -s "$tmp/out" "$tmp/file.csv" || problem "stdin gave another curve than the file"
+done_
+
+test_case "mrc --sample gives the same estimate from a file, from stdin and from --refs"
+gunzip -c "$TRACES/ls-lR.pltrace.gz" >"$tmp/ls.bin"
+"$PAGELAB" convert --trace "$tmp/ls.bin" --to text -o "$tmp/ls.txt" 2>/dev/null
+pagelab mrc --policies lru,fifo --frames 16,64 --trace "$tmp/ls.txt" --sample 0.3 --csv
+expect_status 0
+expect_out_lines 5
+cp "$tmp/out" "$tmp/file.csv"
+"$PAGELAB" mrc --policies lru,fifo --frames 16,64 --trace - --sample 0.3 --csv \
+	<"$tmp/ls.txt" >"$tmp/out" 2>"$tmp/err"
+cmp -s "$tmp/out" "$tmp/file.csv" || problem "stdin gave another estimate than the file"
+sed 1d "$tmp/ls.txt" | head -n 3000 | cut -d' ' -f1 >"$tmp/part.txt"	# pages only
+refs=$(tr '\n' ' ' <"$tmp/part.txt")
+"$PAGELAB" mrc --policies lru,fifo --frames 16,64 --trace "$tmp/part.txt" --sample 0.3 --csv \
+	>"$tmp/file.csv" 2>/dev/null
+pagelab mrc --policies lru,fifo --frames 16,64 --refs "$refs" --sample 0.3 --csv
+cmp -s "$tmp/out" "$tmp/file.csv" || problem "--refs gave another estimate than the same file"
+done_
+
 test_case "lifetime over ls -lR's trace gives the ws policy's faults and mean resident set"
 pagelab lifetime --trace "$TRACES/ls-lR.pltrace.gz" --tau 100,1000 --json
 expect_status 0

@@ -135,6 +135,25 @@ int cli_run_input(const struct cli_args *a, struct cli_result *results, unsigned
 		  bool events);
 
 /*
+ * A trace file parsed once for several replays (input.c): cli_stream_open()
+ * reads it (interning its pages, spilling its references to a temporary
+ * file as dense ids; `also`, if not NULL, is fed every reference on the
+ * way); each cli_stream_simulate() replays the spill through n fresh
+ * simulations, run side by side on up to `jobs` threads, and collects
+ * them into results.  Memory: the pages and the simulations' state, never
+ * the trace.  Both return 0 or an exit status after a message.
+ */
+struct cli_stream;
+struct pl_locality;
+#define CLI_MAX_JOBS 64
+int cli_stream_open(const struct cli_args *a, struct pl_locality *also, struct cli_stream **s);
+uint64_t cli_stream_references(const struct cli_stream *s);
+uint32_t cli_stream_distinct(const struct cli_stream *s);
+int cli_stream_simulate(struct cli_stream *s, struct cli_result *results, unsigned n,
+			unsigned jobs);
+void cli_stream_close(struct cli_stream *s);
+
+/*
  * --scope global|local and, for local, --param share=PID:WEIGHT,... (a
  * parameter of the replacement scope rather than of a policy).
  */
@@ -236,10 +255,12 @@ void cli_log_sizes(struct cli_sizes *s, uint32_t max, unsigned count);
 /* cmd_reuse.c: shared with lifetime and spacetime */
 struct pl_locality;
 /*
- * One pass of analysis.h's pl_locality over t (WS windows up to
- * max_window), with a progress bar named `what`; 0 or an exit status.
+ * One pass of analysis.h's pl_locality over the command's references (WS
+ * windows up to max_window), with a progress bar named `what`: a --trace
+ * file is fed as it is read (O(distinct pages) memory), --refs loaded;
+ * 0 or an exit status.
  */
-int cli_locality(const struct pl_trace *t, uint32_t max_window, const char *what,
+int cli_locality(const struct cli_args *a, uint32_t max_window, const char *what,
 		 struct pl_locality **out);
 
 /* svg.c: plots for --svg FILE; 0 or an exit status after a message */

@@ -52,17 +52,49 @@ static double space_time_of(const struct lifetime *l, const struct point *p)
 	return p->resident * ((double)l->references + (double)l->delay * (double)p->faults);
 }
 
-static int compute(struct lifetime *l, const struct pl_trace *t)
+/* --tau and --frames given; false: log-spaced defaults once the trace is read. */
+static int given_sizes(const struct cli_args *a, struct lifetime *l, bool *given)
 {
-	struct pl_locality *loc;
 	int ret;
 
-	l->references = t->n;
-	l->n = l->taus.n + l->frames.n;
-	if (!(l->p = malloc(l->n * sizeof(*l->p))))
-		return cli_fail("out of memory");
-	if ((ret = cli_locality(t, l->taus.n ? l->taus.size[l->taus.n - 1] : 0, "lifetime", &loc)))
+	*given = cli_value(a, "--tau") || cli_value(a, "--frames");
+	l->taus.n = l->frames.n = 0;
+	if (cli_value(a, "--tau") && (ret = cli_sizes(a, "--tau", NULL, &l->taus)))
 		return ret;
+	if (cli_value(a, "--frames") && (ret = cli_sizes(a, "--frames", NULL, &l->frames)))
+		return ret;
+	return 0;
+}
+
+/*
+ * One pass over the references (streamed from a trace file), then every
+ * point from it.  Without --tau and --frames the windows go up to
+ * MAX_DEFAULT_TAU (or the trace's length) and the frames up to its pages.
+ */
+static int compute(const struct cli_args *a, struct lifetime *l)
+{
+	struct pl_locality *loc;
+	uint32_t max_window;
+	uint64_t n;
+	bool given;
+	int ret;
+
+	if ((ret = given_sizes(a, l, &given)))
+		return ret;
+	max_window = !given ? MAX_DEFAULT_TAU : l->taus.n ? l->taus.size[l->taus.n - 1] : 0;
+	if ((ret = cli_locality(a, max_window, "lifetime", &loc)))
+		return ret;
+	l->references = n = pl_locality_references(loc);
+	if (!given) {
+		cli_log_sizes(&l->taus, n < MAX_DEFAULT_TAU ? (uint32_t)n : MAX_DEFAULT_TAU,
+			      DEFAULT_POINTS);
+		cli_log_sizes(&l->frames, pl_locality_distinct(loc), DEFAULT_POINTS);
+	}
+	l->n = l->taus.n + l->frames.n;
+	if (!(l->p = malloc(l->n * sizeof(*l->p)))) {
+		pl_locality_destroy(loc);
+		return cli_fail("out of memory");
+	}
 	for (unsigned i = 0; i < l->taus.n; i++)
 		l->p[i] = (struct point){ true, l->taus.size[i],
 					  pl_locality_ws_mean_size(loc, l->taus.size[i]),
@@ -182,29 +214,10 @@ static int plot(const struct lifetime *l, const char *path)
 	return ret;
 }
 
-/* --tau and --frames, or log-spaced defaults up to the trace's size. */
-static int sizes(const struct cli_args *a, struct lifetime *l, const struct pl_trace *t)
-{
-	int ret;
-
-	if (cli_value(a, "--tau") || cli_value(a, "--frames")) {
-		l->taus.n = l->frames.n = 0;
-		if (cli_value(a, "--tau") && (ret = cli_sizes(a, "--tau", NULL, &l->taus)))
-			return ret;
-		if (cli_value(a, "--frames") && (ret = cli_sizes(a, "--frames", NULL, &l->frames)))
-			return ret;
-		return 0;
-	}
-	cli_log_sizes(&l->taus, t->n < MAX_DEFAULT_TAU ? t->n : MAX_DEFAULT_TAU, DEFAULT_POINTS);
-	cli_log_sizes(&l->frames, t->npages, DEFAULT_POINTS);
-	return 0;
-}
-
 static int run(const struct cli_args *a, bool space_time)
 {
 	static struct lifetime l;
 	const char *svg = cli_value(a, "--svg");
-	struct pl_trace trace;
 	char format;
 	int ret;
 
@@ -212,12 +225,7 @@ static int run(const struct cli_args *a, bool space_time)
 	if ((ret = cli_output_format(a, &format)) ||
 	    (space_time && (ret = cli_number(a, "--delay", 0, UINT32_MAX, 10000, &l.delay))))
 		return ret;
-	pl_trace_init(&trace);
-	ret = cli_load_trace(a, &trace);
-	if (!ret)
-		ret = sizes(a, &l, &trace);
-	if (!ret)
-		ret = compute(&l, &trace);
+	ret = compute(a, &l);
 	if (!ret && format == 'j')
 		print_json(&l);
 	else if (!ret && format == 'c')
@@ -227,7 +235,6 @@ static int run(const struct cli_args *a, bool space_time)
 	if (!ret && svg)
 		ret = plot(&l, svg);
 	free(l.p);
-	pl_trace_free(&trace);
 	return ret;
 }
 

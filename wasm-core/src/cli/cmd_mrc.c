@@ -10,9 +10,13 @@
  * differ a lot in cost).  --sample RATE estimates every curve from a
  * spatial sample instead and reports the estimated error.
  *
- * Memory: lru alone over a trace file is computed as the file is read, in
- * O(distinct pages); opt, per-size policies and sampling load the trace
- * (about 5 bytes per reference) so that every size can be run from it.
+ * Memory: over a trace file, O(distinct pages), never the trace: lru is
+ * computed as the file is read; --sample keeps only the sample; per-size
+ * policies parse the file once into a temporary file of dense ids
+ * (input.c's cli_stream) and replay it once per --jobs sizes.  opt loads
+ * the trace (5 bytes a reference) and its next uses (4 more): OPT's stack
+ * decides by the next use of every page, i.e. by the whole future, which
+ * no bounded window of a stream knows.
  */
 #include <math.h>
 #include <pthread.h>
@@ -21,8 +25,6 @@
 
 #include "cli.h"
 #include "analysis.h"
-
-#define MAX_JOBS 64
 
 static const struct cli_option mrc_options[] = {
 	{ "--policies", CLI_VALUE }, { "--frames", CLI_VALUE }, CLI_INPUT_OPTIONS,
@@ -46,8 +48,8 @@ int cli_jobs(const struct cli_args *a, unsigned *jobs)
 	uint64_t n;
 	int ret;
 
-	ret = cli_number(a, "--jobs", 1, MAX_JOBS, online > 0 ? (uint64_t)online : 1, &n);
-	*jobs = n < MAX_JOBS ? (unsigned)n : MAX_JOBS;
+	ret = cli_number(a, "--jobs", 1, CLI_MAX_JOBS, online > 0 ? (uint64_t)online : 1, &n);
+	*jobs = n < CLI_MAX_JOBS ? (unsigned)n : CLI_MAX_JOBS;
 	return ret;
 }
 
@@ -104,7 +106,7 @@ static void *curve_worker(void *arg)
 
 static int curve_in_parallel(struct curve_jobs *j, unsigned jobs)
 {
-	pthread_t threads[MAX_JOBS];
+	pthread_t threads[CLI_MAX_JOBS];
 	unsigned started = 0;
 
 	pthread_mutex_init(&j->lock, NULL);
@@ -273,77 +275,209 @@ static int exact_curves(struct curves *c, const struct pl_trace *t, unsigned job
 	return ret;
 }
 
-static int sampled_curves(struct curves *c, const struct pl_trace *t, double rate)
-{
-	struct pl_error err;
+/* One sample per policy, built as the references are read. */
+struct samples {
+	struct pl_mrc_sample *of[CLI_MAX_POLICIES];
+	unsigned n;
+};
 
-	for (unsigned p = 0; p < c->npolicies; p++) {
+static int samples_add(struct samples *s, const uint64_t *number, const uint8_t *flags,
+		       uint32_t n, struct pl_error *err)
+{
+	for (unsigned p = 0; p < s->n; p++)
+		if (pl_mrc_sample_add(s->of[p], number, flags, n, err))
+			return -1;
+	return 0;
+}
+
+/* The references into every sample: a trace file as it is read, --refs loaded. */
+static int samples_fill(const struct cli_args *a, struct samples *s, struct curves *c,
+			struct pl_error *err)
+{
+	struct pl_trace t;
+	struct pl_reader *r;
+	struct pl_refs b;
+	int got, ret;
+
+	pl_trace_init(&t);
+	if (!cli_value(a, "--trace")) {
+		if (!(ret = cli_load_trace(a, &t))) {
+			c->references = t.n;
+			c->distinct = t.npages;
+			for (uint32_t i = 0; i < t.n && !ret; i++)
+				if (samples_add(s, &t.number[t.page[i]], &t.flags[i], 1, err))
+					ret = cli_fail("%s", err->msg);
+		}
+		pl_trace_free(&t);
+		return ret;
+	}
+	if ((ret = cli_open_reader(a, &r)))
+		return ret;
+	/* t holds only the page map, for the count of distinct pages */
+	while ((got = pl_reader_next(r, &b, err)) > 0) {
+		c->references += b.n;
+		if (samples_add(s, b.number, b.flags, b.n, err)) {
+			got = -1;
+			break;
+		}
+		if (pl_trace_intern_batch(&t, b.number, b.n, NULL)) {
+			got = -1;
+			snprintf(err->msg, sizeof(err->msg), "%s: out of memory", pl_reader_name(r));
+			break;
+		}
+	}
+	c->distinct = t.npages;
+	if (!got && !c->references)
+		got = -1, snprintf(err->msg, sizeof(err->msg), "%s: no references",
+				   pl_reader_name(r));
+	else if (!got)
+		cli_report_reader(r);
+	pl_trace_free(&t);
+	pl_reader_close(r);
+	return got ? cli_fail("%s", err->msg) : 0;
+}
+
+/*
+ * --sample RATE: each policy's curve from a spatial sample, made as the
+ * trace file is read (memory: the samples and the distinct pages' map).
+ */
+static int sampled_curves(const struct cli_args *a, struct curves *c, double rate)
+{
+	struct samples s = { .n = 0 };
+	struct pl_error err;
+	int ret = 0;
+
+	for (unsigned p = 0; p < c->npolicies && !ret; p++, s.n++)
+		if (!(s.of[p] = pl_mrc_sample_create(c->policy[p].ops, c->policy[p].params, rate,
+						     &err)))
+			ret = cli_fail("%s", err.msg);
+	if (!ret)
+		ret = samples_fill(a, &s, c, &err);
+	for (unsigned p = 0; p < c->npolicies && !ret; p++) {
 		struct pl_shards info;
 
-		if (pl_mrc_sampled(c->policy[p].ops, c->policy[p].params, t, rate, c->sizes.size,
-				   c->sizes.n, ratio_of(c, p), &info, &err))
-			return cli_fail("%s", err.msg);
+		if (pl_mrc_sample_curve(s.of[p], c->sizes.size, c->sizes.n, ratio_of(c, p), &info,
+					&err))
+			ret = cli_fail("%s", err.msg);
 		/* one sample for all: the same pages, so the same figures */
 		c->sample.rate = info.rate;
 		c->sample.sampled = info.sampled;
 		c->sample.error_bound = fmax(c->sample.error_bound, info.error_bound);
 	}
+	for (unsigned p = 0; p < s.n; p++)
+		pl_mrc_sample_destroy(s.of[p]);
+	return ret;
+}
+
+/* lru's curve from a pl_locality fed every reference. */
+static void lru_ratios(struct curves *c, unsigned p, struct pl_locality *l)
+{
+	for (unsigned i = 0; i < c->sizes.n; i++)
+		ratio_of(c, p)[i] = (double)pl_locality_lru_misses(l, c->sizes.size[i]) /
+				    (double)c->references;
+}
+
+/*
+ * lru alone: one pass (a trace file as it is read, in O(distinct pages)
+ * memory whatever its length).
+ */
+static int one_pass_lru(const struct cli_args *a, struct curves *c)
+{
+	struct pl_locality *l;
+	int ret;
+
+	if ((ret = cli_locality(a, 0, "mrc", &l)))
+		return ret;
+	c->references = pl_locality_references(l);
+	c->distinct = pl_locality_distinct(l);
+	for (unsigned p = 0; p < c->npolicies; p++)
+		lru_ratios(c, p, l);
+	pl_locality_destroy(l);
 	return 0;
 }
 
 /*
- * lru alone over a trace file: one pass as the file is read, in O(distinct
- * pages) memory whatever its length (the other methods need the trace).
+ * One per-size policy's curve over a parsed trace file: the spill replayed
+ * once per `jobs` sizes, their simulations side by side on `jobs` threads.
  */
-static int stream_lru(const struct cli_args *a, struct curves *c)
+static int replayed_curve(struct curves *c, unsigned p, struct cli_stream *s, unsigned jobs,
+			  struct cli_progress *progress)
+{
+	struct cli_result group[CLI_MAX_JOBS];
+	int ret = 0;
+
+	for (unsigned from = 0; from < c->sizes.n && !ret; from += jobs) {
+		unsigned n = c->sizes.n - from < jobs ? c->sizes.n - from : jobs;
+
+		for (unsigned i = 0; i < n; i++) {
+			group[i] = c->policy[p];
+			group[i].frames = c->sizes.size[from + i];
+		}
+		ret = cli_stream_simulate(s, group, n, jobs);
+		for (unsigned i = 0; i < n; i++) {
+			if (!ret)
+				ratio_of(c, p)[from + i] = (double)group[i].stats.misses /
+							   (double)c->references;
+			cli_result_free(&group[i]);
+		}
+		cli_progress_update(progress, from + n);
+	}
+	return ret;
+}
+
+/*
+ * lru and per-size policies over a trace file: parsed once (lru's stack
+ * distances gathered on the way), then replayed from the spill for the
+ * others.  Memory: the pages, and `jobs` simulations at a time.
+ */
+static int streamed_curves(const struct cli_args *a, struct curves *c, unsigned jobs)
 {
 	struct cli_progress progress;
+	struct cli_stream *s;
 	struct pl_locality *l;
-	struct pl_reader *r;
 	struct pl_error err;
-	struct pl_refs b;
-	int got, ret;
+	int ret;
 
-	if ((ret = cli_open_reader(a, &r)))
-		return ret;
-	cli_report_reader(r);
-	if (!(l = pl_locality_create(0, &err))) {
-		pl_reader_close(r);
+	if (!(l = pl_locality_create(0, &err)))
 		return cli_fail("%s", err.msg);
+	if ((ret = cli_stream_open(a, l, &s))) {
+		pl_locality_destroy(l);
+		return ret;
 	}
-	cli_progress_start(&progress, "mrc", "references", 0);
-	while ((got = pl_reader_next(r, &b, &err)) > 0) {
-		if (pl_locality_add_numbers(l, b.number, b.n, &err)) {
-			got = -1;
-			break;
+	c->references = cli_stream_references(s);
+	c->distinct = cli_stream_distinct(s);
+	for (unsigned p = 0; p < c->npolicies && !ret; p++) {
+		if (pl_mrc_method_of(c->policy[p].ops) == PL_MRC_ONE_PASS) {
+			lru_ratios(c, p, l);
+			continue;
 		}
-		cli_progress_update(&progress, pl_locality_references(l));
+		cli_progress_start(&progress, pl_policy_name(c->policy[p].ops), "sizes",
+				   c->sizes.n);
+		ret = replayed_curve(c, p, s, jobs, &progress);
+		cli_progress_end(&progress);
 	}
-	cli_progress_end(&progress);
-	pl_reader_close(r);
-	c->references = pl_locality_references(l);
-	c->distinct = pl_locality_distinct(l);
-	if (got < 0)
-		ret = cli_fail("%s", err.msg);
-	else if (!c->references)
-		ret = cli_fail("%s: no references", cli_value(a, "--trace"));
-	for (unsigned p = 0; p < c->npolicies && !ret; p++)
-		for (unsigned i = 0; i < c->sizes.n; i++)
-			ratio_of(c, p)[i] = (double)pl_locality_lru_misses(l, c->sizes.size[i]) /
-					    (double)c->references;
+	cli_stream_close(s);
 	pl_locality_destroy(l);
 	return ret;
 }
 
-/* Can the curves be made while the trace file is read? */
-static bool streams(const struct cli_args *a, const struct curves *c, double rate)
+/* Which of the ways above makes these curves. */
+static enum { BY_SAMPLE, BY_ONE_PASS, BY_STREAM, BY_LOADING } way_of(const struct cli_args *a,
+									 const struct curves *c,
+									 double rate)
 {
-	if (!cli_value(a, "--trace") || !strcmp(cli_value(a, "--trace"), "-") || rate)
-		return false;
-	for (unsigned p = 0; p < c->npolicies; p++)
-		if (pl_mrc_method_of(c->policy[p].ops) != PL_MRC_ONE_PASS)
-			return false;
-	return true;
+	bool lru = true;
+
+	if (rate)
+		return BY_SAMPLE;
+	for (unsigned p = 0; p < c->npolicies; p++) {
+		enum pl_mrc_method m = pl_mrc_method_of(c->policy[p].ops);
+
+		if (m == PL_MRC_OPT_STACK)
+			return BY_LOADING;	/* OPT's stack needs every next use */
+		lru = lru && m == PL_MRC_ONE_PASS;
+	}
+	return lru ? BY_ONE_PASS : cli_value(a, "--trace") ? BY_STREAM : BY_LOADING;
 }
 
 static int sample_rate(const struct cli_args *a, double *rate)
@@ -361,11 +495,29 @@ static int sample_rate(const struct cli_args *a, double *rate)
 	return 0;
 }
 
-static int compute(struct curves *c, const struct pl_trace *t, double rate, unsigned jobs)
+static int compute(const struct cli_args *a, struct curves *c, double rate, unsigned jobs)
 {
-	c->references = t->n;
-	c->distinct = t->npages;
-	return rate ? sampled_curves(c, t, rate) : exact_curves(c, t, jobs);
+	struct pl_trace trace;
+	int ret;
+
+	switch (way_of(a, c, rate)) {
+	case BY_SAMPLE:
+		return sampled_curves(a, c, rate);
+	case BY_ONE_PASS:
+		return one_pass_lru(a, c);
+	case BY_STREAM:
+		return streamed_curves(a, c, jobs);
+	case BY_LOADING:
+		break;
+	}
+	pl_trace_init(&trace);
+	if (!(ret = cli_load_trace(a, &trace))) {
+		c->references = trace.n;
+		c->distinct = trace.npages;
+		ret = exact_curves(c, &trace, jobs);
+	}
+	pl_trace_free(&trace);
+	return ret;
 }
 
 static int mrc_main(const struct cli_args *a)
@@ -373,7 +525,6 @@ static int mrc_main(const struct cli_args *a)
 	static struct curves c;
 	const struct pl_policy_ops *ops[CLI_MAX_POLICIES];
 	const char *svg = cli_value(a, "--svg");
-	struct pl_trace trace;
 	unsigned jobs;
 	double rate;
 	char format;
@@ -392,14 +543,7 @@ static int mrc_main(const struct cli_args *a)
 	c.ratio = malloc((size_t)c.npolicies * c.sizes.n * sizeof(*c.ratio));
 	if (!c.ratio)
 		return cli_fail("out of memory");
-	pl_trace_init(&trace);
-	if (streams(a, &c, rate)) {
-		ret = stream_lru(a, &c);
-	} else {
-		ret = cli_load_trace(a, &trace);
-		if (!ret)
-			ret = compute(&c, &trace, rate, jobs);
-	}
+	ret = compute(a, &c, rate, jobs);
 	if (!ret && format == 'j')
 		print_json(&c);
 	else if (!ret && format == 'c')
@@ -409,7 +553,6 @@ static int mrc_main(const struct cli_args *a)
 	if (!ret && svg)
 		ret = plot(&c, svg);
 	free(c.ratio);
-	pl_trace_free(&trace);
 	return ret;
 }
 

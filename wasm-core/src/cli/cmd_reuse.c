@@ -30,7 +30,47 @@ static unsigned bucket_of(uint32_t distance)
 	return b;
 }
 
-int cli_locality(const struct pl_trace *t, uint32_t max_window, const char *what,
+/* Every reference of a trace file into l as it is read; 0 or -1 with err. */
+static int locality_stream(const struct cli_args *a, struct pl_locality *l,
+			   struct cli_progress *progress, struct pl_error *err)
+{
+	struct pl_reader *r;
+	struct pl_refs b;
+	int got, ret;
+
+	if ((ret = cli_open_reader(a, &r)))
+		return ret;
+	while ((got = pl_reader_next(r, &b, err)) > 0) {
+		if (pl_locality_add_numbers(l, b.number, b.n, err)) {
+			got = -1;
+			break;
+		}
+		cli_progress_update(progress, pl_locality_references(l));
+	}
+	if (!got && !pl_locality_references(l))
+		got = -1, snprintf(err->msg, sizeof(err->msg), "%s: no references",
+				   pl_reader_name(r));
+	else if (!got)
+		cli_report_reader(r);
+	pl_reader_close(r);
+	return got ? cli_fail("%s", err->msg) : 0;
+}
+
+static int locality_refs(const struct cli_args *a, struct pl_locality *l,
+			 struct cli_progress *progress, struct pl_error *err)
+{
+	struct pl_trace t;
+	int ret;
+
+	pl_trace_init(&t);
+	if (!(ret = cli_load_trace(a, &t)) &&
+	    pl_locality_add_trace(l, &t, cli_progress_callback, progress, err))
+		ret = cli_fail("%s", err->msg);
+	pl_trace_free(&t);
+	return ret;
+}
+
+int cli_locality(const struct cli_args *a, uint32_t max_window, const char *what,
 		 struct pl_locality **out)
 {
 	struct cli_progress progress;
@@ -39,28 +79,29 @@ int cli_locality(const struct pl_trace *t, uint32_t max_window, const char *what
 
 	if (!(*out = pl_locality_create(max_window, &err)))
 		return cli_fail("%s", err.msg);
-	cli_progress_start(&progress, what, "references", t->n);
-	ret = pl_locality_add_trace(*out, t, cli_progress_callback, &progress, &err);
+	cli_progress_start(&progress, what, "references", 0);
+	ret = cli_value(a, "--trace") ? locality_stream(a, *out, &progress, &err) :
+					locality_refs(a, *out, &progress, &err);
 	cli_progress_end(&progress);
 	if (ret) {
 		pl_locality_destroy(*out);
 		*out = NULL;
-		return cli_fail("%s", err.msg);
 	}
-	return 0;
+	return ret;
 }
 
-static int gather(const struct pl_trace *t, struct buckets *b)
+static int gather(const struct cli_args *a, struct buckets *b)
 {
 	struct pl_locality *l;
 	const uint64_t *hist;
 	uint32_t len;
 	int ret;
 
-	if ((ret = cli_locality(t, 0, "reuse", &l)))
+	if ((ret = cli_locality(a, 0, "reuse", &l)))
 		return ret;
 	hist = pl_locality_stack_histogram(l, &len);
-	*b = (struct buckets){ .references = t->n, .first = hist[0], .distinct = t->npages };
+	*b = (struct buckets){ .references = pl_locality_references(l), .first = hist[0],
+			       .distinct = pl_locality_distinct(l) };
 	for (uint32_t d = 1; d < len; d++) {
 		if (!hist[d])
 			continue;
@@ -134,22 +175,17 @@ static int plot(const struct buckets *b, const char *path)
 static int reuse_main(const struct cli_args *a)
 {
 	const char *svg = cli_value(a, "--svg");
-	struct pl_trace trace;
 	struct buckets b = { 0 };
 	char format;
 	int ret;
 
 	if ((ret = cli_output_format(a, &format)))
 		return ret;
-	pl_trace_init(&trace);
-	ret = cli_load_trace(a, &trace);
-	if (!ret)
-		ret = gather(&trace, &b);
+	ret = gather(a, &b);
 	if (!ret)
 		print(&b, format);
 	if (!ret && svg)
 		ret = plot(&b, svg);
-	pl_trace_free(&trace);
 	return ret;
 }
 

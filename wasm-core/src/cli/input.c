@@ -27,11 +27,14 @@
 /* mmap's MAP_ANONYMOUS and MAP_NORESERVE, madvise's MADV_DONTNEED */
 #define _DEFAULT_SOURCE
 #include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "analysis.h"
 
 int cli_read_options(const struct cli_args *a, struct pl_read_options *opts)
 {
@@ -170,15 +173,14 @@ static void window_unmap(struct window *w)
 	w->base = NULL;
 }
 
-struct stream {
+struct cli_stream {
 	struct pl_reader *r;
 	FILE *spill;		/* pass 1's references as dense ids */
 	uint32_t *ids;		/* one reader batch's ids, ids_cap long */
 	uint32_t ids_cap;
-	struct pl_trace t;	/* pages from pass 1; arrays are the windows */
+	struct pl_trace t;	/* pages from pass 1; during a replay its arrays are the windows */
 	uint64_t total;		/* references read in pass 1 */
 	struct window page, flags, pid, vtime;
-	struct pl_sim *sim[CLI_MAX_POLICIES];
 };
 
 /* An unlinked file in $TMPDIR (or /tmp): on disk, not in this process's memory. */
@@ -198,7 +200,7 @@ static FILE *spill_create(void)
 	return f;
 }
 
-static int spill_batch(struct stream *s, const struct pl_refs *b)
+static int spill_batch(struct cli_stream *s, const struct pl_refs *b)
 {
 	uint32_t n = b->n;
 
@@ -215,7 +217,7 @@ static int spill_batch(struct stream *s, const struct pl_refs *b)
  * pages, which the simulator sizes its tables by) and every reference
  * written to the spill file as its dense id.
  */
-static int learn_pages(struct stream *s, struct pl_error *err)
+static int learn_pages(struct cli_stream *s, struct pl_locality *also, struct pl_error *err)
 {
 	struct pl_refs b;
 	int got;
@@ -235,6 +237,9 @@ static int learn_pages(struct stream *s, struct pl_error *err)
 				 pl_reader_name(s->r), s->t.npages);
 			return -1;
 		}
+		for (uint32_t i = 0; also && i < b.n; i++)
+			if (pl_locality_add(also, s->ids[i], err))
+				return -1;
 		if (spill_batch(s, &b)) {
 			snprintf(err->msg, sizeof(err->msg), "%s: cannot write a temporary file "
 				 "(TMPDIR): %s", pl_reader_name(s->r), strerror(errno));
@@ -247,10 +252,80 @@ static int learn_pages(struct stream *s, struct pl_error *err)
 			return -1;
 		}
 	}
+	if (!got && !s->total)
+		return snprintf(err->msg, sizeof(err->msg), "%s: no references",
+				pl_reader_name(s->r)), -1;
 	return got;
 }
 
-static int map_windows(struct stream *s)
+void cli_stream_close(struct cli_stream *s)
+{
+	if (!s)
+		return;
+	pl_trace_free(&s->t);
+	free(s->ids);
+	if (s->spill)
+		fclose(s->spill);
+	pl_reader_close(s->r);
+	free(s);
+}
+
+static int stream_open(struct pl_reader *r, struct pl_locality *also, struct cli_stream **out)
+{
+	struct cli_stream *s = calloc(1, sizeof(*s));
+	struct pl_error err;
+
+	*out = NULL;
+	if (!s) {
+		pl_reader_close(r);
+		return cli_fail("%s: out of memory", pl_reader_name(r));
+	}
+	s->r = r;
+	pl_trace_init(&s->t);
+	if (!(s->spill = spill_create())) {
+		snprintf(err.msg, sizeof(err.msg), "%s: cannot create a temporary file (TMPDIR): %s",
+			 pl_reader_name(r), strerror(errno));
+	} else if (!learn_pages(s, also, &err)) {
+		cli_report_reader(r);
+		*out = s;
+		return 0;
+	}
+	cli_fail("%s", err.msg);
+	cli_stream_close(s);
+	return EXIT_FAILURE;
+}
+
+int cli_stream_open(const struct cli_args *a, struct pl_locality *also, struct cli_stream **out)
+{
+	struct pl_reader *r;
+	int ret;
+
+	return (ret = cli_open_reader(a, &r)) ? ret : stream_open(r, also, out);
+}
+
+uint64_t cli_stream_references(const struct cli_stream *s)
+{
+	return s->total;
+}
+
+uint32_t cli_stream_distinct(const struct cli_stream *s)
+{
+	return s->t.npages;
+}
+
+static void unmap_windows(struct cli_stream *s)
+{
+	window_unmap(&s->page);
+	window_unmap(&s->flags);
+	window_unmap(&s->pid);
+	window_unmap(&s->vtime);
+	s->t.page = s->t.pid = NULL;
+	s->t.flags = NULL;
+	s->t.vtime = NULL;
+	s->t.n = 0;
+}
+
+static int map_windows(struct cli_stream *s)
 {
 	uint32_t n = (uint32_t)s->total;
 
@@ -267,7 +342,7 @@ static int map_windows(struct stream *s)
 }
 
 /* Reads one spilled batch into the windows at its steps; 0 at the end, -1 on error. */
-static int unspill_batch(struct stream *s)
+static int unspill_batch(struct cli_stream *s)
 {
 	uint32_t n, at = s->t.n;
 
@@ -282,22 +357,47 @@ static int unspill_batch(struct stream *s)
 	return 1;
 }
 
-static int create_sims(struct stream *s, struct cli_result *results, unsigned n,
-		       struct pl_error *err)
-{
-	for (unsigned i = 0; i < n; i++) {
-		struct cli_result *r = &results[i];
+/* Simulations run side by side over each fed batch, thread k taking sim k, k + threads, ... */
+struct replay {
+	struct pl_sim **sim;
+	unsigned n, threads;
+};
 
-		s->sim[i] = pl_sim_create(r->ops, r->frames == CLI_UNBOUNDED ? PL_NONE - 1 :
-					  r->frames, r->params, &s->t, 0, 0, err);
-		if (!s->sim[i])
-			return -1;
-	}
-	return 0;
+struct replay_part {
+	struct replay *r;
+	unsigned first;
+};
+
+static void *run_part(void *arg)
+{
+	struct replay_part *p = arg;
+
+	for (unsigned i = p->first; i < p->r->n; i += p->r->threads)
+		if (!pl_sim_error(p->r->sim[i]))
+			pl_sim_run(p->r->sim[i], UINT32_MAX);
+	return NULL;
+}
+
+static void run_all(struct replay *r)
+{
+	struct replay_part part[CLI_MAX_JOBS];
+	pthread_t thread[CLI_MAX_JOBS];
+	unsigned started = 1;
+
+	for (unsigned k = 0; k < r->threads; k++)
+		part[k] = (struct replay_part){ r, k };
+	while (started < r->threads && !pthread_create(&thread[started], NULL, run_part,
+						       &part[started]))
+		started++;
+	for (unsigned k = started; k < r->threads; k++)
+		run_part(&part[k]);	/* a thread that could not start: its share here */
+	run_part(&part[0]);
+	for (unsigned k = 1; k < started; k++)
+		pthread_join(thread[k], NULL);
 }
 
 /* Pass 2, from the spill: FEED_REFS references through every simulation, then handed back. */
-static int feed(struct stream *s, unsigned n, struct pl_error *err)
+static int feed(struct cli_stream *s, struct replay *r, struct pl_error *err)
 {
 	int got = 1;
 
@@ -310,13 +410,11 @@ static int feed(struct stream *s, unsigned n, struct pl_error *err)
 			return snprintf(err->msg, sizeof(err->msg), "%s: cannot read back a "
 					"temporary file: %s", pl_reader_name(s->r),
 					strerror(errno)), -1;
-		for (unsigned i = 0; i < n; i++) {
-			pl_sim_run(s->sim[i], UINT32_MAX);
-			if (pl_sim_error(s->sim[i])) {
-				snprintf(err->msg, sizeof(err->msg), "%s", pl_sim_error(s->sim[i]));
-				return -1;
-			}
-		}
+		run_all(r);
+		for (unsigned i = 0; i < r->n; i++)
+			if (pl_sim_error(r->sim[i]))
+				return snprintf(err->msg, sizeof(err->msg), "%s",
+						pl_sim_error(r->sim[i])), -1;
 		window_release(&s->page, s->t.n);
 		window_release(&s->flags, s->t.n);
 		window_release(&s->pid, s->t.n);
@@ -325,61 +423,58 @@ static int feed(struct stream *s, unsigned n, struct pl_error *err)
 	return 0;
 }
 
-static void stream_free(struct stream *s, unsigned n)
+int cli_stream_simulate(struct cli_stream *s, struct cli_result *results, unsigned n,
+			unsigned jobs)
 {
-	for (unsigned i = 0; i < n; i++)
-		pl_sim_destroy(s->sim[i]);
-	window_unmap(&s->page);
-	window_unmap(&s->flags);
-	window_unmap(&s->pid);
-	window_unmap(&s->vtime);
-	s->t.page = s->t.pid = NULL;
-	s->t.flags = NULL;
-	s->t.vtime = NULL;
-	pl_trace_free(&s->t);
-	free(s->ids);
-	if (s->spill)
-		fclose(s->spill);
-	pl_reader_close(s->r);
+	struct replay r = { .n = n, .threads = jobs < n ? jobs : n };
+	struct pl_error err = { .msg = "" };
+	int ret = -1;
+
+	if (!r.threads)
+		r.threads = 1;
+	if (!(r.sim = calloc(n, sizeof(*r.sim)))) {
+		snprintf(err.msg, sizeof(err.msg), "out of memory");
+		goto out;
+	}
+	if (fflush(s->spill) || fseek(s->spill, 0, SEEK_SET) || map_windows(s)) {
+		snprintf(err.msg, sizeof(err.msg), "%s: cannot map %llu references: %s",
+			 pl_reader_name(s->r), (unsigned long long)s->total, strerror(errno));
+		goto out;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		struct cli_result *res = &results[i];
+
+		r.sim[i] = pl_sim_create(res->ops, res->frames == CLI_UNBOUNDED ? PL_NONE - 1 :
+					 res->frames, res->params, &s->t, 0, 0, &err);
+		if (!r.sim[i])
+			goto out;
+	}
+	if (feed(s, &r, &err))
+		goto out;
+	ret = 0;
+	for (unsigned i = 0; i < n && !ret; i++)
+		ret = cli_collect(&results[i], r.sim[i]) ? -1 : 0;
+	err.msg[0] = '\0';	/* cli_collect() said what went wrong */
+out:
+	if (ret && err.msg[0])
+		cli_fail("%s", err.msg);
+	for (unsigned i = 0; r.sim && i < n; i++)
+		pl_sim_destroy(r.sim[i]);
+	free(r.sim);
+	unmap_windows(s);
+	return ret ? EXIT_FAILURE : 0;
 }
 
 static int run_streaming(struct cli_result *results, unsigned n, struct pl_reader *r)
 {
-	struct stream s = { .r = r };
-	struct pl_error err;
-	int ret = -1;
+	struct cli_stream *s;
+	int ret;
 
-	pl_trace_init(&s.t);
-	if (!(s.spill = spill_create())) {
-		snprintf(err.msg, sizeof(err.msg), "%s: cannot create a temporary file (TMPDIR): %s",
-			 pl_reader_name(r), strerror(errno));
-		goto out;
-	}
-	if (learn_pages(&s, &err))
-		goto out;
-	if (!s.total) {
-		snprintf(err.msg, sizeof(err.msg), "%s: no references", pl_reader_name(r));
-		goto out;
-	}
-	if (fflush(s.spill) || fseek(s.spill, 0, SEEK_SET) || map_windows(&s)) {
-		snprintf(err.msg, sizeof(err.msg), "%s: cannot map %llu references: %s",
-			 pl_reader_name(r), (unsigned long long)s.total, strerror(errno));
-		goto out;
-	}
-	if (create_sims(&s, results, n, &err) || feed(&s, n, &err))
-		goto out;
-	ret = 0;
-	for (unsigned i = 0; i < n && !ret; i++)
-		ret = cli_collect(&results[i], s.sim[i]) ? -1 : 0;
-	if (!ret)
-		cli_report_reader(r);
-	else
-		err.msg[0] = '\0';	/* cli_collect() said what went wrong */
-out:
-	if (ret && err.msg[0])
-		cli_fail("%s", err.msg);
-	stream_free(&s, n);
-	return ret ? EXIT_FAILURE : 0;
+	if ((ret = stream_open(r, NULL, &s)))
+		return ret;
+	ret = cli_stream_simulate(s, results, n, 1);
+	cli_stream_close(s);
+	return ret;
 }
 
 /*
