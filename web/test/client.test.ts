@@ -161,6 +161,51 @@ describe('the client', () => {
 		expect(points.map((p) => p.stats.misses)).toEqual([9, 10]);
 	});
 
+	it("draws a miss curve in one call: Belady's anomaly for fifo by runs, lru and opt in one pass, equal to a run per size", async () => {
+		const trace = { kind: 'text' as const, text: '1 2 3 4 1 2 5 1 2 3 4 5' };
+		const frames = [1, 2, 3, 4, 5];
+		for (const [policy, method, misses] of [
+			['fifo', 'per size', [12, 12, 9, 10, 5]],
+			['lru', 'one pass', [12, 12, 10, 8, 5]],
+			['opt', 'one pass', [12, 9, 7, 6, 5]],
+		] as const) {
+			const curve = await client.missCurve({ policy, trace, frames });
+			expect(curve.method).toBe(method);
+			expect(curve.references).toBe(12);
+			expect(curve.frames).toEqual(frames);
+			expect(Array.from(curve.misses)).toEqual(misses);
+			const runs = await client.faultsByFrames({ policy, trace, frames });
+			expect(Array.from(curve.misses)).toEqual(runs.map((p) => p.stats.misses));
+		}
+	});
+
+	it('reports progress in references over every size of a per-size curve, and stops when aborted', async () => {
+		const trace = { kind: 'generator' as const, spec: { kind: 'uniform' as const, length: 600_000, pages: 500, seed: 2 } };
+		const seen: [number, number][] = [];
+		await client.missCurve({ policy: 'fifo', trace, frames: [10, 100] }, { onProgress: (d, t) => seen.push([d, t]) });
+		expect(seen[seen.length - 1]).toEqual([1_200_000, 1_200_000]);
+		const controller = new AbortController();
+		const aborted = client.missCurve({ policy: 'clock', trace, frames: [10, 100, 200] }, { signal: controller.signal });
+		controller.abort();
+		await expect(aborted).rejects.toThrow();
+	});
+
+	it("gives the lifetime points and the working-set series of a trace through the worker's protocol", async () => {
+		const trace = { kind: 'text' as const, text: '1 2 3 1 2 3 4 5 4 5' };
+		const life = await client.lifetime({ trace, taus: [1, 3], frames: [2, 3] });
+		expect(life.references).toBe(10);
+		/* ws with tau 1 faults on every change of page: all 10 references */
+		expect(life.ws.map((p) => [p.size, p.faults])).toEqual([[1, 10], [3, 5]]);
+		const ws3 = await client.simulate({ policy: 'ws', frames: 5, params: { tau: 3 }, trace });
+		expect(life.ws[1].faults).toBe(ws3.stats.misses);
+		const lru2 = await client.simulate({ policy: 'lru', frames: 2, trace });
+		expect(life.lru[0].faults).toBe(lru2.stats.misses);
+		const series = await client.workingSetSeries({ trace, tau: 2, points: 5 });
+		expect(series).toBeInstanceOf(Float64Array);
+		/* |W(t, 2)|: 1 2 2 2 2 2 2 2 2 2, by buckets of two steps */
+		expect(Array.from(series)).toEqual([1.5, 2, 2, 2, 2]);
+	});
+
 	it('reports progress on a long trace and stops when aborted', async () => {
 		const trace = { kind: 'generator' as const, spec: { kind: 'uniform' as const, length: 2_000_000, pages: 1000, seed: 1 } };
 		const seen: number[] = [];

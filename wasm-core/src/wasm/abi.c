@@ -626,6 +626,14 @@ static double *result_buffer(uint32_t n)
 }
 
 /* Misses of policy number `policy` at frames[0 .. n-1] (ascending). */
+/* How pl_abi_mrc() makes policy i's curve: enum pl_mrc_method (0 one pass, 1 OPT's stack, 2 per size). */
+EMSCRIPTEN_KEEPALIVE int pl_abi_mrc_method(int i)
+{
+	const struct pl_policy_ops *ops = policy_at(i);
+
+	return ops ? (int)pl_mrc_method_of(ops) : -1;
+}
+
 EMSCRIPTEN_KEEPALIVE const double *pl_abi_mrc(int t, int policy, const char *params,
 					      const uint32_t *frames, uint32_t n)
 {

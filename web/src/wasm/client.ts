@@ -19,6 +19,10 @@ import {
 	type EventArrays,
 	type FaultsByFramesRequest,
 	type FramesPoint,
+	type LifetimePoints,
+	type LifetimeRequest,
+	type MissCurve,
+	type MissCurveRequest,
 	type PagelabClient,
 	type PolicyEvent,
 	type PolicyInfo,
@@ -30,6 +34,7 @@ import {
 	snapshotOf,
 	type TraceInfo,
 	type TraceSource,
+	type WorkingSetRequest,
 } from './protocol';
 
 /** The two ends of a message channel, as a Worker or an in-process pair provides. */
@@ -86,6 +91,18 @@ export class Client implements PagelabClient {
 
 	faultsByFrames(request: FaultsByFramesRequest, options?: CallOptions): Promise<FramesPoint[]> {
 		return this.call<FramesPoint[]>({ method: 'faultsByFrames', request }, options);
+	}
+
+	missCurve(request: MissCurveRequest, options?: CallOptions): Promise<MissCurve> {
+		return this.call<MissCurve>({ method: 'missCurve', request }, options);
+	}
+
+	lifetime(request: LifetimeRequest, options?: CallOptions): Promise<LifetimePoints> {
+		return this.call<LifetimePoints>({ method: 'lifetime', request }, options);
+	}
+
+	workingSetSeries(request: WorkingSetRequest, options?: CallOptions): Promise<Float64Array> {
+		return this.call<Float64Array>({ method: 'workingSetSeries', request }, options);
 	}
 
 	dispose(): void {

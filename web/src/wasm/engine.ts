@@ -20,6 +20,7 @@ import {
 	PagelabError,
 	type PageTable,
 	type EventArrays,
+	type LifetimePoint,
 	type ParamValues,
 	type PolicyEvent,
 	type PolicyInfo,
@@ -28,12 +29,8 @@ import {
 	type TraceInfo,
 } from './protocol';
 
-/** One point of a lifetime function: a window tau or a frame count. */
-export interface LifetimePoint {
-	size: number;
-	meanResident: number;
-	faults: number;
-}
+/** enum pl_mrc_method's PL_MRC_PER_SIZE (analysis.h). */
+const MRC_PER_SIZE = 2;
 
 const EVENT_WORDS = 5;
 /** Steps whose events the core decodes at once (eventArrays). */
@@ -309,6 +306,11 @@ export class Engine {
 			),
 		);
 		return this.doubles(at, frames.length);
+	}
+
+	/** Whether missCurve() makes `policy`'s curve in one pass (lru, opt) or one run per size. */
+	missCurveInOnePass(policy: string): boolean {
+		return this.m._pl_abi_mrc_method(this.policyIndex(policy)) !== MRC_PER_SIZE;
 	}
 
 	/**

@@ -20,7 +20,13 @@ import {
 	PagelabError,
 	type FaultsByFramesRequest,
 	type FramesPoint,
+	type LifetimePoints,
+	type LifetimeRequest,
+	type MissCurve,
+	type MissCurveRequest,
+	type WorkingSetRequest,
 	type PageTable,
+	type ParamValues,
 	type SimulateRequest,
 	type SimulateResult,
 	type TraceSource,
@@ -34,6 +40,9 @@ export type Request =
 	| { id: number; method: 'loadTrace'; trace: TraceSource }
 	| { id: number; method: 'simulate'; request: SimulateRequest }
 	| { id: number; method: 'faultsByFrames'; request: FaultsByFramesRequest }
+	| { id: number; method: 'missCurve'; request: MissCurveRequest }
+	| { id: number; method: 'lifetime'; request: LifetimeRequest }
+	| { id: number; method: 'workingSetSeries'; request: WorkingSetRequest }
 	| { id: number; method: 'snapshot'; session: number; step: number }
 	| { id: number; method: 'events'; session: number; from: number; to: number }
 	| { id: number; method: 'eventArrays'; session: number; from: number; to: number }
@@ -131,6 +140,17 @@ export class Host {
 			}
 			case 'faultsByFrames':
 				return [await this.faultsByFrames(engine, request.id, request.request), []];
+			case 'missCurve': {
+				const curve = await this.missCurve(engine, request.id, request.request);
+				return [curve, [curve.misses.buffer]];
+			}
+			case 'lifetime':
+				return [this.withTrace(engine, request.request.trace, (t) => this.lifetime(engine, t, request.request)), []];
+			case 'workingSetSeries': {
+				const { trace, tau, points } = request.request;
+				const series = this.withTrace(engine, trace, (t) => Float64Array.from(engine.workingSetSeries(t, tau, points)));
+				return [series, [series.buffer]];
+			}
 			case 'snapshot': {
 				const session = this.session(request.session);
 				this.checkStep(session, request.step);
@@ -257,20 +277,67 @@ export class Host {
 	private async faultsByFrames(engine: Engine, id: number, request: FaultsByFramesRequest): Promise<FramesPoint[]> {
 		const trace = this.loadTrace(engine, request.trace);
 		try {
-			const n = engine.traceLength(trace);
-			const total = n * request.frames.length;
-			const points: FramesPoint[] = [];
-			const outcome = new Uint8Array(n);
-			for (const [i, frames] of request.frames.entries()) {
-				const sim = engine.createSim(request.policy, frames, request.params, trace, false);
-				try {
-					await this.runChunked(id, n, (steps) => engine.run(sim, steps, outcome), i * n, total);
-					points.push({ frames, stats: engine.stats(sim) });
-				} finally {
-					engine.freeSim(sim);
-				}
+			return await this.runSizes(engine, id, trace, request.policy, request.params, request.frames);
+		} finally {
+			engine.freeTrace(trace);
+		}
+	}
+
+	/** One run of `policy` per frame count over a loaded trace, progress in references over all runs. */
+	private async runSizes(
+		engine: Engine,
+		id: number,
+		trace: number,
+		policy: string,
+		params: ParamValues | undefined,
+		sizes: number[],
+	): Promise<FramesPoint[]> {
+		const n = engine.traceLength(trace);
+		const total = n * sizes.length;
+		const points: FramesPoint[] = [];
+		const outcome = new Uint8Array(n);
+		for (const [i, frames] of sizes.entries()) {
+			const sim = engine.createSim(policy, frames, params, trace, false);
+			try {
+				await this.runChunked(id, n, (steps) => engine.run(sim, steps, outcome), i * n, total);
+				points.push({ frames, stats: engine.stats(sim) });
+			} finally {
+				engine.freeSim(sim);
 			}
-			return points;
+		}
+		return points;
+	}
+
+	/**
+	 * One call per curve: lru and opt in one pass over the trace (the core's
+	 * pl_mrc), any other policy one run per size, chunked so that progress
+	 * (in references over all sizes) flows and a cancel stops it.
+	 */
+	private async missCurve(engine: Engine, id: number, request: MissCurveRequest): Promise<MissCurve> {
+		const { policy, params, frames } = request;
+		const trace = this.loadTrace(engine, request.trace);
+		try {
+			const references = engine.traceLength(trace);
+			if (engine.missCurveInOnePass(policy)) {
+				const misses = Float64Array.from(engine.missCurve(trace, policy, params, frames));
+				this.post({ id, progress: [references, references] });
+				return { frames, misses, references, method: 'one pass' };
+			}
+			const points = await this.runSizes(engine, id, trace, policy, params, frames);
+			return { frames, misses: Float64Array.from(points, (p) => p.stats.misses), references, method: 'per size' };
+		} finally {
+			engine.freeTrace(trace);
+		}
+	}
+
+	private lifetime(engine: Engine, trace: number, request: LifetimeRequest): LifetimePoints {
+		return { references: engine.traceLength(trace), ...engine.lifetime(trace, request.taus, request.frames) };
+	}
+
+	private withTrace<T>(engine: Engine, source: TraceSource, use: (trace: number) => T): T {
+		const trace = this.loadTrace(engine, source);
+		try {
+			return use(trace);
 		} finally {
 			engine.freeTrace(trace);
 		}

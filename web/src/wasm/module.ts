@@ -73,6 +73,7 @@ export interface PagelabModule {
 	_pl_abi_sim_events(s: number, from: number, to: number): number;
 	_pl_abi_sim_event_bound(s: number, step: number, which: number): number;
 
+	_pl_abi_mrc_method(policy: number): number;
 	_pl_abi_mrc(t: number, policy: number, params: number, frames: number, n: number): number;
 	_pl_abi_lifetime(t: number, taus: number, ntaus: number, frames: number, nframes: number): number;
 	_pl_abi_wss(t: number, tau: number, points: number): number;

@@ -206,6 +206,50 @@ export interface FaultsByFramesRequest {
 	frames: number[];
 }
 
+/** Misses at several frame counts (ascending, distinct), each policy in one call. */
+export interface MissCurveRequest {
+	policy: string;
+	params?: ParamValues;
+	trace: TraceSource;
+	frames: number[];
+}
+
+export interface MissCurve {
+	frames: number[];
+	/** misses[i] at frames[i]. */
+	misses: Float64Array;
+	references: number;
+	/** 'one pass': lru's stack distances or OPT's stack; 'per size': one run per frame count. */
+	method: 'one pass' | 'per size';
+}
+
+/** Denning's lifetime function from one pass: WS at each tau, LRU at each frame count. */
+export interface LifetimeRequest {
+	trace: TraceSource;
+	taus: number[];
+	frames: number[];
+}
+
+/** One point of a lifetime function: a window tau or a frame count. */
+export interface LifetimePoint {
+	size: number;
+	meanResident: number;
+	faults: number;
+}
+
+export interface LifetimePoints {
+	references: number;
+	ws: LifetimePoint[];
+	lru: LifetimePoint[];
+}
+
+/** The working-set size |W(t, tau)| averaged over `points` buckets of steps. */
+export interface WorkingSetRequest {
+	trace: TraceSource;
+	tau: number;
+	points: number;
+}
+
 export interface FramesPoint {
 	frames: number;
 	stats: Stats;
@@ -453,6 +497,10 @@ export interface PagelabClient {
 	loadTrace(trace: TraceSource, options?: CallOptions): Promise<TraceInfo>;
 	simulate(request: SimulateRequest, options?: CallOptions): Promise<SimulateResult>;
 	faultsByFrames(request: FaultsByFramesRequest, options?: CallOptions): Promise<FramesPoint[]>;
+	/** A miss-ratio curve in one call: one pass for lru and opt, one run per size (with progress) for the others. */
+	missCurve(request: MissCurveRequest, options?: CallOptions): Promise<MissCurve>;
+	lifetime(request: LifetimeRequest, options?: CallOptions): Promise<LifetimePoints>;
+	workingSetSeries(request: WorkingSetRequest, options?: CallOptions): Promise<Float64Array>;
 	/** Ends the worker; every pending call rejects. */
 	dispose(): void;
 }

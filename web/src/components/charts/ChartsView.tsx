@@ -20,13 +20,14 @@
  *   The scenario's policy is charted with FIFO, LRU and OPT by default;
  *   checkboxes (chart-policy-<name>) choose others.  The cumulative chart
  *   comes first (one run per policy at the scenario's frames), then the
- *   frames chart (faultsByFrames over 1 .. distinct pages + 1, at most
+ *   frames chart (one missCurve call per policy over 1 .. distinct pages +
+ *   1: one pass for lru and opt, one run per count for the others; at most
  *   MAX_FRAME_RUNS counts, fewer for big traces: FRAME_RUN_BUDGET).  A change of scenario or policies aborts the work
  *   in flight.  `charts-progress` shows while the worker runs.
  */
 
 import { Fragment, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { pageAsNumber, pageAt, type FramesPoint, type PagelabClient, type PageSequence } from '../../wasm/protocol';
+import { pageAsNumber, pageAt, type MissCurve, type PagelabClient, type PageSequence } from '../../wasm/protocol';
 import { usePolicyList } from '../usePolicyList';
 import { useSimulation } from '../useSimulation';
 import { paramsFor, restorePolicies, type ComparedScenario } from '../../model/compare';
@@ -34,7 +35,6 @@ import {
 	beladyAnomalies,
 	cumulativeFaultCurve,
 	framesAxisIsLog,
-	framesCurve,
 	framesRange,
 	type Curve,
 } from '../../model/compareCurves';
@@ -106,11 +106,10 @@ function cumulativeSpec(curves: PolicyCurves[], frames: number, references: numb
 	};
 }
 
-function framesSpec(runs: Map<string, FramesPoint[]>, scenarioFrames: number): ChartSpec {
+function framesSpec(runs: Map<string, Curve>, scenarioFrames: number): ChartSpec {
 	const series: ChartSeries[] = [];
 	const markers: ChartSpec['markers'] = [];
-	for (const [policy, points] of runs) {
-		const curve = framesCurve(points);
+	for (const [policy, curve] of runs) {
 		series.push({ id: policy, label: shortName(policy), x: curve.x, y: curve.y, mark: 'line' });
 		for (const anomaly of beladyAnomalies(curve))
 			markers.push({
@@ -156,10 +155,15 @@ function accessSpec(pages: PageSequence): ChartSpec {
 	};
 }
 
-function anomalySentence(runs: Map<string, FramesPoint[]>): string {
+/* A miss curve as the frames chart's line: faults against frames. */
+function faultsCurve(curve: MissCurve): Curve {
+	return { x: Float64Array.from(curve.frames), y: Float64Array.from(curve.misses) };
+}
+
+function anomalySentence(runs: Map<string, Curve>): string {
 	const found: string[] = [];
-	for (const [policy, points] of runs)
-		for (const a of beladyAnomalies(framesCurve(points)))
+	for (const [policy, curve] of runs)
+		for (const a of beladyAnomalies(curve))
 			found.push(`${shortName(policy)} faults ${a.toFaults} times with ${a.toFrames} frames but only ${a.fromFaults} with ${a.fromFrames}`);
 	return found.length
 		? `Belady's anomaly: ${found.join('; ')}.`
@@ -169,7 +173,7 @@ function anomalySentence(runs: Map<string, FramesPoint[]>): string {
 export function ChartsView({ scenario, client, lecture = false, policies: saved, onPoliciesChange }: ChartsViewProps) {
 	const [chosen, setChosen] = useState<string[]>([]);
 	const [curves, setCurves] = useState<PolicyCurves[]>([]);
-	const [frameRuns, setFrameRuns] = useState<Map<string, FramesPoint[]>>(new Map());
+	const [frameRuns, setFrameRuns] = useState<Map<string, Curve>>(new Map());
 	const [access, setAccess] = useState<Access | null>(null);
 	/* Lecture mode shows one chart at a time and folds the policy checkboxes away. */
 	const [shownChart, setShownChart] = useState<ChartId>('cumulative');
@@ -224,17 +228,15 @@ export function ChartsView({ scenario, client, lecture = false, policies: saved,
 			const affordable = Math.floor(FRAME_RUN_BUDGET / Math.max(1, (trace?.references ?? 0) * chosen.length));
 			const runCount = Math.max(MIN_FRAME_RUNS, Math.min(MAX_FRAME_RUNS, affordable));
 			const frames = framesRange(trace?.distinctPages ?? 0, runCount);
-			const byPolicy = new Map<string, FramesPoint[]>();
+			const byPolicy = new Map<string, Curve>();
 			for (const policy of chosen) {
 				const what = `${shortName(policy)} at 1 to ${frames[frames.length - 1]} frames`;
 				report({ what, done: 0, total: frames.length });
-				byPolicy.set(
-					policy,
-					await client.faultsByFrames(
-						{ policy, params: paramsFor(scenario, policy), trace: scenario.trace, frames },
-						options(what),
-					),
+				const curve = await client.missCurve(
+					{ policy, params: paramsFor(scenario, policy), trace: scenario.trace, frames },
+					options(what),
 				);
+				byPolicy.set(policy, faultsCurve(curve));
 				signal.throwIfAborted();
 				setFrameRuns(new Map(byPolicy));
 			}
