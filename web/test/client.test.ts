@@ -3,6 +3,7 @@
  * (in this thread instead of a worker): reflection, simulation, sessions,
  * errors and cancellation.
  */
+import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { inProcessClient } from './support';
 import { comparePages, EVENT_KINDS, NO_PAGE, pageAt, pageOf, PagelabError, type Snapshot, type TraceInfo } from '../src/wasm/protocol';
@@ -204,6 +205,18 @@ describe('the client', () => {
 		expect(series).toBeInstanceOf(Float64Array);
 		/* |W(t, 2)|: 1 2 2 2 2 2 2 2 2 2, by buckets of two steps */
 		expect(Array.from(series)).toEqual([1.5, 2, 2, 2, 2]);
+	});
+
+	it('reads a gzip-compressed trace file as its text, and refuses a truncated one naming the file', async () => {
+		const text = '# Belady\n1\n2\n3\n4\n1\n2\n5\n1\n2\n3\n4\n5w\n';
+		const bytes = new Uint8Array(gzipSync(Buffer.from(text)));
+		const info = await client.loadTrace({ kind: 'file', name: 'belady.txt.gz', bytes });
+		expect(pagesOf(info)).toEqual([1, 2, 3, 4, 1, 2, 5, 1, 2, 3, 4, 5]);
+		expect(info.writes[11]).toBe(1);
+		const fifo = await client.simulate({ policy: 'fifo', frames: 4, trace: { kind: 'file', name: 'belady.txt.gz', bytes } });
+		expect(fifo.stats.misses).toBe(10);
+		const cut = bytes.slice(0, bytes.length - 6);
+		await expect(client.loadTrace({ kind: 'file', name: 'cut.txt.gz', bytes: cut })).rejects.toThrow(/^cut\.txt\.gz: not a whole gzip file/);
 	});
 
 	it('reports progress on a long trace and stops when aborted', async () => {

@@ -89,6 +89,33 @@ function traceName(source: TraceSource): string {
 	}
 }
 
+const GZIP_MAGIC = [0x1f, 0x8b];
+
+/*
+ * A gzip-compressed trace file inflated by the platform's DecompressionStream
+ * (browsers, workers and Node 18+): the WebAssembly build carries no zlib
+ * (Emscripten's zlib port is a download), so gzip is undone here, before
+ * the core reads the bytes.  A truncated or corrupt file is an error naming
+ * it, never a shorter trace.
+ */
+async function inflated(source: TraceSource): Promise<TraceSource> {
+	if (source.kind !== 'file' || source.bytes[0] !== GZIP_MAGIC[0] || source.bytes[1] !== GZIP_MAGIC[1]) return source;
+	try {
+		const stream = new Blob([source.bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('gzip'));
+		return { ...source, bytes: new Uint8Array(await new Response(stream).arrayBuffer()) };
+	} catch (error) {
+		const why = error instanceof Error ? error.message : String(error);
+		throw new PagelabError(`${source.name}: not a whole gzip file (${why})`);
+	}
+}
+
+/** The request with its trace file inflated if it is gzip-compressed. */
+async function withTraceInflated(request: Request): Promise<Request> {
+	if (request.method === 'loadTrace') return { ...request, trace: await inflated(request.trace) };
+	if ('request' in request) return { ...request, request: { ...request.request, trace: await inflated(request.request.trace) } } as Request;
+	return request;
+}
+
 export class Host {
 	private readonly sessions = new Map<number, SessionState>();
 	private readonly cancelled = new Set<number>();
@@ -107,7 +134,7 @@ export class Host {
 		const { id } = request;
 		try {
 			const engine = await this.engine;
-			const [value, transfer] = await this.answer(engine, request);
+			const [value, transfer] = await this.answer(engine, await withTraceInflated(request));
 			this.post({ id, ok: true, value }, transfer);
 		} catch (error) {
 			const aborted = error instanceof Aborted;
