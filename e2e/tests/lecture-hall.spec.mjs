@@ -84,26 +84,31 @@ for (const [width, height] of PROJECTORS) {
 			await expect(lab.byTestId('compare-policy-0')).toHaveValue('fifo');
 		});
 
-		for (const [runs, frames] of [['fifo,lru,clock,opt', 8], ['fifo,lru,opt', 64]])
-			test(`compare: ${runs.split(',').length} runs at ${frames} frames fit side by side, each column's boxes on screen with the referenced page, the rest counted`, async ({ lab, page }) => {
-				await page.goto(`./?policy=fifo&frames=${frames}&gen=zipf&len=400&pages=200&exp=0.9&seed=5&view=compare&lecture=1&step=300&cmp=${runs}`);
+		for (const [runs, frames, ghost] of [['fifo,lru,clock,opt', 8, false], ['fifo,lru,opt', 64, false], ['fifo,lru,clock,opt', 8, true]])
+			test(`compare: ${runs.split(',').length} runs at ${frames} frames${ghost ? " and OPT's ghost column" : ''} fit side by side, each column's boxes on screen with the referenced page, the rest counted`, async ({ lab, page }) => {
+				await page.goto(`./?policy=fifo&frames=${frames}&gen=zipf&len=400&pages=200&exp=0.9&seed=5&view=compare&lecture=1&step=300&cmp=${runs}${ghost ? '&ghost=1' : ''}`);
 				await expect(lab.byTestId('compare-column-1')).toHaveAttribute('data-step', '300', { timeout: 30_000 });
 				await page.waitForTimeout(900);
-				for (let i = 0; i < runs.split(',').length; i++) {
-					const column = lab.byTestId(`compare-column-${i}`);
-					await expectLocatorOnScreen(column, `compare-column-${i}`, { width, height });
+				const ids = runs.split(',').map((_, i) => `compare-column-${i}`);
+				if (ghost) {
+					await expect(lab.byTestId('compare-ghost-column')).toHaveAttribute('data-step', '300', { timeout: 30_000 });
+					ids.push('compare-ghost-column');
+				}
+				for (const i of ids) {
+					const column = lab.byTestId(i);
+					await expectLocatorOnScreen(column, i, { width, height });
 					const boxes = column.getByTestId('compare-page');
-					for (const box of await boxes.all()) await expectLocatorOnScreen(box, `compare-column-${i} box`, { width, height });
+					for (const box of await boxes.all()) await expectLocatorOnScreen(box, `${i} box`, { width, height });
 					/* Every frame is a box or counted: the boxes, "+N more" and "N free" add up to the frames. */
 					const off = (await column.getByTestId('compare-frames-off').textContent()) ?? '';
 					const counted = (word) => Number(new RegExp(`(\\d+) ${word}`).exec(off)?.[1] ?? 0);
 					const empty = await column.locator('.pl-compare-empty').count();
-					expect((await boxes.count()) + empty + counted('more') + counted('free'), `compare-column-${i}: ${off}`).toBe(frames);
-					await expect(column.locator('.pl-compare-referenced'), `compare-column-${i} shows the referenced page`).toHaveAttribute('data-page', /\d+/);
+					expect((await boxes.count()) + empty + counted('more') + counted('free'), `${i}: ${off}`).toBe(frames);
+					await expect(column.locator('.pl-compare-referenced'), `${i} shows the referenced page`).toHaveAttribute('data-page', /\d+/);
 				}
 				await expectLectureText(lab, { width, height });
 				expect(await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight])).toEqual([width, height]);
-				await page.screenshot({ path: `e2e/screenshots/lecture-compare-${frames}-frames-${width}x${height}.png` });
+				await page.screenshot({ path: `e2e/screenshots/lecture-compare-${frames}-frames${ghost ? '-ghost' : ''}-${width}x${height}.png` });
 			});
 
 		test('a grid of more frames than fit shows a window holding the frame each step touches, its marks naming the frames off screen', async ({ lab, page }) => {

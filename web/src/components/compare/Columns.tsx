@@ -10,7 +10,8 @@
  * counted (FrameBoxes' fit), so a projector never scrolls.
  */
 import { useLayoutEffect, useRef, useState } from 'react';
-import { pageAt } from '../../wasm/protocol';
+import { pageAt, type PageNumber } from '../../wasm/protocol';
+import { Shortened } from '../Shortened';
 import { alignColumns, resultAt, type GhostColumn } from '../../model/compare';
 import { RECORD_LIMIT, faultCount, type Column, type Comparison, type Run } from './comparison';
 import { FrameBoxes, type BoxesFit } from './FrameBoxes';
@@ -42,7 +43,8 @@ function useBoxesFit(fit: boolean) {
 	const room = useElementWidth(box);
 	const [boxes, setBoxes] = useState<BoxesFit | null>(null);
 	useLayoutEffect(() => {
-		const column = box.current?.querySelector<HTMLElement>('.pl-compare-column');
+		const columns = [...(box.current?.querySelectorAll<HTMLElement>('.pl-compare-column') ?? [])];
+		const column = columns[0];
 		const list = column?.querySelector<HTMLElement>('.pl-compare-frames');
 		const items = [...(box.current?.querySelectorAll<HTMLElement>('.pl-compare-frames li:not(.pl-compare-more)') ?? [])];
 		if (!fit || !column || !list || !items.length || room.height <= 0) return;
@@ -50,7 +52,10 @@ function useBoxesFit(fit: boolean) {
 		const columnStyle = getComputedStyle(column);
 		const rowGap = parseFloat(listStyle.rowGap) || 0;
 		const columnGap = parseFloat(listStyle.columnGap) || 0;
-		const chrome = column.offsetHeight - list.offsetHeight;
+		/* The tallest column's lines besides its boxes (OPT's ghost column has a longer heading). */
+		const chrome = Math.max(
+			...columns.map((c) => c.offsetHeight - (c.querySelector<HTMLElement>('.pl-compare-frames')?.offsetHeight ?? 0)),
+		);
 		const inside = column.clientWidth - parseFloat(columnStyle.paddingLeft) - parseFloat(columnStyle.paddingRight);
 		const tallest = Math.max(...items.map((li) => li.offsetHeight));
 		const widest = Math.max(...items.map((li) => li.offsetWidth));
@@ -59,6 +64,19 @@ function useBoxesFit(fit: boolean) {
 		setBoxes((old) => (old?.rows === rows && old.boxes === rows * across ? old : { rows, boxes: rows * across }));
 	});
 	return { box, boxes: fit ? boxes : null };
+}
+
+/* A column's outcome line: "page 7: fault", on a projector "fault" (the strips' current column shows the page). */
+function Outcome({ referenced, result, short }: { referenced: PageNumber | null; result: 'H' | 'F' | null; short: boolean }) {
+	if (result === null) return <>start</>;
+	const word = result === 'H' ? 'hit' : 'fault';
+	const words = `page ${referenced}: ${word}`;
+	return short ? <Shortened full={words}>{word}</Shortened> : <>{words}</>;
+}
+
+/* "12 faults so far", on a projector "12 faults". */
+function SoFar({ faults, short }: { faults: string; short: boolean }) {
+	return <p>{short ? <Shortened full={`${faults} so far`}>{faults}</Shortened> : `${faults} so far`}</p>;
 }
 
 export function Columns({ comparison, columns, opt, ghost, step, fit = false }: ColumnsProps) {
@@ -85,7 +103,7 @@ export function Columns({ comparison, columns, opt, ghost, step, fit = false }: 
 					<div key={i} className="pl-compare-column" data-testid={`compare-column-${i}`} data-step={step}>
 						<h3>{run.label}</h3>
 						<p className={`pl-compare-result pl-compare-result-${result ?? 'none'}`}>
-							{result === null ? 'start' : `page ${referenced}: ${result === 'H' ? 'hit' : 'fault'}`}
+							<Outcome referenced={referenced} result={result} short={fit} />
 						</p>
 						{column && (
 							<FrameBoxes
@@ -98,18 +116,16 @@ export function Columns({ comparison, columns, opt, ghost, step, fit = false }: 
 							/>
 						)}
 						<p className="pl-compare-evicted">{column?.evicted.length ? `evicted ${column.evicted.join(', ')}` : ' '}</p>
-						<p>
-							{faultCount(run.faults.at(step))} so far
-						</p>
+						<SoFar faults={faultCount(run.faults.at(step))} short={fit} />
 					</div>
 				);
 			})}
 			{opt && (
 				<div className="pl-compare-column pl-compare-ghost" data-testid="compare-ghost-column" data-step={step}>
-					<h3>OPT would hold</h3>
+					<h3>{fit ? <Shortened full="OPT would hold">OPT holds</Shortened> : 'OPT would hold'}</h3>
 					{opt.compared && <p className="pl-compare-legend">(the same as OPT's column)</p>}
 					<p className={`pl-compare-result pl-compare-result-${resultAt(opt.run.outcome, step) ?? 'none'}`}>
-						{step === 0 ? 'start' : `page ${referenced}: ${resultAt(opt.run.outcome, step) === 'H' ? 'hit' : 'fault'}`}
+						<Outcome referenced={referenced} result={resultAt(opt.run.outcome, step)} short={fit} />
 					</p>
 					{opt.column && (
 						<FrameBoxes
@@ -122,9 +138,7 @@ export function Columns({ comparison, columns, opt, ghost, step, fit = false }: 
 						/>
 					)}
 					<p className="pl-compare-evicted">{opt.column?.evicted.length ? `evicted ${opt.column.evicted.join(', ')}` : ' '}</p>
-					<p>
-						{faultCount(opt.run.faults.at(step))} so far
-					</p>
+					<SoFar faults={faultCount(opt.run.faults.at(step))} short={fit} />
 				</div>
 			)}
 			{ghost && (
