@@ -180,6 +180,20 @@ void pl_mrc_sample_destroy(struct pl_mrc_sample *s);
 int pl_wss_series(const struct pl_trace *t, uint32_t tau, uint32_t points, double *mean,
 		  uint32_t *max, uint64_t *hist, struct pl_error *err);
 
+/*
+ * The same series built a batch of dense ids at a time (a trace streamed:
+ * memory O(npages + tau + points), not the trace): create it for n steps
+ * over npages pages, add exactly n references, then finish (it divides
+ * the means); mean, max and hist are the caller's, filled as above.
+ */
+struct pl_wss;
+
+struct pl_wss *pl_wss_create(uint32_t npages, uint64_t n, uint32_t tau, uint32_t points,
+			     double *mean, uint32_t *max, uint64_t *hist, struct pl_error *err);
+int pl_wss_add(struct pl_wss *w, const uint32_t *page, uint32_t count, struct pl_error *err);
+int pl_wss_finish(struct pl_wss *w, struct pl_error *err);
+void pl_wss_destroy(struct pl_wss *w);
+
 /* ------------------------------------------------------------- pattern */
 
 /*

@@ -6,7 +6,9 @@
  * pl_wss_series() slides a window of tau references along the trace with a
  * count per page: a page enters W when its count becomes 1 and leaves when
  * it falls to 0, so |W(t, tau)| is kept exactly in O(1) per step (O(N)
- * time, O(pages) memory).  Step t falls in bucket t * points / N.
+ * time, O(pages + tau) memory: a ring of the window's last tau pages
+ * says which page leaves, so a trace can be fed a batch at a time).  Step
+ * t falls in bucket t * points / N.
  *
  * pl_access_pattern() ranks the pages by their page number, so that a
  * program's regions (code, heap, stack) stay apart on the page axis as in
@@ -24,41 +26,101 @@ static uint32_t bucket_of(uint64_t i, uint64_t n, uint32_t buckets)
 	return (uint32_t)(i * buckets / n);
 }
 
-int pl_wss_series(const struct pl_trace *t, uint32_t tau, uint32_t points, double *mean,
-		  uint32_t *max, uint64_t *hist, struct pl_error *err)
-{
-	uint32_t *count, size = 0, *steps;
+struct pl_wss {
+	uint32_t tau, points;
+	uint64_t n, added;	/* steps in all; steps added so far */
+	uint32_t size;		/* |W| after the last step added */
+	uint32_t *count;	/* [npages] references of each page inside the window */
+	uint32_t *ring;		/* [tau] the window's pages: step i's at i % tau */
+	uint32_t *steps;	/* [points] steps in each bucket */
+	uint32_t npages;
+	double *mean;
+	uint32_t *max;
+	uint64_t *hist;
+};
 
-	if (!tau || !points || points > t->n)
-		return pl_analysis_fail(err, "the window and the points must be >= 1, "
-					"points <= references");
-	count = calloc((size_t)t->npages + 1, sizeof(*count));
-	steps = calloc(points, sizeof(*steps));
-	if (!count || !steps) {
-		free(count);
-		free(steps);
-		return pl_analysis_fail(err, "out of memory");
+void pl_wss_destroy(struct pl_wss *w)
+{
+	if (!w)
+		return;
+	free(w->count);
+	free(w->ring);
+	free(w->steps);
+	free(w);
+}
+
+struct pl_wss *pl_wss_create(uint32_t npages, uint64_t n, uint32_t tau, uint32_t points,
+			     double *mean, uint32_t *max, uint64_t *hist, struct pl_error *err)
+{
+	struct pl_wss *w;
+
+	if (!tau || !points || points > n) {
+		pl_analysis_fail(err, "the window and the points must be >= 1, "
+				 "points <= references");
+		return NULL;
+	}
+	w = calloc(1, sizeof(*w));
+	if (w) {
+		*w = (struct pl_wss){ .tau = tau, .points = points, .n = n, .npages = npages,
+				      .mean = mean, .max = max, .hist = hist };
+		w->count = calloc((size_t)npages + 1, sizeof(*w->count));
+		w->ring = malloc((size_t)tau * sizeof(*w->ring));
+		w->steps = calloc(points, sizeof(*w->steps));
+	}
+	if (!w || !w->count || !w->ring || !w->steps) {
+		pl_wss_destroy(w);
+		pl_analysis_fail(err, "out of memory");
+		return NULL;
 	}
 	memset(mean, 0, points * sizeof(*mean));
 	memset(max, 0, points * sizeof(*max));
 	memset(hist, 0, ((size_t)tau + 1) * sizeof(*hist));
-	for (uint32_t i = 0; i < t->n; i++) {
-		uint32_t b = bucket_of(i, t->n, points);
+	return w;
+}
 
-		size += !count[t->page[i]]++;
-		if (i >= tau)
-			size -= !--count[t->page[i - tau]];
-		mean[b] += size;
-		steps[b]++;
-		if (size > max[b])
-			max[b] = size;
-		hist[size]++;
+int pl_wss_add(struct pl_wss *w, const uint32_t *page, uint32_t count, struct pl_error *err)
+{
+	if (count > w->n - w->added)
+		return pl_analysis_fail(err, "more references than the series was made for");
+	for (uint32_t k = 0; k < count; k++, w->added++) {
+		uint32_t b = bucket_of(w->added, w->n, w->points);
+		uint32_t *slot = &w->ring[w->added % w->tau];
+
+		if (page[k] >= w->npages)
+			return pl_analysis_fail(err, "a page id beyond the pages given");
+		if (w->added >= w->tau)
+			w->size -= !--w->count[*slot];
+		*slot = page[k];
+		w->size += !w->count[page[k]]++;
+		w->mean[b] += w->size;
+		w->steps[b]++;
+		if (w->size > w->max[b])
+			w->max[b] = w->size;
+		w->hist[w->size]++;
 	}
-	for (uint32_t b = 0; b < points; b++)
-		mean[b] /= steps[b];
-	free(count);
-	free(steps);
 	return 0;
+}
+
+int pl_wss_finish(struct pl_wss *w, struct pl_error *err)
+{
+	if (w->added != w->n)
+		return pl_analysis_fail(err, "fewer references than the series was made for");
+	for (uint32_t b = 0; b < w->points; b++)
+		w->mean[b] /= w->steps[b];
+	return 0;
+}
+
+int pl_wss_series(const struct pl_trace *t, uint32_t tau, uint32_t points, double *mean,
+		  uint32_t *max, uint64_t *hist, struct pl_error *err)
+{
+	struct pl_wss *w = pl_wss_create(t->npages, t->n, tau, points, mean, max, hist, err);
+	int ret;
+
+	if (!w)
+		return -1;
+	ret = pl_wss_add(w, t->page, t->n, err) || pl_wss_finish(w, err) ? -1 : 0;
+	pl_wss_destroy(w);
+	return ret;
 }
 
 struct ranked_page {

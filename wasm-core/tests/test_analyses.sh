@@ -173,6 +173,19 @@ pagelab mrc --policies lru,fifo --frames 16,64 --refs "$refs" --sample 0.3 --csv
 cmp -s "$tmp/out" "$tmp/file.csv" || problem "--refs gave another estimate than the same file"
 done_
 
+test_case "wss streams a trace file and stdin and gives what the same references give loaded from --refs"
+pagelab gen phases --memory 64 --length 3000 -o "$tmp/ph.txt"
+grep -v '^#' "$tmp/ph.txt" >"$tmp/ph-pages.txt"
+pagelab wss --tau 10,100 --points 30 --trace "$tmp/ph-pages.txt" --csv
+expect_status 0
+expect_out_lines 61
+cp "$tmp/out" "$tmp/file.csv"
+"$PAGELAB" wss --tau 10,100 --points 30 --trace - --csv <"$tmp/ph-pages.txt" >"$tmp/out" 2>"$tmp/err"
+cmp -s "$tmp/out" "$tmp/file.csv" || problem "stdin gave another series than the file"
+pagelab wss --tau 10,100 --points 30 --refs "$(tr '\n' ' ' <"$tmp/ph-pages.txt")" --csv
+cmp -s "$tmp/out" "$tmp/file.csv" || problem "--refs (loaded) gave another series than the file (streamed)"
+done_
+
 test_case "lifetime over ls -lR's trace gives the ws policy's faults and mean resident set"
 pagelab lifetime --trace "$TRACES/ls-lR.pltrace.gz" --tau 100,1000 --json
 expect_status 0

@@ -151,6 +151,9 @@ uint64_t cli_stream_references(const struct cli_stream *s);
 uint32_t cli_stream_distinct(const struct cli_stream *s);
 int cli_stream_simulate(struct cli_stream *s, struct cli_result *results, unsigned n,
 			unsigned jobs);
+/* Hands every spilled batch of dense ids to each(ctx, ids, n) in order; 0 or an exit status. */
+int cli_stream_each(struct cli_stream *s, int (*each)(void *ctx, const uint32_t *ids, uint32_t n),
+		    void *ctx);
 void cli_stream_close(struct cli_stream *s);
 
 /*

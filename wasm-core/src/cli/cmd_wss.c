@@ -38,10 +38,9 @@ static void free_series(struct series *s)
 	}
 }
 
-static int compute(struct series *s, const struct cli_sizes *taus, const struct pl_trace *t)
+/* Room for every window's series; 0 or an exit status. */
+static int allocate(struct series *s, const struct cli_sizes *taus)
 {
-	struct pl_error err;
-
 	for (s->n = 0; s->n < taus->n; s->n++) {
 		struct window *w = &s->w[s->n];
 
@@ -53,12 +52,76 @@ static int compute(struct series *s, const struct cli_sizes *taus, const struct 
 			s->n++;
 			return cli_fail("out of memory");
 		}
-		if (pl_wss_series(t, w->tau, s->points, w->mean, w->max, w->hist, &err)) {
-			s->n++;
-			return cli_fail("%s", err.msg);
-		}
 	}
 	return 0;
+}
+
+static int compute(struct series *s, const struct cli_sizes *taus, const struct pl_trace *t)
+{
+	struct pl_error err;
+	int ret;
+
+	if ((ret = allocate(s, taus)))
+		return ret;
+	for (unsigned i = 0; i < s->n; i++) {
+		struct window *w = &s->w[i];
+
+		if (pl_wss_series(t, w->tau, s->points, w->mean, w->max, w->hist, &err))
+			return cli_fail("%s", err.msg);
+	}
+	return 0;
+}
+
+/* Every window's series fed together from a parsed trace file's spill. */
+struct feeding {
+	struct pl_wss *w[MAX_WINDOWS];
+	unsigned n;
+	struct pl_error err;
+};
+
+static int feed_windows(void *ctx, const uint32_t *ids, uint32_t n)
+{
+	struct feeding *f = ctx;
+
+	for (unsigned i = 0; i < f->n; i++)
+		if (pl_wss_add(f->w[i], ids, n, &f->err))
+			return cli_fail("%s", f->err.msg);
+	return 0;
+}
+
+/*
+ * A trace file: parsed once (pages interned, ids spilled), then every
+ * window's series from one replay, in O(distinct pages + tau) memory.
+ */
+static int compute_streamed(const struct cli_args *a, struct series *s,
+			    const struct cli_sizes *taus, uint64_t points)
+{
+	struct feeding f = { .n = 0 };
+	struct cli_stream *st;
+	int ret;
+
+	if ((ret = cli_stream_open(a, NULL, &st)))
+		return ret;
+	s->references = (uint32_t)cli_stream_references(st);
+	s->points = points < s->references ? (uint32_t)points : s->references;
+	ret = allocate(s, taus);
+	for (; !ret && f.n < s->n; f.n++) {
+		struct window *w = &s->w[f.n];
+
+		f.w[f.n] = pl_wss_create(cli_stream_distinct(st), s->references, w->tau, s->points,
+					 w->mean, w->max, w->hist, &f.err);
+		if (!f.w[f.n])
+			ret = cli_fail("%s", f.err.msg);
+	}
+	if (!ret)
+		ret = cli_stream_each(st, feed_windows, &f);
+	for (unsigned i = 0; !ret && i < f.n; i++)
+		if (pl_wss_finish(f.w[i], &f.err))
+			ret = cli_fail("%s", f.err.msg);
+	for (unsigned i = 0; i < f.n; i++)
+		pl_wss_destroy(f.w[i]);
+	cli_stream_close(st);
+	return ret;
 }
 
 /* The first step of bucket b (as pl_wss_series() splits the steps). */
@@ -198,8 +261,9 @@ static int wss_main(const struct cli_args *a)
 	if (taus.n > MAX_WINDOWS)
 		return cli_usage_error(a, "--tau: at most %d windows", MAX_WINDOWS);
 	pl_trace_init(&trace);
-	ret = cli_load_trace(a, &trace);
-	if (!ret) {
+	if (cli_value(a, "--trace")) {
+		ret = compute_streamed(a, &s, &taus, points);
+	} else if (!(ret = cli_load_trace(a, &trace))) {
 		s.references = trace.n;
 		s.points = points < trace.n ? (uint32_t)points : trace.n;
 		ret = compute(&s, &taus, &trace);

@@ -465,6 +465,28 @@ out:
 	return ret ? EXIT_FAILURE : 0;
 }
 
+int cli_stream_each(struct cli_stream *s, int (*each)(void *ctx, const uint32_t *ids, uint32_t n),
+		    void *ctx)
+{
+	/* bytes after each id: its flags, pid and time */
+	size_t rest = 1 + (pl_reader_has_pid(s->r) ? sizeof(uint32_t) : 0) +
+		      (pl_reader_has_time(s->r) ? sizeof(uint64_t) : 0);
+	uint32_t n;
+
+	if (fflush(s->spill) || fseek(s->spill, 0, SEEK_SET))
+		return cli_fail("%s: cannot read back a temporary file: %s", pl_reader_name(s->r),
+				strerror(errno));
+	while (fread(&n, sizeof(n), 1, s->spill) == 1) {
+		if (n > s->ids_cap || fread(s->ids, sizeof(*s->ids), n, s->spill) != n ||
+		    fseek(s->spill, (long)(rest * n), SEEK_CUR))
+			return cli_fail("%s: cannot read back a temporary file", pl_reader_name(s->r));
+		if (each(ctx, s->ids, n))
+			return EXIT_FAILURE;
+	}
+	return ferror(s->spill) ? cli_fail("%s: cannot read back a temporary file: %s",
+					    pl_reader_name(s->r), strerror(errno)) : 0;
+}
+
 static int run_streaming(struct cli_result *results, unsigned n, struct pl_reader *r)
 {
 	struct cli_stream *s;
