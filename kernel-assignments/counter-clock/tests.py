@@ -1,13 +1,14 @@
 """Graded tests of the counter-clock assignment (read by kernel-assignments/autograder/grade).
 
-Two boots.  "rules" (64 MiB, an ext2 disk) runs guest/plans/rules before any module is
-loaded: the given /proc/counter_clock attaches counters drawn from seeds, calls the
-student's counter_clock_reorder() on each evictable list and judges the list
-afterwards against the rule (mm/counter_clock.c, judge()).  "module" (48 MiB, 64 MiB
-swap, an ext2 disk) runs guest/plans/module: the aging module loaded, its walks, the
-counters of a page read every 200 ms and of one never read, a clean unload, then the
-module again through swap pressure with reclaim's own calls judged, and an unload while
-a workload swaps.  Each test names the rule it proves (handout.md, "How you are graded").
+One boot, "clock" (48 MiB, 64 MiB swap, an ext2 disk), runs guest/plans/clock.  First,
+before any module is loaded, the rules: the given /proc/counter_clock attaches counters
+drawn from seeds, calls the student's counter_clock_reorder() on each evictable list and
+judges the list afterwards against the rule (mm/counter_clock.c, judge()).  Then the
+aging module loaded, its walks, the counters of a page read every 200 ms and of one never
+read, a clean unload, then the module again through swap pressure with reclaim's own
+calls judged, and an unload while a workload swaps.  Each test names the rule it proves
+(handout.md, "How you are graded").  The rules come first, so a module that oopses
+costs only the module's tests.
 
 Tolerances, each explained in handout.md:
   walks           over S seconds, 1 .. S + 1 walks, none outside process context: a
@@ -19,19 +20,18 @@ Tolerances, each explained in handout.md:
                   200 ms gains W - 2 .. W + 1, the page left referenced once and never
                   read again loses W - 3 .. W + 1 (its first walk finds the bit set)
 
-Memory of the module boot: the reclaim change walks a whole list per batch of 32
-folios, so a swap workload of 1.125 x RAM costs about (pages reclaimed) x (list
-length) / 32, and both shrink with RAM; 48 MiB instead
-of 64 MiB cut that boot from 85.9 s to 42.7 s (the reference, one run each at load 13-15
-on 2 cores; its two pressure steps from 42.9 + 16.7 s to 9.7 + 8.4 s).
+Memory: the reclaim change walks a whole list per batch of 32 folios, so a swap workload
+of 1.125 x RAM costs about (pages reclaimed) x (list length) / 32, and both shrink with
+RAM; 48 MiB instead of 64 MiB cut the module's part from 85.9 s to 42.7 s (the reference,
+one run each at load 13-15 on 2 cores; its two pressure steps from 42.9 + 16.7 s to
+9.7 + 8.4 s).  One boot instead of two (rules, then module) saves a kernel boot.
 
 Points: 100, of which 8 hidden.
 """
 from gradelib import Boot, Fail, checkpatch, test
 
 # Whole-boot limits; each plan step has a shorter one (pl-step lines).
-rules = Boot("rules", plan="rules", memory="64M", disk=True, timeout=150)
-module = Boot("module", plan="module", memory="48M", swap="64M", disk=True, timeout=480)
+clock = Boot("clock", plan="clock", memory="48M", swap="64M", disk=True, timeout=480)
 
 RULE_SEEDS_MIN_JUDGED = 4
 # verdicts about which folio ends at the tail (the others have tests of their own)
@@ -60,7 +60,7 @@ def no_verdict(run, kinds, verdict, explanation):
 
 
 @test(12, "counter_clock_reorder() moves the lowest-counter folio of the list to its tail",
-      boot=rules)
+      boot=clock)
 def test_lowest_to_tail(run):
 	counts, judged = verdicts(run, "distinct")
 	wrong = {name: count for name, count in counts.items() if count and name in TAIL_WRONG}
@@ -72,7 +72,7 @@ def test_lowest_to_tail(run):
 
 
 @test(8, "ties: of several folios with the lowest counter, the one nearest the tail moves",
-      boot=rules, parent=test_lowest_to_tail)
+      boot=clock, parent=test_lowest_to_tail)
 def test_ties_nearest_tail(run):
 	no_verdict(run, ["ties"], "tie-not-nearest-tail",
 		   "With counters in -2..2 many folios share the lowest value; the one nearest"
@@ -83,20 +83,20 @@ def test_ties_nearest_tail(run):
 	no_verdict(run, ["ties"], "nothing-moved", "The lowest-counter folio was not moved")
 
 
-@test(4, "nothing else on the list changes place", boot=rules, parent=test_lowest_to_tail)
+@test(4, "nothing else on the list changes place", boot=clock, parent=test_lowest_to_tail)
 def test_others_stay(run):
 	no_verdict(run, ["ties", "distinct"], "others-moved",
 		   "Only the chosen folio may move; every other keeps its order")
 
 
-@test(3, "counter_clock_reorder() returns the folio it moved", boot=rules,
+@test(3, "counter_clock_reorder() returns the folio it moved", boot=clock,
       parent=test_lowest_to_tail)
 def test_returns_moved(run):
 	no_verdict(run, ["ties", "distinct"], "wrong-return",
 		   "Return the folio you moved (NULL only when nothing moved)")
 
 
-@test(3, "with no counters attached, nothing moves and it returns NULL", boot=rules,
+@test(3, "with no counters attached, nothing moves and it returns NULL", boot=clock,
       parent=test_lowest_to_tail)
 def test_no_table(run):
 	counts, judged = verdicts(run, "none")
@@ -106,7 +106,7 @@ def test_no_table(run):
 			   " false then, and the list must stay as it is")
 
 
-@test(8, "the module loads and attaches a counter table covering node 0", boot=module)
+@test(8, "the module loads and attaches a counter table covering node 0", boot=clock)
 def test_loads(run):
 	run.expect_pass("cclock.load.first")
 	run.expect_pass("cclock.attached.first")
@@ -117,7 +117,7 @@ def test_loads(run):
 			   " every frame needs a counter")
 
 
-@test(5, "the module walks the lists once a second", boot=module, parent=test_loads)
+@test(5, "the module walks the lists once a second", boot=clock, parent=test_loads)
 def test_walks_every_second(run):
 	run.expect_pass("cclock.walks")
 	seconds = run.value("cclock.walks", "seconds")
@@ -129,7 +129,7 @@ def test_walks_every_second(run):
 		raise Fail("the last walk reported visiting no pages")
 
 
-@test(5, "the walk runs from a workqueue, not in the timer's softirq", boot=module,
+@test(5, "the walk runs from a workqueue, not in the timer's softirq", boot=clock,
       parent=test_walks_every_second)
 def test_walks_in_process_context(run):
 	in_interrupt = run.value("cclock.walks", "in_interrupt")
@@ -148,7 +148,7 @@ def direction_walks(run):
 	return walks
 
 
-@test(8, "a page read every 200 ms gains one per walk", boot=module, parent=test_loads)
+@test(8, "a page read every 200 ms gains one per walk", boot=clock, parent=test_loads)
 def test_touched_climbs(run):
 	walks = direction_walks(run)
 	change = run.value("cclock.direction", "touched_change")
@@ -159,7 +159,7 @@ def test_touched_climbs(run):
 
 
 @test(8, "a page never read again loses one per walk (PG_referenced is cleared as it"
-      " counts)", boot=module, parent=test_loads)
+      " counts)", boot=clock, parent=test_loads)
 def test_untouched_sinks(run):
 	walks = direction_walks(run)
 	change = run.value("cclock.direction", "untouched_change")
@@ -171,12 +171,12 @@ def test_untouched_sinks(run):
 
 
 @test(6, "the module unloads cleanly: table detached, nothing left running",
-      boot=module, parent=test_loads)
+      boot=clock, parent=test_loads)
 def test_unloads(run):
 	run.expect_pass("cclock.unload.clean")
 
 
-@test(5, "reclaim calls counter_clock_scan() on inactive and active lists", boot=module,
+@test(5, "reclaim calls counter_clock_scan() on inactive and active lists", boot=clock,
       parent=test_loads)
 def test_reclaim_hooked(run):
 	run.expect_pass("cclock.pressure")
@@ -190,7 +190,7 @@ def test_reclaim_hooked(run):
 
 
 @test(8, "under swap pressure, every judged reclaim call moved the lowest-counter folio"
-      " to the tail", boot=module, parent=test_reclaim_hooked, hidden=True)
+      " to the tail", boot=clock, parent=test_reclaim_hooked, hidden=True)
 def test_reclaim_follows_rule(run):
 	run.expect_pass("cclock.audit")
 	judged = run.value("cclock.audit", "judged")
@@ -202,7 +202,7 @@ def test_reclaim_follows_rule(run):
 			   f" ({run.message('cclock.audit')})")
 
 
-@test(6, "the system survives swap pressure with the module loaded", boot=module,
+@test(6, "the system survives swap pressure with the module loaded", boot=clock,
       parent=test_loads)
 def test_survives_pressure(run):
 	run.expect_pass("cclock.load.again")
@@ -214,7 +214,7 @@ def test_survives_pressure(run):
 		raise Fail("the module stopped walking during the workload")
 
 
-@test(6, "unloading the module while the system swaps is safe", boot=module,
+@test(6, "unloading the module while the system swaps is safe", boot=clock,
       parent=test_loads)
 def test_unload_under_pressure(run):
 	run.expect_pass("cclock.unload.pressure")
