@@ -204,4 +204,19 @@ void pl_wss_destroy(struct pl_wss *w);
 int pl_access_pattern(const struct pl_trace *t, uint32_t time_bins, uint32_t page_bins,
 		      uint32_t *counts, struct pl_error *err);
 
+/*
+ * The same counts built a batch of dense ids at a time (a trace streamed):
+ * create with the pages' numbers (number[id], npages of them) and the
+ * length n, add exactly n references, then finish.
+ */
+struct pl_pattern;
+
+struct pl_pattern *pl_pattern_create(const uint64_t *number, uint32_t npages, uint64_t n,
+				     uint32_t time_bins, uint32_t page_bins, uint32_t *counts,
+				     struct pl_error *err);
+int pl_pattern_add(struct pl_pattern *p, const uint32_t *page, uint32_t count,
+		   struct pl_error *err);
+int pl_pattern_finish(struct pl_pattern *p, struct pl_error *err);
+void pl_pattern_destroy(struct pl_pattern *p);
+
 #endif /* PAGELAB_ANALYSIS_H */

@@ -136,32 +136,84 @@ static int by_page_number(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+struct pl_pattern {
+	uint32_t time_bins, page_bins, npages;
+	uint64_t n, added;
+	uint32_t *rank;		/* [npages] each page's rank by page number */
+	uint32_t *counts;
+};
+
+void pl_pattern_destroy(struct pl_pattern *p)
+{
+	if (p)
+		free(p->rank);
+	free(p);
+}
+
+struct pl_pattern *pl_pattern_create(const uint64_t *number, uint32_t npages, uint64_t n,
+				     uint32_t time_bins, uint32_t page_bins, uint32_t *counts,
+				     struct pl_error *err)
+{
+	struct ranked_page *order;
+	struct pl_pattern *p;
+
+	if (!time_bins || !page_bins || time_bins > n || page_bins > npages) {
+		pl_analysis_fail(err, "the bins must be >= 1 and at most the references and pages");
+		return NULL;
+	}
+	order = malloc((size_t)npages * sizeof(*order));
+	p = calloc(1, sizeof(*p));
+	if (p) {
+		*p = (struct pl_pattern){ .time_bins = time_bins, .page_bins = page_bins,
+					  .npages = npages, .n = n, .counts = counts };
+		p->rank = malloc((size_t)npages * sizeof(*p->rank));
+	}
+	if (!order || !p || !p->rank) {
+		free(order);
+		pl_pattern_destroy(p);
+		pl_analysis_fail(err, "out of memory");
+		return NULL;
+	}
+	for (uint32_t i = 0; i < npages; i++)
+		order[i] = (struct ranked_page){ number[i], i };
+	qsort(order, npages, sizeof(*order), by_page_number);
+	for (uint32_t r = 0; r < npages; r++)
+		p->rank[order[r].page] = r;
+	free(order);
+	memset(counts, 0, (size_t)time_bins * page_bins * sizeof(*counts));
+	return p;
+}
+
+int pl_pattern_add(struct pl_pattern *p, const uint32_t *page, uint32_t count,
+		   struct pl_error *err)
+{
+	if (count > p->n - p->added)
+		return pl_analysis_fail(err, "more references than the pattern was made for");
+	for (uint32_t k = 0; k < count; k++, p->added++) {
+		if (page[k] >= p->npages)
+			return pl_analysis_fail(err, "a page id beyond the pages given");
+		p->counts[(size_t)bucket_of(p->added, p->n, p->time_bins) * p->page_bins +
+			  bucket_of(p->rank[page[k]], p->npages, p->page_bins)]++;
+	}
+	return 0;
+}
+
+int pl_pattern_finish(struct pl_pattern *p, struct pl_error *err)
+{
+	return p->added == p->n ? 0 :
+	       pl_analysis_fail(err, "fewer references than the pattern was made for");
+}
+
 int pl_access_pattern(const struct pl_trace *t, uint32_t time_bins, uint32_t page_bins,
 		      uint32_t *counts, struct pl_error *err)
 {
-	struct ranked_page *order;
-	uint32_t *rank;
+	struct pl_pattern *p = pl_pattern_create(t->number, t->npages, t->n, time_bins,
+						 page_bins, counts, err);
+	int ret;
 
-	if (!time_bins || !page_bins || time_bins > t->n || page_bins > t->npages)
-		return pl_analysis_fail(err, "the bins must be >= 1 and at most the "
-					"references and pages");
-	order = malloc((size_t)t->npages * sizeof(*order));
-	rank = malloc((size_t)t->npages * sizeof(*rank));
-	if (!order || !rank) {
-		free(order);
-		free(rank);
-		return pl_analysis_fail(err, "out of memory");
-	}
-	for (uint32_t p = 0; p < t->npages; p++)
-		order[p] = (struct ranked_page){ t->number[p], p };
-	qsort(order, t->npages, sizeof(*order), by_page_number);
-	for (uint32_t r = 0; r < t->npages; r++)
-		rank[order[r].page] = r;
-	memset(counts, 0, (size_t)time_bins * page_bins * sizeof(*counts));
-	for (uint32_t i = 0; i < t->n; i++)
-		counts[(size_t)bucket_of(i, t->n, time_bins) * page_bins +
-		       bucket_of(rank[t->page[i]], t->npages, page_bins)]++;
-	free(order);
-	free(rank);
-	return 0;
+	if (!p)
+		return -1;
+	ret = pl_pattern_add(p, t->page, t->n, err) || pl_pattern_finish(p, err) ? -1 : 0;
+	pl_pattern_destroy(p);
+	return ret;
 }

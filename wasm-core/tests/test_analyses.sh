@@ -186,6 +186,19 @@ pagelab wss --tau 10,100 --points 30 --refs "$(tr '\n' ' ' <"$tmp/ph-pages.txt")
 cmp -s "$tmp/out" "$tmp/file.csv" || problem "--refs (loaded) gave another series than the file (streamed)"
 done_
 
+test_case "pattern streams a trace file and stdin and counts what the same references give loaded from --refs"
+pagelab gen phases --memory 64 --length 3000 --seed 5 -o "$tmp/ph5.txt"
+grep -v '^#' "$tmp/ph5.txt" >"$tmp/ph5-pages.txt"
+pagelab pattern --time-bins 30 --page-bins 8 --trace "$tmp/ph5-pages.txt" --json
+expect_status 0
+expect_json "j.references === 3000 && j.counts.length === 30 && j.counts.flat().reduce((a, b) => a + b) === 3000"
+cp "$tmp/out" "$tmp/file.json"
+"$PAGELAB" pattern --time-bins 30 --page-bins 8 --trace - --json <"$tmp/ph5-pages.txt" >"$tmp/out" 2>"$tmp/err"
+cmp -s "$tmp/out" "$tmp/file.json" || problem "stdin gave other counts than the file"
+pagelab pattern --time-bins 30 --page-bins 8 --refs "$(tr '\n' ' ' <"$tmp/ph5-pages.txt")" --json
+cmp -s "$tmp/out" "$tmp/file.json" || problem "--refs (loaded) gave other counts than the file (streamed)"
+done_
+
 test_case "lifetime over ls -lR's trace gives the ws policy's faults and mean resident set"
 pagelab lifetime --trace "$TRACES/ls-lR.pltrace.gz" --tau 100,1000 --json
 expect_status 0

@@ -149,6 +149,8 @@ struct pl_locality;
 int cli_stream_open(const struct cli_args *a, struct pl_locality *also, struct cli_stream **s);
 uint64_t cli_stream_references(const struct cli_stream *s);
 uint32_t cli_stream_distinct(const struct cli_stream *s);
+/* The input page number of each dense id (cli_stream_distinct() of them). */
+const uint64_t *cli_stream_numbers(const struct cli_stream *s);
 int cli_stream_simulate(struct cli_stream *s, struct cli_result *results, unsigned n,
 			unsigned jobs);
 /* Hands every spilled batch of dense ids to each(ctx, ids, n) in order; 0 or an exit status. */

@@ -74,6 +74,53 @@ static void print_csv(const uint32_t *counts, uint32_t cols, uint32_t rows)
 				printf("%u,%u,%u\n", col, row, counts[(size_t)col * rows + row]);
 }
 
+/* A short trace gets one bin per reference or page; 0 or an exit status. */
+static int bins(uint64_t *cols, uint64_t *rows, uint64_t references, uint32_t pages,
+		uint32_t **counts)
+{
+	*cols = *cols < references ? *cols : references;
+	*rows = *rows < pages ? *rows : pages;
+	*counts = malloc(*cols * *rows * sizeof(**counts));
+	return *counts ? 0 : cli_fail("out of memory");
+}
+
+static int feed_pattern(void *ctx, const uint32_t *ids, uint32_t n)
+{
+	struct pl_error err;
+
+	return pl_pattern_add(ctx, ids, n, &err) ? cli_fail("%s", err.msg) : 0;
+}
+
+/*
+ * A trace file: parsed once (pages interned, ids spilled), the pages
+ * ranked, then one replay counts the cells; `view` gets the trace's
+ * length and pages (not its references) for the printers.
+ */
+static int count_streamed(const struct cli_args *a, uint64_t *cols, uint64_t *rows,
+			  uint32_t **counts, struct pl_trace *view, struct cli_stream **st)
+{
+	struct pl_pattern *p;
+	struct pl_error err;
+	int ret;
+
+	if ((ret = cli_stream_open(a, NULL, st)))
+		return ret;
+	view->n = (uint32_t)cli_stream_references(*st);
+	view->npages = cli_stream_distinct(*st);
+	view->number = (uint64_t *)cli_stream_numbers(*st);
+	if ((ret = bins(cols, rows, view->n, view->npages, counts)))
+		return ret;
+	p = pl_pattern_create(view->number, view->npages, view->n, (uint32_t)*cols,
+			      (uint32_t)*rows, *counts, &err);
+	if (!p)
+		return cli_fail("%s", err.msg);
+	ret = cli_stream_each(*st, feed_pattern, p);
+	if (!ret && pl_pattern_finish(p, &err))
+		ret = cli_fail("%s", err.msg);
+	pl_pattern_destroy(p);
+	return ret;
+}
+
 static int pattern_main(const struct cli_args *a)
 {
 	const char *svg = cli_value(a, "--svg");
@@ -81,7 +128,9 @@ static int pattern_main(const struct cli_args *a)
 		.title = "Memory-access pattern", .x_label = "time (references)",
 		.y_label = "pages, by page number",
 	};
-	struct pl_trace trace;
+	struct pl_trace trace, view = { .n = 0 };
+	const struct pl_trace *shown;
+	struct cli_stream *st = NULL;
 	struct pl_error err;
 	uint64_t cols, rows;
 	uint32_t *counts = NULL;
@@ -93,25 +142,24 @@ static int pattern_main(const struct cli_args *a)
 	    (ret = cli_number(a, "--page-bins", 1, 4096, format || svg ? 100 : 20, &rows)))
 		return ret;
 	pl_trace_init(&trace);
-	ret = cli_load_trace(a, &trace);
-	if (!ret) {
-		/* a short trace gets one bin per reference or page */
-		cols = cols < trace.n ? cols : trace.n;
-		rows = rows < trace.npages ? rows : trace.npages;
-		if (!(counts = malloc(cols * rows * sizeof(*counts))))
-			ret = cli_fail("out of memory");
-	}
-	if (!ret && pl_access_pattern(&trace, (uint32_t)cols, (uint32_t)rows, counts, &err))
+	if (cli_value(a, "--trace")) {
+		ret = count_streamed(a, &cols, &rows, &counts, &view, &st);
+	} else if (!(ret = cli_load_trace(a, &trace)) &&
+		   !(ret = bins(&cols, &rows, trace.n, trace.npages, &counts)) &&
+		   pl_access_pattern(&trace, (uint32_t)cols, (uint32_t)rows, counts, &err)) {
 		ret = cli_fail("%s", err.msg);
+	}
+	shown = st ? &view : &trace;
 	if (!ret && format == 'j')
-		print_json(&trace, counts, (uint32_t)cols, (uint32_t)rows);
+		print_json(shown, counts, (uint32_t)cols, (uint32_t)rows);
 	else if (!ret && format == 'c')
 		print_csv(counts, (uint32_t)cols, (uint32_t)rows);
 	else if (!ret)
-		print_text(&trace, counts, (uint32_t)cols, (uint32_t)rows);
+		print_text(shown, counts, (uint32_t)cols, (uint32_t)rows);
 	if (!ret && svg)
 		ret = svg_heat_map(svg, &chart, counts, (unsigned)cols, (unsigned)rows);
 	free(counts);
+	cli_stream_close(st);
 	pl_trace_free(&trace);
 	return ret;
 }

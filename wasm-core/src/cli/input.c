@@ -313,6 +313,11 @@ uint32_t cli_stream_distinct(const struct cli_stream *s)
 	return s->t.npages;
 }
 
+const uint64_t *cli_stream_numbers(const struct cli_stream *s)
+{
+	return s->t.number;
+}
+
 static void unmap_windows(struct cli_stream *s)
 {
 	window_unmap(&s->page);
