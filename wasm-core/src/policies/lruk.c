@@ -105,6 +105,7 @@ struct lruk {
 	struct pl_dlist history;	/* evicted pages with history, newest first */
 	uint32_t next;		/* the next reference's time (stored units) */
 	bool top_fresh;		/* the heap's top holds its page's true key */
+	bool top_vacated;	/* the heap's top is the slot evict() just emptied */
 	uint64_t count[NR_LRUK_COUNTERS];
 };
 
@@ -173,6 +174,28 @@ static void push_eligible(struct lruk *l, uint32_t page)
 	l->top_fresh = false;
 }
 
+/*
+ * A victim from the heap is its top, and the page faulting in takes the
+ * victim's slot (frame_table.h).  So evict() leaves the slot's entry on
+ * top, vacated, and the insertion re-keys it in place: one sift down from
+ * the top, which stops early for a page coming back with an old history
+ * (the likely next victims), instead of a removal sifting a leaf all the
+ * way down and a push sifting the newcomer all the way up.  A newcomer
+ * that does not join the heap removes the entry.  (The default reclaim
+ * goal: one eviction, then the insertion.)
+ */
+static void fill_vacated_top(struct lruk *l, uint32_t page, bool joins_heap)
+{
+	l->top_vacated = false;
+	l->top_fresh = false;
+	if (!joins_heap) {
+		page_heap_remove(&l->eligible, slot_of(l, page));
+		return;
+	}
+	page_heap_update(&l->eligible, slot_of(l, page), victim_key(l, page));
+	*where_of(l, page) = IN_HEAP;
+}
+
 static enum lruk_place place_of(const struct lruk *l, uint32_t page, uint32_t next)
 {
 	if (!hist_of(l, page)[l->k - 1])
@@ -201,13 +224,19 @@ static void refile(struct lruk *l, uint32_t page, bool filed, uint32_t next)
 	enum lruk_place place = place_of(l, page, next);
 
 	if (filed && place == IN_HEAP && *where_of(l, page) == IN_HEAP) {
-		/* its key went down: left stale, see fresh_top() */
-		if (page_heap_top(&l->eligible) == slot_of(l, page))
+		/* its key went down: left stale, see fresh_top(); the top's
+		 * page, unlike this page's slot, is in the cache */
+		if (l->table.slot_page[page_heap_top(&l->eligible)] == page)
 			l->top_fresh = false;
 		return;
 	}
 	if (filed)
 		unfile(l, page);
+	if (l->top_vacated) {
+		fill_vacated_top(l, page, place == IN_HEAP);
+		if (place == IN_HEAP)
+			return;
+	}
 	if (place == IN_HEAP) {
 		push_eligible(l, page);
 		return;
@@ -407,10 +436,12 @@ static void lruk_evict(void *state, uint32_t victim)
 {
 	struct lruk *l = state;
 
-	unfile(l, victim);
+	if (*where_of(l, victim) == IN_HEAP)
+		l->top_vacated = true;	/* see fill_vacated_top() */
+	else
+		unfile(l, victim);
 	frame_table_evict(&l->table, l->ctx, victim);
 	retain_history(l, victim);
-	fresh_top(l);	/* for a further victim() before the insertion */
 }
 
 static void fill_fields(const void *state, uint32_t page, int32_t *values)
