@@ -12,6 +12,7 @@ int page_heap_init(struct page_heap *h, uint32_t capacity, uint32_t nids)
 	size_t ids = nids ? nids : 1;
 
 	h->len = 0;
+	h->shares = false;
 	h->heap = malloc(sizeof(*h->heap) * (capacity ? capacity : 1));
 	h->pos = malloc(sizeof(*h->pos) * ids);
 	h->key = malloc(sizeof(*h->key) * ids);
@@ -22,11 +23,23 @@ int page_heap_init(struct page_heap *h, uint32_t capacity, uint32_t nids)
 	return 0;
 }
 
+int page_heap_init_shared(struct page_heap *h, uint32_t capacity, const struct page_heap *owner)
+{
+	h->len = 0;
+	h->heap = malloc(sizeof(*h->heap) * (capacity ? capacity : 1));
+	h->pos = owner->pos;
+	h->key = owner->key;
+	h->shares = true;
+	return h->heap ? 0 : -1;
+}
+
 void page_heap_free(struct page_heap *h)
 {
 	free(h->heap);
-	free(h->pos);
-	free(h->key);
+	if (!h->shares) {
+		free(h->pos);
+		free(h->key);
+	}
 	h->heap = NULL;
 	h->pos = NULL;
 	h->key = NULL;

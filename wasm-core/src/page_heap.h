@@ -26,11 +26,18 @@ struct page_heap {
 	uint32_t *heap;		/* [capacity] page ids */
 	uint32_t *pos;		/* [nids] index of an id in heap[] */
 	uint64_t *key;		/* [nids] */
+	bool shares;		/* pos and key belong to another heap */
 };
 
 /* Returns 0, or -1 when out of memory. */
 /* Ids 0 .. nids-1, at most capacity at once. */
 int page_heap_init(struct page_heap *h, uint32_t capacity, uint32_t nids);
+/*
+ * A heap of the same ids as `owner`, sharing its per-id arrays, for a
+ * family of heaps that an id is in at most one of at a time (one heap per
+ * list): the per-id memory is paid once.  Free it before the owner.
+ */
+int page_heap_init_shared(struct page_heap *h, uint32_t capacity, const struct page_heap *owner);
 void page_heap_free(struct page_heap *h);
 
 void page_heap_push(struct page_heap *h, uint32_t page, uint64_t key);

@@ -50,39 +50,66 @@
  * recent, then the shadow fields.  Counters: as linux (promoted, demoted,
  * evicted are seed 001's memstat figures).
  *
+ * Lazy counters.  A tick changes every counter, so a tick that wrote them
+ * all would cost O(resident) (at 64K frames, most of the run).  Instead a
+ * page keeps key = its counter + E at the time the counter was set, where
+ * E, the epoch, counts the ticks so far; its counter is then
+ * max(-limit, key - E) for as long as it is not referenced: each tick
+ * lowers it by one without touching it.  A tick visits only the pages
+ * referenced since the one before (the recent list): their counter goes up
+ * instead, so their key is recomputed.  Ticks in a pause advance E by at
+ * most 2 limit + 1, which brings every counter they lower to -limit.
+ *
  * Finding the lowest counter.  The report walks all four lists at every
- * try_to_free_pages(); here an index answers at once: per list, one bucket
- * per counter value (-limit .. limit), each holding that list's pages of
- * that value in list order.  The lists only ever gain pages at the head or
- * the tail, and the buckets mirror that, so a bucket's tail is the page of
- * its value nearest the list's tail: the lowest non-empty bucket's tail is
- * the page to move.  A hint per list (no lower bucket is non-empty) makes
- * the search start near the answer.  A tick changes every counter, so it
- * refiles every resident page.
+ * try_to_free_pages(); here, per list, two indexed heaps (page_heap.h)
+ * answer at once.  Pages are ranked by counter and, on a tie, by position
+ * in the list: the lists only ever gain pages at the head or the tail, so
+ * a stamp from a counter per end (head: counting down, tail: up) orders
+ * them.  Counters above -limit are ranked by key, so the "live" heap keeps
+ * them by (lowest key, highest stamp); at -limit every page ties, so the
+ * "floor" heap keeps them by stamp alone.  A tick moves the pages whose key
+ * has fallen to E - limit from live to floor (each once, as it gets
+ * there).  The page to move to the tail is floor's top, or else live's.
  *
- *   inactive_anon buckets:  c=-3: [4]   c=0: [9 7]   c=2: [3]
+ *   inactive_anon:  floor (-limit): [4] [9]   live: [7 c=0] [3 c=2]
  *
- * Cost: a reference is O(1) as in linux, plus O(1) to keep the index when
- * a page changes lists; a tick visits every resident page, O(frames)
- * every `period` time units (amortized O(frames / period) per reference
- * on an untimed trace); a reclaim round finds each list's lowest counter
- * in O(1) amortized (the hint moves up over empty buckets at most as far
- * as pages have moved it down).  Memory: 4 x (2 limit + 1) buckets of 12
- * bytes (1 MB at the default limit) and 8 bytes per page.
+ * Live keys lie within E - limit .. E + limit, so the live heap stores
+ * them as key - base in KEY_BITS bits beside a SEQ_BITS stamp; base moves
+ * up (every key rewritten in place, their order unchanged) before they
+ * would overflow: once in 2^KEY_BITS - 4 limit ticks, limit <= 65536.
+ *
+ * Recording: the events must carry every counter's change, so a tick of a
+ * recorded run also walks the resident pages to emit them, O(resident),
+ * as the web's runs are small.
+ *
+ * Cost: a reference is O(1) as in linux, plus O(log frames) when a page
+ * changes lists (its heap entry moves); a tick is O(log frames) per page
+ * referenced since the last one plus per page reaching -limit; a reclaim
+ * round reads the two tops of each list, O(1).  Memory: 36 bytes per page
+ * of the trace and 32 per frame.
  */
 #include <stdlib.h>
 
+#include "frame_table.h"
 #include "lru_lists.h"
+#include "page_heap.h"
 
 enum { PERIOD_PARAM = NR_LRU_PARAMS, LIMIT_PARAM };
-#define MAX_LIMIT 65536		/* the buckets take 4 x (2 limit + 1) x 12 bytes */
+#define MAX_LIMIT 65536		/* keeps live keys within KEY_BITS, see the header */
+#define SEQ_BITS 44
+#define KEY_BITS (64 - SEQ_BITS)
+#define FIRST_STAMP (1ull << (SEQ_BITS - 1))
+#define IN_FLOOR (1ull << 63)	/* in a stamp: the page is in a floor heap */
 
-/* The lowest-counter index (see the header). */
+/* The lazy counters and the lowest-counter index (see the header). */
 struct counter_index {
-	uint32_t span;		/* buckets per list: 2 limit + 1 */
-	struct pl_links links;	/* a page's neighbours in its bucket */
-	struct pl_dlist *bucket[NR_LRU_LISTS];	/* [span]: counter c at c + limit */
-	uint32_t low[NR_LRU_LISTS];	/* no non-empty bucket below this one */
+	int64_t epoch;		/* E: ticks so far (a pause counts 2 limit + 1 at most) */
+	int64_t base;		/* live heap keys are stored as key - base */
+	uint64_t head_stamp[NR_LRU_LISTS], tail_stamp[NR_LRU_LISTS];
+	uint64_t *stamp;	/* [npages] list position, | IN_FLOOR */
+	struct page_heap live[NR_LRU_LISTS], floor[NR_LRU_LISTS];
+	struct pl_links links;	/* for the recent list */
+	struct pl_dlist recent;	/* pages referenced since the last tick */
 };
 
 static struct counter_index *index_of(const struct lruvec *vec)
@@ -90,38 +117,64 @@ static struct counter_index *index_of(const struct lruvec *vec)
 	return vec->own;
 }
 
-static uint32_t bucket_of(const struct lruvec *vec, uint32_t page)
+/* A page's counter now; vec->wide holds its key. */
+static int64_t counter_of(const struct lruvec *vec, uint32_t page)
 {
-	return (uint32_t)(vec->wide[page] + vec->limit);
+	int64_t counter = vec->wide[page] - index_of(vec)->epoch;
+
+	return counter < -vec->limit ? -vec->limit : counter;
 }
 
-static void file_page(struct lruvec *vec, uint32_t page, unsigned lru, bool tail)
+static int64_t shown_counter(const struct lruvec *vec, uint32_t page)
+{
+	return counter_of(vec, page);
+}
+
+static uint64_t live_key(const struct counter_index *ix, int64_t key, uint64_t stamp)
+{
+	uint64_t offset = (uint64_t)(key - ix->base);	/* 1 .. 2^KEY_BITS - 1 */
+
+	return ((1ull << KEY_BITS) - 1 - offset) << SEQ_BITS | stamp;
+}
+
+/* Files a page of list `lru` in the heap its counter belongs to. */
+static void file_page(struct lruvec *vec, uint32_t page, unsigned lru)
 {
 	struct counter_index *ix = index_of(vec);
-	uint32_t b = bucket_of(vec, page);
+	uint64_t stamp = ix->stamp[page] & ~IN_FLOOR;
 
-	if (tail)
-		pl_dlist_push_tail(&ix->links, &ix->bucket[lru][b], page);
-	else
-		pl_dlist_push_head(&ix->links, &ix->bucket[lru][b], page);
-	if (b < ix->low[lru])
-		ix->low[lru] = b;
+	if (counter_of(vec, page) == -vec->limit) {
+		ix->stamp[page] = stamp | IN_FLOOR;
+		page_heap_push(&ix->floor[lru], page, stamp);
+	} else {
+		ix->stamp[page] = stamp;
+		page_heap_push(&ix->live[lru], page, live_key(ix, vec->wide[page], stamp));
+	}
 }
 
 static void unfile_page(struct lruvec *vec, uint32_t page, unsigned lru)
 {
 	struct counter_index *ix = index_of(vec);
 
-	pl_dlist_remove(&ix->links, &ix->bucket[lru][bucket_of(vec, page)], page);
+	page_heap_remove(ix->stamp[page] & IN_FLOOR ? &ix->floor[lru] : &ix->live[lru], page);
 }
 
 static void counter_listed(struct lruvec *vec, uint32_t page, unsigned from, unsigned to,
 			   bool tail)
 {
+	struct counter_index *ix = index_of(vec);
+
 	if (from != LRU_NOT_RESIDENT)
 		unfile_page(vec, page, from);
-	if (to != LRU_NOT_RESIDENT)
-		file_page(vec, page, to, tail);
+	else
+		vec->wide[page] = ix->epoch;	/* a new page: counter 0 */
+	if (to == LRU_NOT_RESIDENT) {
+		if (lruvec_field(vec, page, LRU_RECENT))
+			pl_dlist_remove(&ix->links, &ix->recent, page);
+		return;
+	}
+	ix->stamp[page] = tail ? ++ix->tail_stamp[to] : --ix->head_stamp[to];
+	file_page(vec, page, to);
 }
 
 static void counter_destroy(struct lruvec *vec)
@@ -130,51 +183,92 @@ static void counter_destroy(struct lruvec *vec)
 
 	if (!ix)
 		return;
-	for (unsigned lru = 0; lru < NR_LRU_LISTS; lru++)
-		free(ix->bucket[lru]);
+	/* the heaps sharing live[0]'s per-page arrays first */
+	for (unsigned lru = NR_LRU_LISTS; lru-- > 0;) {
+		page_heap_free(&ix->floor[lru]);
+		if (lru)
+			page_heap_free(&ix->live[lru]);
+	}
+	page_heap_free(&ix->live[0]);
+	free(ix->stamp);
 	pl_links_free(&ix->links);
 	free(ix);
 }
 
-static int counter_index_init(struct lruvec *vec, uint32_t npages)
+static int counter_index_init(struct lruvec *vec, uint32_t npages, uint32_t frames)
 {
 	struct counter_index *ix = calloc(1, sizeof(*ix));
 
 	vec->own = ix;
-	if (!ix || pl_links_init(&ix->links, npages))
+	if (!ix || pl_links_init(&ix->links, npages) ||
+	    !(ix->stamp = malloc(npages * sizeof(*ix->stamp))) ||
+	    page_heap_init(&ix->live[0], frames, npages))
 		return -1;
-	ix->span = 2 * (uint32_t)vec->limit + 1;
 	for (unsigned lru = 0; lru < NR_LRU_LISTS; lru++) {
-		ix->bucket[lru] = malloc(ix->span * sizeof(*ix->bucket[lru]));
-		if (!ix->bucket[lru])
+		ix->head_stamp[lru] = ix->tail_stamp[lru] = FIRST_STAMP;
+		if ((lru && page_heap_init_shared(&ix->live[lru], frames, &ix->live[0])) ||
+		    page_heap_init_shared(&ix->floor[lru], frames, &ix->live[0]))
 			return -1;
-		for (uint32_t b = 0; b < ix->span; b++)
-			pl_dlist_init(&ix->bucket[lru][b]);
-		ix->low[lru] = ix->span;
 	}
+	pl_dlist_init(&ix->recent);
+	ix->base = -vec->limit - 1;
 	return 0;
 }
 
 static void counter_referenced(struct lruvec *vec, uint32_t page, uint64_t time, bool fault)
 {
+	if (lruvec_field(vec, page, LRU_RECENT))
+		return;
 	lruvec_set_field(vec, page, LRU_RECENT, 1);
+	pl_dlist_push_tail(&index_of(vec)->links, &index_of(vec)->recent, page);
 }
 
 /* The lowest counter of the list, nearest the tail on a tie. */
 static uint32_t lowest_counter(const struct lruvec *vec, enum lru_list_id lru)
 {
-	struct counter_index *ix = index_of(vec);	/* the hint may move: not the lists */
+	const struct counter_index *ix = index_of(vec);
+	uint32_t page = page_heap_top(&ix->floor[lru]);
 
-	if (!vec->lists[lru].len)
-		return PL_NONE;
-	while (!ix->bucket[lru][ix->low[lru]].len)
-		ix->low[lru]++;
-	return ix->bucket[lru][ix->low[lru]].tail;
+	return page != PL_NONE ? page : page_heap_top(&ix->live[lru]);
 }
 
-static int64_t clamp_counter(const struct lruvec *vec, int64_t counter)
+/* A counter after `ticks` ticks (at most 2 limit + 1), the first of which
+ * finds the page `recent` or not and the others find it idle. */
+static int64_t counter_after(const struct lruvec *vec, int64_t counter, bool recent,
+			     int64_t ticks)
 {
-	return counter > vec->limit ? vec->limit : counter < -vec->limit ? -vec->limit : counter;
+	if (recent)
+		counter = (counter < vec->limit ? counter + 1 : counter) - (ticks - 1);
+	else
+		counter -= ticks;
+	return counter < -vec->limit ? -vec->limit : counter;
+}
+
+/* Recording: every resident page's change of counter, as events. */
+static void emit_counters(struct lruvec *vec, int64_t ticks)
+{
+	for (unsigned lru = 0; lru < NR_LRU_LISTS; lru++) {
+		for (uint32_t page = lruvec_head(vec, lru); page != PL_NONE;
+		     page = lruvec_toward_tail(vec, page)) {
+			int64_t from = counter_of(vec, page);
+			int64_t to = counter_after(vec, from, lruvec_field(vec, page, LRU_RECENT),
+						   ticks);
+
+			if (from != to)
+				pl_emit_set(vec->ctx, page, LRU_WIDE, (int32_t)from, (int32_t)to);
+		}
+	}
+}
+
+/* Moves base up to just below every live key (their order stays). */
+static void rebase(struct counter_index *ix, int64_t base)
+{
+	uint64_t shift = (uint64_t)(base - ix->base) << SEQ_BITS;
+
+	for (unsigned lru = 0; lru < NR_LRU_LISTS; lru++)
+		for (uint32_t i = 0; i < ix->live[lru].len; i++)
+			ix->live[lru].key[ix->live[lru].heap[i]] += shift;
+	ix->base = base;
 }
 
 /*
@@ -183,25 +277,35 @@ static int64_t clamp_counter(const struct lruvec *vec, int64_t counter)
  */
 static void age_counters(struct lruvec *vec, uint64_t ticks)
 {
-	int64_t idle = ticks - 1 > (uint64_t)(2 * vec->limit) ? 2 * vec->limit : (int64_t)(ticks - 1);
+	struct counter_index *ix = index_of(vec);
+	int64_t d = ticks > (uint64_t)(2 * vec->limit + 1) ? 2 * vec->limit + 1 : (int64_t)ticks;
+	uint32_t page;
 
+	if (vec->ctx->recording)
+		emit_counters(vec, d);
+	/* every live key is above epoch - limit; new ones stay below epoch + d + limit */
+	if (ix->epoch + d + vec->limit - ix->base >= (int64_t)(1ull << KEY_BITS) - 1)
+		rebase(ix, ix->epoch - vec->limit);
+	while ((page = ix->recent.head) != PL_NONE) {
+		int64_t counter = counter_after(vec, counter_of(vec, page), true, d);
+		unsigned lru = vec->page[page].lru;
+
+		pl_dlist_remove(&ix->links, &ix->recent, page);
+		lruvec_set_field(vec, page, LRU_RECENT, 0);
+		unfile_page(vec, page, lru);
+		vec->wide[page] = counter + ix->epoch + d;
+		ix->stamp[page] &= ~IN_FLOOR;
+		page_heap_push(&ix->live[lru], page, live_key(ix, vec->wide[page], ix->stamp[page]));
+	}
+	ix->epoch += d;
+	/* the live pages whose counter has reached -limit join the floor */
 	for (unsigned lru = 0; lru < NR_LRU_LISTS; lru++) {
-		uint32_t page;
-
-		for (page = lruvec_head(vec, lru); page != PL_NONE;
-		     page = lruvec_toward_tail(vec, page)) {
-			int64_t step = lruvec_field(vec, page, LRU_RECENT) ? 1 : -1;
-			int64_t counter = clamp_counter(vec, vec->wide[page] + step);
-
-			unfile_page(vec, page, lru);
-			lruvec_set_wide(vec, page, clamp_counter(vec, counter - idle));
-			lruvec_set_field(vec, page, LRU_RECENT, 0);
+		while ((page = page_heap_top(&ix->live[lru])) != PL_NONE &&
+		       counter_of(vec, page) == -vec->limit) {
+			page_heap_remove(&ix->live[lru], page);
+			ix->stamp[page] |= IN_FLOOR;
+			page_heap_push(&ix->floor[lru], page, ix->stamp[page] & ~IN_FLOOR);
 		}
-		/* every bucket of the list is empty now: refile in list order */
-		index_of(vec)->low[lru] = index_of(vec)->span;
-		for (page = lruvec_head(vec, lru); page != PL_NONE;
-		     page = lruvec_toward_tail(vec, page))
-			file_page(vec, page, lru, true);
 	}
 }
 
@@ -226,6 +330,7 @@ static const struct lru_aging counter_aging = {
 	.referenced = counter_referenced,
 	.tail_at_reclaim = lowest_counter,
 	.listed = counter_listed,
+	.shown_wide = shown_counter,
 	.destroy = counter_destroy,
 };
 
@@ -243,7 +348,7 @@ static void *counter_clock_create(struct pl_ctx *ctx, struct pl_error *err)
 	 * references is exactly on time; timed: look at every reference */
 	ctx->tick_period = ctx->vtime || period > UINT32_MAX ? 1 : (uint32_t)period;
 	vec->wide = calloc(ctx->npages ? ctx->npages : 1, sizeof(*vec->wide));
-	if (!vec->wide || counter_index_init(vec, ctx->npages ? ctx->npages : 1)) {
+	if (!vec->wide || counter_index_init(vec, ctx->npages ? ctx->npages : 1, frames_usable(ctx))) {
 		lruvec_destroy(vec);
 		snprintf(err->msg, sizeof(err->msg), "counter_clock: out of memory for %u pages",
 			 ctx->npages);

@@ -744,7 +744,9 @@ void lruvec_snapshot(const void *state, struct pl_snapshot *out)
 			for (unsigned f = 0; f < vec->nfields; f++)
 				values[f] = lruvec_field(vec, page, f);
 			if (vec->wide && lru != LRU_SHADOW)
-				values[LRU_WIDE] = clamp_wide(vec->wide[page]);
+				values[LRU_WIDE] = clamp_wide(vec->aging->shown_wide ?
+							      vec->aging->shown_wide(vec, page) :
+							      vec->wide[page]);
 			values[vec->nfields] = lru == LRU_SHADOW ?
 					       clamp_field(vec->page[page].shadow - 1) : 0;
 			pl_snapshot_push(out, lru, page, values);

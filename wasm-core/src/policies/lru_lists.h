@@ -188,6 +188,12 @@ struct lru_aging {
 	 * `from` (`to` is LRU_NOT_RESIDENT; its fields still hold their values).
 	 */
 	void (*listed)(struct lruvec *vec, uint32_t page, unsigned from, unsigned to, bool tail);
+	/*
+	 * Optional, read-only.  The value field LRU_WIDE shows for a resident
+	 * page, when vec->wide holds something it is computed from (NULL:
+	 * vec->wide itself).
+	 */
+	int64_t (*shown_wide)(const struct lruvec *vec, uint32_t page);
 	/* Optional: frees what the variant keeps in vec->own. */
 	void (*destroy)(struct lruvec *vec);
 };
