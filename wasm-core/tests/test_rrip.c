@@ -334,12 +334,13 @@ TEST(srrip_and_brrip_match_the_naive_algorithm_with_5000_frames)
  *   step 4  10 hits: RRPV 0.
  *   step 5  12 faults (follower, PSEL 2: BRRIP): 10 evicted (aged by 3);
  *           BRRIP's second insertion, distant: 3.
+ * PSEL is in the snapshot (variable psel) after every step: 2 1 1 2 2 2.
  */
 TEST(drrip_followers_switch_to_brrip_when_srrip_leaders_miss_more)
 {
 	const char *refs = "10 11 12 10 10 12", *params = "leader_every=3 psel_bits=2";
 
-	CHECK_STR_EQ(final_describe("drrip", 1, refs, params), "frames: 12(rrpv=3)");
+	CHECK_STR_EQ(final_describe("drrip", 1, refs, params), "frames: 12(rrpv=3); psel=2");
 	CHECK_EQ(final_counter("drrip", 1, refs, params, "psel"), 2);
 	CHECK_EQ(final_counter("drrip", 1, refs, params, "srrip_leader_misses"), 2);
 	CHECK_EQ(final_counter("drrip", 1, refs, params, "brrip_leader_misses"), 1);
@@ -347,7 +348,34 @@ TEST(drrip_followers_switch_to_brrip_when_srrip_leaders_miss_more)
 	CHECK_EQ(final_counter("drrip", 1, refs, params, "distant_insertions"), 2);
 	CHECK_EQ(final_counter("drrip", 1, refs, params, "aging_rounds"), 3);
 	CHECK_STR_EQ(final_describe("drrip", 2, "10 11 12", params),
-		     "frames: 10(rrpv=2,leader=1) 12(rrpv=2)");
+		     "frames: 10(rrpv=2,leader=1) 12(rrpv=2); psel=1");
+}
+
+/* The same trace, recorded: PSEL after each step, from the snapshot and from the events. */
+TEST(drrip_shows_psel_in_the_snapshot_and_its_changes_as_events_at_every_step)
+{
+	static const int32_t psel[] = { 2, 1, 1, 2, 2, 2 };
+	const char *params = "leader_every=3 psel_bits=2";
+	struct run r;
+	struct pl_snapshot replayed;
+	char want[32];
+
+	run_start(&r, "drrip", 1, "10 11 12 10 10 12", params, PL_SIM_RECORD);
+	pl_snapshot_init(&replayed, pl_policy_find("drrip"));
+	for (unsigned k = 0; k < 6; k++) {
+		uint32_t nevents;
+		const struct pl_event *ev;
+
+		run_step(&r);
+		ev = pl_sim_events(r.sim, k, k + 1, &nevents);
+		for (uint32_t i = 0; i < nevents; i++)
+			CHECK_EQ(pl_snapshot_apply(&replayed, &ev[i]), 0);
+		snprintf(want, sizeof(want), "; psel=%d", psel[k]);
+		CHECK(strstr(run_describe(&r), want) != NULL);
+		CHECK_EQ(replayed.variable[0], psel[k]);
+	}
+	pl_snapshot_free(&replayed);
+	run_free(&r);
 }
 
 /* Runs both over one random trace; returns the steps where they differ. */
@@ -378,8 +406,10 @@ static unsigned pinned_differences(const char *twin, const char *pin, uint64_t *
 	for (uint32_t i = 0; i < len; i++) {
 		run_step(&d);
 		run_step(&t);
-		snprintf(a, sizeof(a), "%s", run_describe(&d));
-		bad += strcmp(a, run_describe(&t)) != 0;
+		/* the twin's structure, and drrip's PSEL held where pinned */
+		snprintf(a, sizeof(a), "%s; psel=%u", run_describe(&t),
+			 !strcmp(pin, "brrip") ? (1u << 10) - 1 : 0);
+		bad += strcmp(a, run_describe(&d)) != 0;
 	}
 	if (bad)
 		printf("    %u frames, drrip \"%s\" vs %s \"%s\", refs \"%s\": %u steps differ\n",

@@ -39,6 +39,10 @@
  *   `pin` holds PSEL at an end (srrip: 0, brrip: the top) and makes every
  *   set, leaders too, insert by that policy: drrip is then exactly srrip or
  *   brrip, which the tests check.
+ *   PSEL is drrip's variable "psel" in the snapshot, with a VARIABLE event
+ *   at each change, so a view can draw the duel step by step.  Like every
+ *   snapshot before the first reference, drrip's is empty then (PSEL 0):
+ *   the first reference sets PSEL to its starting value, with an event.
  *
  *     page id:  0      1      2   ..  leader_every - 1  | leader_every ...
  *               SRRIP  BRRIP  follow ..  follow            | SRRIP ...
@@ -52,7 +56,7 @@
  *
  * Counters: aging_rounds (times every RRPV was raised), long_insertions
  * (at max - 1), distant_insertions (at max); drrip also psel (its value
- * now), srrip_leader_misses, brrip_leader_misses.  drrip's pages have a
+ * now, as its variable psel), srrip_leader_misses, brrip_leader_misses.  drrip's pages have a
  * second field, leader: 1 in an SRRIP leader set, 2 in a BRRIP one, 0
  * for followers.
  *
@@ -93,6 +97,7 @@ enum {
 	DRRIP_PARAM_PIN
 };
 enum { RRIP_RRPV, DRRIP_LEADER };
+enum { DRRIP_VAR_PSEL };
 /* drrip's leader field, and its pin parameter's choices */
 enum duel_role { FOLLOWER, SRRIP_LEADER, BRRIP_LEADER };
 enum { PIN_NONE, PIN_SRRIP, PIN_BRRIP };
@@ -251,17 +256,32 @@ static enum duel_role role_of(const struct rrip *r, uint32_t page)
 	return position == 0 ? SRRIP_LEADER : position == 1 ? BRRIP_LEADER : FOLLOWER;
 }
 
-/* A fault on a leader's page moves PSEL away from that leader's policy. */
-static void duel(struct rrip *r, enum duel_role role)
+static void set_psel(struct rrip *r, uint32_t from, uint32_t to)
 {
+	if (from != to)
+		pl_emit_variable(r->ctx, DRRIP_VAR_PSEL, (int32_t)from, (int32_t)to);
+	r->psel = to;
+	r->count[DRRIP_PSEL] = to;
+}
+
+/*
+ * A fault on a leader's page moves PSEL away from that leader's policy.
+ * `first`: the first reference, which shows PSEL's starting value.
+ */
+static void duel(struct rrip *r, enum duel_role role, bool first)
+{
+	uint32_t psel = r->psel;
+
+	if (first)
+		set_psel(r, 0, psel);
 	if (role == SRRIP_LEADER) {
 		r->count[DRRIP_SRRIP_LEADER_MISSES]++;
-		r->psel += r->psel < r->psel_max;
+		psel += psel < r->psel_max;
 	} else if (role == BRRIP_LEADER) {
 		r->count[DRRIP_BRRIP_LEADER_MISSES]++;
-		r->psel -= r->psel > 0;
+		psel -= psel > 0;
 	}
-	r->count[DRRIP_PSEL] = r->psel;
+	set_psel(r, r->psel, psel);
 }
 
 /* Does an insertion of a page of this role follow BRRIP? */
@@ -364,6 +384,7 @@ static void rrip_insert(void *state, const struct pl_ref *ref)
 {
 	struct rrip *r = state;
 	uint32_t page = ref->page;
+	bool first = r->frames.used == 0;	/* the first reference always faults */
 	uint32_t slot = frame_table_insert(&r->frames, r->ctx, page);
 	enum duel_role role = role_of(r, page);
 
@@ -372,7 +393,8 @@ static void rrip_insert(void *state, const struct pl_ref *ref)
 	slot_set_add(r->by_value[0], r->nlevels, slot);
 	if (role != FOLLOWER)
 		pl_emit_set(r->ctx, page, DRRIP_LEADER, 0, role);
-	duel(r, role);
+	if (r->variant == DRRIP)
+		duel(r, role, first);
 	set_rrpv(r, page, insertion_rrpv(r, inserts_bimodal(r, role)));
 }
 
@@ -410,6 +432,8 @@ static void rrip_snapshot(const void *state, struct pl_snapshot *out)
 	const struct rrip *r = state;
 
 	frame_table_snapshot(&r->frames, out, fill_rrpv, r);
+	if (r->variant == DRRIP && r->frames.used)	/* else before the first reference */
+		pl_snapshot_set_variable(out, DRRIP_VAR_PSEL, (int32_t)r->psel);
 }
 
 static void rrip_read_counters(const void *state, uint64_t *counters)
@@ -426,6 +450,7 @@ static const char *const rrip_counters[NR_DRRIP_COUNTERS] = {
 	"psel", "srrip_leader_misses", "brrip_leader_misses",
 };
 static const char *const drrip_pins[] = { "none", "srrip", "brrip", NULL };
+static const char *const drrip_variables[] = { [DRRIP_VAR_PSEL] = "psel" };
 
 #define RRIP_BITS_PARAM \
 	{ "rrpv_bits", "RRPV width M: values 0 .. 2^M - 1", 2, 1, RRIP_MAX_BITS, NULL }
@@ -508,5 +533,7 @@ const struct pl_policy_ops pl_policy_drrip = {
 	.nparams = 5,
 	.nfields = 2,
 	.ncounters = NR_DRRIP_COUNTERS,
+	.variables = drrip_variables,
+	.nvariables = 1,
 	RRIP_OPS(drrip_create),
 };
