@@ -462,9 +462,9 @@ size_t pl_sim_recording_bytes(const struct pl_sim *sim);
 /*
  * The structure at step k (0 <= k <= steps done), rebuilt from the nearest
  * checkpoint at or before k plus the events between, without re-running the
- * policy: O(S + E * L) time, where S is the checkpoint's size, E the events
- * between (a checkpoint's worth of bytes, or checkpoint_every steps) and L
- * the length of the lists they touch (an event finds its page by id).
+ * policy: O(S + E) time, where S is the checkpoint's size and E the events
+ * between (a few checkpoints' worth of bytes, or checkpoint_every steps),
+ * each replayed in O(1) (src/replay.h).
  * Needs PL_SIM_RECORD.
  */
 int pl_sim_seek(const struct pl_sim *sim, uint32_t k, struct pl_snapshot *out);

@@ -102,7 +102,8 @@ static bool checkpoint_due(const struct eventlog *log, uint32_t pos)
 
 	if (log->checkpoint_every)
 		return pos % log->checkpoint_every == 0;
-	return pos % STEP_BLOCK == 0 && log->nbytes - last->byte >= checkpoint_bytes(last);
+	return pos % STEP_BLOCK == 0 &&
+	       log->nbytes - last->byte >= CHECKPOINT_SPACING * checkpoint_bytes(last);
 }
 
 int eventlog_begin_step_slow(struct eventlog *log, uint32_t pos, const struct pl_policy_ops *ops,

@@ -34,9 +34,10 @@
  * Checkpoints: step 0 always; then, with checkpoint_every K > 0, every K
  * steps; with K = 0 (the default) spaced by size: the first step of a
  * block becomes a checkpoint once the events since the previous one take
- * as many bytes as that checkpoint did.  Checkpoints then hold at most as much as the
- * events, whatever the number of frames, and a seek replays at most a
- * checkpoint's worth of events.
+ * CHECKPOINT_SPACING times the bytes that checkpoint did.  Checkpoints
+ * then hold at most 1/CHECKPOINT_SPACING of what the events hold, whatever
+ * the number of frames, and a seek replays at most CHECKPOINT_SPACING
+ * checkpoints' worth of events (O(1) each, so a few milliseconds).
  *
  * Invariants: the events of steps < pos are complete in the stream; every
  * checkpoint is the policy's snapshot at its step, and its byte/event
@@ -89,6 +90,7 @@ struct eventlog {
 };
 
 #define STEP_BLOCK 64
+#define CHECKPOINT_SPACING 4
 
 enum {
 	HEAD_KIND = 0x0f,

@@ -74,7 +74,6 @@ struct pl_sim {
 	struct pl_stats stats;
 	uint32_t pos;		/* steps done */
 	uint32_t next_tick;	/* step before which tick() runs next, or PL_NONE */
-	uint32_t last_victim;	/* the victim of the latest eviction, for messages */
 	/* resident_sum up to step counted_to (count_resident()) */
 	uint64_t resident_steps;
 	uint32_t counted_to;

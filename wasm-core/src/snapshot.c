@@ -15,7 +15,7 @@
  * Cost: apply() finds the page by id (O(list length), eight entries a
  * compare) and shifts the entries after the insertion or removal point
  * (O(total); a move within one list only those between its two places).
- * A seek replays a checkpoint's worth of events this way (eventlog.h).
+ * A seek replays through replay.h instead, O(1) an event.
  */
 #include <stdlib.h>
 #include <string.h>
