@@ -271,3 +271,13 @@ uint64_t final_counter(const char *policy, uint32_t frames, const char *refs,
 	run_free(&r);
 	return value;
 }
+
+unsigned random_traces_failing(unsigned traces, uint64_t seed,
+			       unsigned (*differences)(uint64_t *rng, unsigned trace))
+{
+	unsigned failed = 0;
+
+	for (unsigned i = 0; i < traces && failed < 3; i++)
+		failed += differences(&seed, i) != 0;
+	return failed;
+}

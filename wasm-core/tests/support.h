@@ -61,6 +61,14 @@ const char *final_describe(const char *policy, uint32_t frames, const char *refs
 uint64_t final_counter(const char *policy, uint32_t frames, const char *refs,
 		       const char *params, const char *counter);
 
+/*
+ * How many of `traces` random traces (from `seed`) `differences` finds
+ * wrong (it returns the mismatches on one trace and prints them), stopping
+ * after 3 such traces: enough to show the failure, not a flood.
+ */
+unsigned random_traces_failing(unsigned traces, uint64_t seed,
+			       unsigned (*differences)(uint64_t *rng, unsigned trace));
+
 /* Ends the current test as failed, with a message. */
 void test_abort(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 

@@ -175,8 +175,9 @@ static unsigned field_named(const struct pl_policy_ops *ops, const char *name)
  * which pages the snapshot says are resident.  Returns how many counters
  * differ from it over one random run.
  */
-static unsigned counters_differing_from_a_recount(uint64_t *rng, unsigned flags)
+static unsigned counters_differing_from_a_recount(uint64_t *rng, unsigned trace)
 {
+	unsigned flags = trace % 2 ? PL_SIM_RECORD : 0;	/* every other run recorded */
 	uint32_t frames = 1 + splitmix64_below(splitmix64_next(rng), 10);
 	uint32_t period = 1 + splitmix64_below(splitmix64_next(rng), 8);
 	int32_t limit = 1 + (int32_t)splitmix64_below(splitmix64_next(rng), 5);
@@ -231,12 +232,7 @@ static unsigned counters_differing_from_a_recount(uint64_t *rng, unsigned flags)
 
 TEST(the_lazy_counters_equal_a_recount_of_every_resident_page_at_every_tick_on_300_random_traces)
 {
-	uint64_t rng = 11;
-	unsigned failed = 0;
-
-	for (unsigned i = 0; i < 300 && failed < 3; i++)
-		failed += counters_differing_from_a_recount(&rng, i % 2 ? PL_SIM_RECORD : 0) != 0;
-	CHECK_EQ(failed, 0);
+	CHECK_EQ(random_traces_failing(300, 11, counters_differing_from_a_recount), 0);
 }
 
 int main(void)

@@ -142,7 +142,7 @@ static bool reference_access(struct reference_lruk *m, uint32_t p, int64_t t, ui
 	return hit;
 }
 
-static unsigned compare_one_trace(uint64_t *rng)
+static unsigned compare_one_trace(uint64_t *rng, unsigned trace)
 {
 	struct reference_lruk m = { 0 };
 	uint32_t len = 20 + splitmix64_below(splitmix64_next(rng), 300);
@@ -190,12 +190,7 @@ static unsigned compare_one_trace(uint64_t *rng)
 
 TEST(lruk_with_crp_0_matches_a_full_scan_reference_on_3000_random_traces)
 {
-	uint64_t rng = 11;
-	unsigned failed = 0;
-
-	for (unsigned i = 0; i < 3000 && failed < 3; i++)
-		failed += compare_one_trace(&rng) != 0;
-	CHECK_EQ(failed, 0);
+	CHECK_EQ(random_traces_failing(3000, 11, compare_one_trace), 0);
 }
 
 int main(void)
