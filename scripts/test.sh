@@ -3,6 +3,10 @@
 # with a line "N passed, N failed"; this script shows each suite's output, reads that
 # line, and ends with the sum over all suites.  A suite that exits non-zero, or whose
 # summary line is missing, counts as failed: a suite cannot pass by printing nothing.
+# The end of the run repeats every failing test's line from every suite (core and
+# kernel print "FAIL", vitest "×" or "FAIL", Playwright "✘" and the summary
+# reporter "FAIL" with the error's first line), so whoever reads only the last
+# screen of a long CI log still sees which tests failed and why.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,6 +14,7 @@ suites=(${PAGELAB_SUITES:-test:core test:web test:e2e test:kernel})
 total_passed=0
 total_failed=0
 broken=()
+failures=()
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
@@ -27,11 +32,15 @@ for suite in "${suites[@]}"; do
 		broken+=("$suite (exit $status)")
 		[ "$failed" -gt 0 ] || failed=1
 	fi
+	while IFS= read -r line; do
+		failures+=("$suite: $line")
+	done < <(grep -E '^[[:space:]]*(FAIL|✘|×)[[:space:]]' "$log" | head -n 40)
 	total_passed=$((total_passed + passed))
 	total_failed=$((total_failed + failed))
 done
 
 printf '\n'
+for f in "${failures[@]}"; do printf 'failing test in %s\n' "$f"; done
 for b in "${broken[@]}"; do printf 'failed suite: %s\n' "$b"; done
 printf 'total: %d passed, %d failed\n' "$total_passed" "$total_failed"
 [ "$total_failed" = 0 ] && [ ${#broken[@]} = 0 ]
