@@ -30,6 +30,10 @@ apt_install() {
 		log "missing packages: $* — run 'sudo apt-get install $*' (or rerun as root)"
 		exit 1
 	fi
+	# One installer at a time: scripts/test.sh sets up the kernel group beside the
+	# other suites, and a second apt-get update would fail on the lists' lock.
+	exec 8>/var/lock/pagelab-setup.lock
+	flock 8
 	if [ -z "$apt_updated" ]; then
 		log "apt-get update"
 		DEBIAN_FRONTEND=noninteractive apt-get $apt_wait update -qq >&2 ||
@@ -39,6 +43,7 @@ apt_install() {
 	log "apt-get install $*"
 	DEBIAN_FRONTEND=noninteractive apt-get $apt_wait install -y -qq --no-install-recommends "$@" >&2 ||
 		{ log "apt-get install $* failed"; exit 1; }
+	flock -u 8
 }
 
 # need CHECK PACKAGE...: install PACKAGE... unless CHECK (a shell test) already holds.

@@ -7,6 +7,13 @@
 # kernel print "FAIL", vitest "×" or "FAIL", Playwright "✘" and the summary
 # reporter "FAIL" with the error's first line), so whoever reads only the last
 # screen of a long CI log still sees which tests failed and why.
+#
+# When the kernel suite is among the suites and another suite runs before it, the kernel's
+# preparation (installing the kernel group, extracting Linux, building the shared base
+# kernel and every assignment's layer: most of a fresh machine's kernel suite) starts at
+# once in the background, niced, beside the other suites, which leave a core idle most of
+# the time (kernel-assignments/autograder/prepare).  The kernel suite waits for it and
+# shows its output; if it failed, the suite prepares what is missing itself and reports.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,9 +23,23 @@ total_failed=0
 broken=()
 failures=()
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+
+prepare_pid=
+prepare_log=$(mktemp)
+trap 'rm -f "$log" "$prepare_log"' EXIT
+if [ "${#suites[@]}" -gt 1 ] && [[ " ${suites[*]} " == *" test:kernel "* ]]; then
+	( bash scripts/setup.sh kernel && nice -n 10 kernel-assignments/autograder/prepare ) \
+		>"$prepare_log" 2>&1 &
+	prepare_pid=$!
+fi
 
 for suite in "${suites[@]}"; do
+	if [ "$suite" = test:kernel ] && [ -n "$prepare_pid" ]; then
+		printf '\n=== kernel preparation (started with the first suite)\n'
+		wait "$prepare_pid"
+		printf 'kernel preparation: exit %s\n' "$?"
+		cat "$prepare_log"
+	fi
 	printf '\n=== npm run %s\n' "$suite"
 	npm run --silent "$suite" 2>&1 | tee "$log"
 	status=${PIPESTATUS[0]}
