@@ -12,7 +12,8 @@
  * 64 frames is windowed around the frame each step touches with marks
  * naming the frames off screen, hide answers hides the
  * compare strips, the preset titles and the charts, the built site opened
- * from disk says how to serve it, and the focus ring shows in every mode.
+ * from disk says how to serve it, the full-screen button works, and the
+ * focus ring shows in every mode.
  * Each fit case writes e2e/screenshots/lecture-<case>-<w>x<h>.png.
  */
 import { test, expect } from '../lib/fixtures.mjs';
@@ -389,4 +390,17 @@ test('the focus ring shows on every control in every view and mode', async ({ la
 			expect(faint, `${view} view, ${mode}`).toEqual([]);
 		}
 	}
+});
+
+test('in lecture mode the full-screen button puts the page in full screen and takes it out again', async ({ lab, page }) => {
+	await lab.byTestId('lecture-mode').check();
+	const button = lab.byTestId('fullscreen');
+	await expect(button).toHaveAttribute('aria-pressed', 'false');
+	await button.click();
+	await expect.poll(() => page.evaluate(() => document.fullscreenElement === document.documentElement)).toBe(true);
+	await expect(button).toHaveAttribute('aria-pressed', 'true');
+	await expect(button).toHaveAccessibleName('exit full screen');
+	await button.click();
+	await expect.poll(() => page.evaluate(() => document.fullscreenElement)).toBeNull();
+	await expect(button).toHaveAttribute('aria-pressed', 'false');
 });
