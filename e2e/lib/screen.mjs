@@ -4,7 +4,8 @@
  *
  *   PROJECTORS         [width, height] of the four projector sizes.
  *   textBoxes()        (run in the page with page.evaluate) every element with
- *                      its own visible text: its text, its box, and how large
+ *                      its own visible text (not scrolled out of a scroll box's
+ *                      view): its text, its box, and how large
  *                      the text is on screen (the computed size times the
  *                      scale FitBox applies, or for SVG text the height of
  *                      its box), and whether it is cut with an ellipsis.
@@ -26,12 +27,21 @@ export const PROJECTORS = [
 ];
 
 export function textBoxes() {
+	/* Text a scroll box (a long list in lecture mode) has scrolled out of its view is not on screen. */
+	const scrolledOutOfView = (element, box) => {
+		for (let up = element.parentElement; up; up = up.parentElement) {
+			if (!/auto|scroll/.test(getComputedStyle(up).overflowY)) continue;
+			const view = up.getBoundingClientRect();
+			if (box.bottom <= view.top + up.clientTop || box.top >= view.top + up.clientTop + up.clientHeight) return true;
+		}
+		return false;
+	};
 	const out = [];
 	for (const element of document.querySelectorAll('body *')) {
 		const own = [...element.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
 		if (!own || !element.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
 		const box = element.getBoundingClientRect();
-		if (!box.width || !box.height) continue;
+		if (!box.width || !box.height || scrolledOutOfView(element, box)) continue;
 		const scale = Number(element.closest('[data-scale]')?.getAttribute('data-scale') ?? 1);
 		const svg = element instanceof SVGElement;
 		const size = svg ? box.height : parseFloat(getComputedStyle(element).fontSize) * scale;

@@ -4,13 +4,16 @@
  * with shadow entries and its counters, CLOCK-Pro's clock, RRIP, OPT, aging,
  * the clock face), the whole trace's total is never cut, the clock hand
  * never covers a slot number, the kernel's counters move step by step,
- * CLOCK-Pro's three hands point at their entries, the compare view fits too
+ * CLOCK-Pro's three hands point at their entries, Linux at 8 and 64 frames
+ * with its shadow entries keeps 24 px by giving its lists fewer rows (scroll
+ * boxes following the referenced page), the compare view fits too
  * (its run editors folded behind "runs…"), so do the charts (one at a
  * time under tabs, the policy checkboxes behind "policies…"), a grid of
  * 64 frames is windowed around the frame each step touches with marks
  * naming the frames off screen, hide answers hides the
  * compare strips, the preset titles and the charts, the built site opened
- * from disk says how to serve it, and the focus ring shows in every mode.
+ * from disk says how to serve it, the full-screen button works, and the
+ * focus ring shows in every mode.
  * Each fit case writes e2e/screenshots/lecture-<case>-<w>x<h>.png.
  */
 import { test, expect } from '../lib/fixtures.mjs';
@@ -111,6 +114,37 @@ for (const [width, height] of PROJECTORS) {
 				await page.screenshot({ path: `e2e/screenshots/lecture-compare-${frames}-frames${ghost ? '-ghost' : ''}-${width}x${height}.png` });
 			});
 
+		for (const [frames, pages] of [[8, 40], [64, 200]])
+			test(`Linux at ${frames} frames with shadow entries: every lane and the shadow list at 24 px, each list cut to the rows that fit and showing the referenced page, the grid's hit/fault row on screen, the statistics on one row`, async ({ lab, page }) => {
+				await openAt(lab, `policy=linux&frames=${frames}&gen=zipf&len=400&pages=${pages}&exp=0.9&seed=5&step=300`, 300);
+				const structure = lab.byTestId('structure');
+				await expect(structure.getByTestId('list-shadow').getByTestId('page').first()).toBeVisible();
+				await expectOnScreen(lab, ['structure', 'counters', 'narration', 'stat-whole', 'grid-result-300'], { width, height });
+				/* Each list as shown: its lane or row, header and chips (a cut list's <ol> runs on inside its scroll box). */
+				for (const list of ['active_anon', 'inactive_anon', 'active_file', 'inactive_file', 'shadow'])
+					await expectLocatorOnScreen(lab.byTestId(`list-${list}`).locator('xpath=ancestor::*[contains(@class, "pl-step-lane ") or contains(@class, "pl-step-list-row")][1]'), list, { width, height });
+				/* Lists give up rows, never size: the structure is drawn unscaled. */
+				await expect(page.locator('.pl-step-fit-box')).toHaveAttribute('data-scale', '1.00');
+				/* The page referenced at step 300 is in view in its list, whatever its list's scroll box shows. */
+				const reference = (await lab.byTestId('step-stats').locator('.pl-step-value').first().textContent()).trim();
+				const chip = structure.locator(`[data-testid="page"][data-page="${reference}"]:not([data-list="shadow"])`);
+				await expectLocatorOnScreen(chip, `page ${reference}`, { width, height });
+				expect(await chip.evaluate((element) => {
+					const box = element.getBoundingClientRect();
+					const scroller = element.closest('.pl-step-chip-scroller')?.getBoundingClientRect();
+					return !scroller || (box.top >= scroller.top - 1 && box.bottom <= scroller.bottom + 1);
+				}), `page ${reference} inside its list's scroll box`).toBe(true);
+				/* The statistics take one row, the whole trace's total beside the step's counts (shortened, never cut). */
+				const middle = async (id) => {
+					const box = await lab.byTestId(id).locator('xpath=..').boundingBox();
+					return box.y + box.height / 2;
+				};
+				expect(Math.abs((await middle('stat-faults')) - (await middle('stat-whole'))), 'faults and whole trace on one row').toBeLessThan(8);
+				await expectLectureText(lab, { width, height });
+				expect(await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight])).toEqual([width, height]);
+				await page.screenshot({ path: `e2e/screenshots/lecture-linux-${frames}-frames-${width}x${height}.png` });
+			});
+
 		test('a grid of more frames than fit shows a window holding the frame each step touches, its marks naming the frames off screen', async ({ lab, page }) => {
 			await openAt(lab, MANY_FRAMES, 300);
 			for (let step = 300; step <= 306; step++) {
@@ -201,21 +235,22 @@ for (const [width, height] of PROJECTORS) {
 
 /*
  * What a screen reader reads where a projector shows a shortened label: the
- * full words ("reference", "whole trace", "evicted at 13", "Step by step",
- * "lecture mode"), in lecture mode on a narrow projector, where the labels
- * are shortest.
+ * full words ("reference", "whole trace", the whole trace's "19 faults / 24
+ * refs (79.2%)", "evicted at 13", "Step by step", "lecture mode"), in lecture
+ * mode on a narrow projector, where the labels are shortest.
  */
 test('shortened labels keep their full words for a screen reader', async ({ lab, page }) => {
 	await page.setViewportSize({ width: 1024, height: 768 });
 	await openAt(lab, CASES.linux, 20);
 	/* The projector shows the short forms... */
 	const stats = lab.byTestId('step-stats');
-	expect(await stats.locator('[aria-hidden="true"]').evaluateAll((shown) => shown.map((s) => s.innerText))).toEqual(['ref', 'whole']);
+	expect(await stats.locator('[aria-hidden="true"]').evaluateAll((shown) => shown.map((s) => s.innerText))).toEqual(['ref', 'whole', '19 faults / 24']);
 	/* ...a screen reader the full ones. */
 	const read = await stats.ariaSnapshot();
 	expect(read).toMatch(/\breference\b/);
 	expect(read).toMatch(/\bwhole trace\b/);
-	expect(read).not.toMatch(/\bref\b|\bwhole\b(?! trace)/);
+	expect(read).toMatch(/19 faults \/ 24 refs \(79\.2%\)/);
+	expect(read).not.toMatch(/\bref\b|\bwhole\b(?! trace)|\/ 24(?! refs)/);
 	const shadow = await lab.byTestId('structure').ariaSnapshot();
 	expect(shadow).toMatch(/evicted at \d+/);
 	await expect(page.getByRole('tab', { name: 'Step by step', exact: true })).toHaveCount(1);
@@ -355,4 +390,17 @@ test('the focus ring shows on every control in every view and mode', async ({ la
 			expect(faint, `${view} view, ${mode}`).toEqual([]);
 		}
 	}
+});
+
+test('in lecture mode the full-screen button puts the page in full screen and takes it out again', async ({ lab, page }) => {
+	await lab.byTestId('lecture-mode').check();
+	const button = lab.byTestId('fullscreen');
+	await expect(button).toHaveAttribute('aria-pressed', 'false');
+	await button.click();
+	await expect.poll(() => page.evaluate(() => document.fullscreenElement === document.documentElement)).toBe(true);
+	await expect(button).toHaveAttribute('aria-pressed', 'true');
+	await expect(button).toHaveAccessibleName('exit full screen');
+	await button.click();
+	await expect.poll(() => page.evaluate(() => document.fullscreenElement)).toBeNull();
+	await expect(button).toHaveAttribute('aria-pressed', 'false');
 });

@@ -5,7 +5,9 @@
  */
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { inProcessClient } from './support';
+import { inProcessClient, loadEngine } from './support';
+import { Client } from '../src/wasm/client';
+import { Host, type Reply, type Request } from '../src/wasm/host';
 import { comparePages, EVENT_KINDS, NO_PAGE, pageAt, pageOf, PagelabError, type Snapshot, type TraceInfo } from '../src/wasm/protocol';
 
 const pagesOf = (info: TraceInfo) => Array.from(info.pages.ids, (_, i) => pageAt(info.pages, i));
@@ -235,5 +237,66 @@ describe('the client', () => {
 			signal: controller.signal,
 		});
 		await expect(aborted).rejects.toThrow(/abort/);
+	});
+
+	it('sends a big trace to the worker once and names it by its key after that, with the same answers and errors', async () => {
+		const sent: Request[] = [];
+		let listener: (reply: Reply) => void = () => {};
+		const host = new Host(loadEngine(), (reply) => queueMicrotask(() => listener(reply)));
+		const keyed = new Client({
+			send: (request) => {
+				sent.push(request);
+				void host.handle(structuredClone(request));
+			},
+			onReply: (l) => (listener = l),
+			close: () => {},
+		});
+		/* Half the references among 40 hot pages, half over 701: hits and faults at 64 frames. */
+		const lines = Array.from({ length: 30_000 }, (_, i) => String(((i * 7919) % 701) % (i % 2 ? 40 : 701)));
+		const bytes = new TextEncoder().encode(lines.join('\n'));
+		const trace = { kind: 'file' as const, name: 'big.trace', bytes };
+		const fifo = await keyed.simulate({ policy: 'fifo', frames: 64, trace });
+		/* A new source object over the same bytes (as the scenario rebuilds it) is the same trace. */
+		const lru = await keyed.simulate({ policy: 'lru', frames: 64, trace: { ...trace } });
+		const curve = await keyed.missCurve({ policy: 'lru', trace, frames: [64] });
+		expect(sent.filter((r) => r.method === 'storeTrace')).toHaveLength(1);
+		const calls = sent.filter((r) => r.method === 'simulate' || r.method === 'missCurve');
+		expect(calls.map((r) => ('request' in r ? r.request.trace : null))).toEqual(Array(3).fill({ kind: 'stored', key: 1 }));
+		/* The answers are those of the trace sent whole, straight to the host. */
+		const whole = await new Promise<Reply>((resolve) => {
+			const direct = new Host(loadEngine(), (reply) => 'ok' in reply && resolve(reply));
+			void direct.handle({ id: 1, method: 'simulate', request: { policy: 'fifo', frames: 64, trace } });
+		});
+		expect('ok' in whole && whole.ok && (whole.value as { stats: unknown }).stats).toEqual(fifo.stats);
+		expect(fifo.stats.hits).toBeGreaterThan(0);
+		expect(curve.misses[0]).toBe(lru.stats.misses);
+		/* A bad big file is named by its name, line and token as before. */
+		const bad = new TextEncoder().encode(`${lines.join('\n')}\nx9\n`);
+		await expect(keyed.loadTrace({ kind: 'file', name: 'bad.trace', bytes: bad })).rejects.toThrow(/bad\.trace:30001:.*x9/);
+		keyed.dispose();
+	});
+
+	it('keeps the keys of the last two big texts and drops an older one, storing it again when it comes back', async () => {
+		const sent: Request[] = [];
+		let listener: (reply: Reply) => void = () => {};
+		const host = new Host(loadEngine(), (reply) => queueMicrotask(() => listener(reply)));
+		const keyed = new Client({
+			send: (request) => {
+				sent.push(request);
+				void host.handle(structuredClone(request));
+			},
+			onReply: (l) => (listener = l),
+			close: () => {},
+		});
+		const text = (seed: number) => Array.from({ length: 20_000 }, (_, i) => String((i * seed) % 500)).join(' ');
+		const [a, b, c] = [text(7), text(11), text(13)].map((t) => ({ kind: 'text' as const, text: t }));
+		const faults = async (trace: { kind: 'text'; text: string }) => (await keyed.simulate({ policy: 'lru', frames: 50, trace })).stats.misses;
+		const first = await faults(a);
+		await faults(b);
+		await faults(c);
+		expect(sent.filter((r) => r.method === 'dropTrace')).toEqual([expect.objectContaining({ key: 1 })]);
+		expect(await faults(a)).toBe(first);
+		expect(sent.filter((r) => r.method === 'storeTrace').map((r) => ('key' in r ? r.key : 0))).toEqual([1, 2, 3, 4]);
+		keyed.dispose();
 	});
 });

@@ -6,12 +6,23 @@
  * the host's progress replies go to that call's onProgress and the final
  * reply settles its promise.
  *
+ * A big trace (a file, pasted text or page array of STORE_BYTES or more)
+ * crosses to the worker once: the first call that uses it stores it there
+ * under a key (storeTrace), and every call names it by that key, so an
+ * uploaded 1M-reference file is copied once, not once per chart and run
+ * (each copy is a main-thread task of the file's size).  The key lives as
+ * long as the trace: a file's bytes or a page array until it is garbage
+ * (FinalizationRegistry), a text while it is among the STORED_TEXTS last
+ * ones; then the worker is told to drop it (dropTrace).
+ *
  * Invariants
  *   - Each pending call settles exactly once: by its reply, by its
  *     AbortSignal (AbortError; the host is told to stop), or by dispose().
  *   - Errors from the core arrive as PagelabError with the core's message.
+ *   - A storeTrace is posted before the first call naming its key, and a
+ *     dropTrace only when no later call can name it.
  */
-import { Host, type Reply, type Request, type SimulateReply } from './host';
+import { Host, type Reply, type Request, type SimulateReply, type WireTrace } from './host';
 import type { Engine } from './engine';
 import {
 	PagelabError,
@@ -47,6 +58,25 @@ export interface Port {
 /** Request without its id, one member per method. */
 type Body = Request extends infer R ? (R extends Request ? Omit<R, 'id'> : never) : never;
 
+/* A trace whose bytes (text: characters) reach this is sent to the worker once and named by a key after that. */
+const STORE_BYTES = 1 << 16;
+/* Texts cannot be weakly held: the last few big ones keep their keys. */
+const STORED_TEXTS = 2;
+
+/** What makes a trace big: its bytes, page array or text. */
+function payloadOf(trace: WireTrace): { payload: object | string; size: number } | null {
+	switch (trace.kind) {
+		case 'file':
+			return { payload: trace.bytes, size: trace.bytes.byteLength };
+		case 'pages':
+			return { payload: trace.pages, size: trace.pages.byteLength };
+		case 'text':
+			return { payload: trace.text, size: trace.text.length };
+		default:
+			return null;
+	}
+}
+
 interface Pending {
 	resolve(value: unknown): void;
 	reject(error: Error): void;
@@ -67,6 +97,12 @@ export class Client implements PagelabClient {
 	private readonly pending = new Map<number, Pending>();
 	private nextId = 1;
 	private policies?: Promise<PolicyInfo[]>;
+	/* The keys of the big traces stored in the worker, by their bytes or page array, and the last texts. */
+	private readonly storedArrays = new WeakMap<object, number>();
+	private readonly storedTexts = new Map<string, number>();
+	private readonly dropWhenGone = new FinalizationRegistry<number>((key) => this.drop(key));
+	private nextKey = 1;
+	private disposed = false;
 
 	constructor(private readonly port: Port) {
 		port.onReply((reply) => this.receive(reply));
@@ -106,6 +142,7 @@ export class Client implements PagelabClient {
 	}
 
 	dispose(): void {
+		this.disposed = true;
 		this.port.close();
 		for (const pending of this.pending.values()) pending.reject(new PagelabError('the simulation worker was stopped'));
 		this.pending.clear();
@@ -126,6 +163,43 @@ export class Client implements PagelabClient {
 				await this.call<null>({ method: 'disposeSession', session: handle });
 			},
 		};
+	}
+
+	/* The trace as it is sent: a big one stored in the worker on first use, then its key. */
+	private wired(trace: WireTrace): WireTrace {
+		const big = payloadOf(trace);
+		if (!big || big.size < STORE_BYTES) return trace;
+		const text = typeof big.payload === 'string' ? big.payload : null;
+		let key = text === null ? this.storedArrays.get(big.payload as object) : this.storedTexts.get(text);
+		if (key === undefined) {
+			key = this.nextKey++;
+			this.port.send({ method: 'storeTrace', key, trace: trace as TraceSource, id: this.nextId++ });
+			if (text === null) {
+				this.storedArrays.set(big.payload as object, key);
+				this.dropWhenGone.register(big.payload as object, key);
+			} else this.storedTexts.set(text, key);
+		} else if (text !== null) {
+			/* The most recently used text is the last one dropped. */
+			this.storedTexts.delete(text);
+			this.storedTexts.set(text, key);
+		}
+		for (const [oldest, oldKey] of this.storedTexts) {
+			if (this.storedTexts.size <= STORED_TEXTS) break;
+			this.storedTexts.delete(oldest);
+			this.drop(oldKey);
+		}
+		return { kind: 'stored', key };
+	}
+
+	private drop(key: number): void {
+		if (!this.disposed) this.port.send({ method: 'dropTrace', key, id: this.nextId++ });
+	}
+
+	/* The body with its trace (its own, or its request's) as it is sent. */
+	private wiredBody(body: Body): Body {
+		if ('trace' in body) return { ...body, trace: this.wired(body.trace) } as Body;
+		if ('request' in body) return { ...body, request: { ...body.request, trace: this.wired(body.request.trace) } } as Body;
+		return body;
 	}
 
 	private call<T>(body: Body, options: CallOptions = {}): Promise<T> {
@@ -153,7 +227,7 @@ export class Client implements PagelabClient {
 				},
 				onProgress,
 			});
-			this.port.send({ ...body, id } as Request);
+			this.port.send({ ...this.wiredBody(body), id } as Request);
 		});
 	}
 

@@ -35,14 +35,25 @@ import {
 /** References simulated between two progress reports / cancel checks. */
 const CHUNK = 1 << 18;
 
+/**
+ * A trace as it crosses to the worker: as given, or (a big one, after the
+ * first call) the key under which the host keeps it (storeTrace).
+ */
+export type WireTrace = TraceSource | { kind: 'stored'; key: number };
+
+/** A request body with its trace as it crosses to the worker. */
+type Wired<R> = Omit<R, 'trace'> & { trace: WireTrace };
+
 export type Request =
 	| { id: number; method: 'listPolicies' }
-	| { id: number; method: 'loadTrace'; trace: TraceSource }
-	| { id: number; method: 'simulate'; request: SimulateRequest }
-	| { id: number; method: 'faultsByFrames'; request: FaultsByFramesRequest }
-	| { id: number; method: 'missCurve'; request: MissCurveRequest }
-	| { id: number; method: 'lifetime'; request: LifetimeRequest }
-	| { id: number; method: 'workingSetSeries'; request: WorkingSetRequest }
+	| { id: number; method: 'loadTrace'; trace: WireTrace }
+	| { id: number; method: 'simulate'; request: Wired<SimulateRequest> }
+	| { id: number; method: 'faultsByFrames'; request: Wired<FaultsByFramesRequest> }
+	| { id: number; method: 'missCurve'; request: Wired<MissCurveRequest> }
+	| { id: number; method: 'lifetime'; request: Wired<LifetimeRequest> }
+	| { id: number; method: 'workingSetSeries'; request: Wired<WorkingSetRequest> }
+	| { id: number; method: 'storeTrace'; key: number; trace: TraceSource }
+	| { id: number; method: 'dropTrace'; key: number }
 	| { id: number; method: 'snapshot'; session: number; step: number }
 	| { id: number; method: 'events'; session: number; from: number; to: number }
 	| { id: number; method: 'eventArrays'; session: number; from: number; to: number }
@@ -109,16 +120,19 @@ async function inflated(source: TraceSource): Promise<TraceSource> {
 	}
 }
 
-/** The request with its trace file inflated if it is gzip-compressed. */
-async function withTraceInflated(request: Request): Promise<Request> {
-	if (request.method === 'loadTrace') return { ...request, trace: await inflated(request.trace) };
-	if ('request' in request) return { ...request, request: { ...request.request, trace: await inflated(request.request.trace) } } as Request;
-	return request;
-}
+/** A request whose trace is the source itself, inflated if it was gzip-compressed. */
+type Resolved<R> = R extends { trace: WireTrace }
+	? Omit<R, 'trace'> & { trace: TraceSource }
+	: R extends { request: { trace: WireTrace } }
+		? Omit<R, 'request'> & { request: Omit<R['request'], 'trace'> & { trace: TraceSource } }
+		: R;
+type ResolvedRequest = Resolved<Exclude<Request, { method: 'storeTrace' | 'dropTrace' | 'cancel' }>>;
 
 export class Host {
 	private readonly sessions = new Map<number, SessionState>();
 	private readonly cancelled = new Set<number>();
+	/* Traces the client sent once (storeTrace), inflated, by key: later calls name them (WireTrace). */
+	private readonly stored = new Map<number, Promise<TraceSource>>();
 	private nextSession = 1;
 
 	constructor(
@@ -126,15 +140,33 @@ export class Host {
 		private readonly post: Post,
 	) {}
 
+	/*
+	 * cancel, storeTrace and dropTrace take effect at once, before any await,
+	 * so a call that follows them in the queue already sees them; they get
+	 * no reply (a bad stored gzip file fails the calls that use it).
+	 */
 	async handle(request: Request): Promise<void> {
 		if (request.method === 'cancel') {
 			this.cancelled.add(request.target);
 			return;
 		}
+		if (request.method === 'storeTrace') {
+			const source = inflated(request.trace);
+			source.catch(() => {});
+			this.stored.set(request.key, source);
+			return;
+		}
+		if (request.method === 'dropTrace') {
+			this.stored.delete(request.key);
+			return;
+		}
 		const { id } = request;
+		/* Looked up now, before any await: a dropTrace queued behind this call must not take its trace away. */
+		const resolving = this.resolved(request);
+		resolving.catch(() => {});
 		try {
 			const engine = await this.engine;
-			const [value, transfer] = await this.answer(engine, await withTraceInflated(request));
+			const [value, transfer] = await this.answer(engine, await resolving);
 			this.post({ id, ok: true, value }, transfer);
 		} catch (error) {
 			const aborted = error instanceof Aborted;
@@ -145,7 +177,21 @@ export class Host {
 		}
 	}
 
-	private async answer(engine: Engine, request: Request): Promise<[unknown, Transferable[]]> {
+	/* The source a wire trace stands for: a stored one looked up, a file inflated if it is gzip. */
+	private async source(trace: WireTrace): Promise<TraceSource> {
+		if (trace.kind !== 'stored') return inflated(trace);
+		const stored = this.stored.get(trace.key);
+		if (!stored) throw new PagelabError(`trace ${trace.key} was dropped or never stored`);
+		return stored;
+	}
+
+	private async resolved(request: Exclude<Request, { method: 'storeTrace' | 'dropTrace' | 'cancel' }>): Promise<ResolvedRequest> {
+		if (request.method === 'loadTrace') return { ...request, trace: await this.source(request.trace) };
+		if ('request' in request) return { ...request, request: { ...request.request, trace: await this.source(request.request.trace) } } as ResolvedRequest;
+		return request;
+	}
+
+	private async answer(engine: Engine, request: ResolvedRequest): Promise<[unknown, Transferable[]]> {
 		switch (request.method) {
 			case 'listPolicies':
 				return [engine.listPolicies(), []];
@@ -205,8 +251,6 @@ export class Host {
 				}
 				return [null, []];
 			}
-			case 'cancel':
-				throw new PagelabError('cancel is not a call');
 		}
 	}
 

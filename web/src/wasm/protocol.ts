@@ -97,11 +97,6 @@ export function comparePages(a: PageNumber, b: PageNumber): number {
 	return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** A page number as a plain number, for plotting (exact up to 2^53). */
-export function pageAsNumber(page: PageNumber): number {
-	return Number(page);
-}
-
 /** The page number of each reference of a trace: ids[i] indexes `numbers`. */
 export interface PageSequence {
 	ids: Uint32Array;

@@ -216,8 +216,8 @@ const POINTS_PER_FRAME = 10_000;
  * dots are written straight into the pixels: tens of thousands of fillRect
  * calls take half a second in a software-rendered browser, this a few ms.
  * A few points are drawn as big as dots; a cloud of them shrinks to two
- * pixels (times the device pixel ratio).  A big cloud is drawn over several
- * animation frames (POINTS_PER_FRAME each), so the page stays responsive;
+ * pixels (times the device pixel ratio).  The cloud is drawn from the next
+ * animation frame on, over several (POINTS_PER_FRAME each), so the page stays responsive;
  * the returned function stops a drawing that new data made stale.
  */
 function drawCanvasPoints(canvas: HTMLCanvasElement, spec: ChartSpec, layout: ChartLayout): () => void {
@@ -261,7 +261,8 @@ function drawCanvasPoints(canvas: HTMLCanvasElement, spec: ChartSpec, layout: Ch
 		if (part < work.length)
 			frame = requestAnimationFrame(drawSome);
 	};
-	drawSome();
+	/* Not in the commit that placed the canvas: that task has the chart's SVG to lay out already. */
+	frame = requestAnimationFrame(drawSome);
 	return () => cancelAnimationFrame(frame);
 }
 

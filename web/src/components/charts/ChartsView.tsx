@@ -27,7 +27,7 @@
  */
 
 import { Fragment, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { pageAsNumber, pageAt, type MissCurve, type PagelabClient, type PageSequence } from '../../wasm/protocol';
+import { type MissCurve, type PagelabClient, type PageSequence } from '../../wasm/protocol';
 import { usePolicyList } from '../usePolicyList';
 import { useSimulation } from '../useSimulation';
 import { paramsFor, restorePolicies, type ComparedScenario } from '../../model/compare';
@@ -140,9 +140,11 @@ function accessSpec(pages: PageSequence): ChartSpec {
 	const count = Math.ceil(references / stride);
 	const x = new Float64Array(count);
 	const y = new Float64Array(count);
+	/* Read straight from the table (a number, or a bigint made a number for plotting): 50 000 points in the render. */
+	const { ids, numbers } = pages;
 	for (let i = 0; i < count; i++) {
 		x[i] = i * stride + 1;
-		y[i] = pageAsNumber(pageAt(pages, i * stride));
+		y[i] = Number(numbers[ids[i * stride]]);
 	}
 	return {
 		id: 'access',

@@ -1,17 +1,21 @@
 /*
  * ChipList.tsx - a list's page chips, drawn only where they can be seen.
  *
- * A list of up to ALL_CHIPS_LIMIT pages (`whole`; lecture mode passes
- * LECTURE_CHIPS_LIMIT, so a list drawn whole still fits a projector at
- * 24 px instead of being scaled down) is drawn whole, as a wrapping row
- * of chips.  A longer one (Linux or CLOCK with thousands of frames) is a
- * scroll box VISIBLE_ROWS rows high that draws only the rows in view (and
- * one either side): a step then renders and lays out about a hundred chips,
- * not four thousand.  For that the chips of a long list share one width
- * (--chip-w, the widest chip drawn so far: chips of one list carry the
- * same fields, and every number takes the widest number's digits), which makes every row
- * hold the same number of chips and the window a matter of arithmetic; the
- * rows above and below the window are the list's padding.
+ * A list of up to ALL_CHIPS_LIMIT pages (`whole`) is drawn whole, as a
+ * wrapping row of chips.  A longer one (Linux or CLOCK with thousands of
+ * frames) is a scroll box VISIBLE_ROWS rows high that draws only the rows
+ * in view (and one either side): a step then renders and lays out about a
+ * hundred chips, not four thousand.  For that the chips of a long list
+ * share one width (--chip-w, the widest chip drawn so far: chips of one
+ * list carry the same fields, and every number takes the widest number's
+ * digits), which makes every row hold the same number of chips and the
+ * window a matter of arithmetic; the rows above and below the window are
+ * the list's padding.
+ *
+ * Lecture mode gives `rows` instead (FitBox's budget, so that every list of
+ * a structure fits the projector at 24 px): a list of more pages than
+ * that is a scroll box of at most `rows` rows, its "drawn: positions" note
+ * read by a screen reader only (lecture.css).
  *
  * The box follows the action: when `follow` (the index of the page this
  * step referenced, or the hand's) moves out of view, it scrolls there.
@@ -22,9 +26,10 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperti
 
 /** Lists up to this long are drawn whole. */
 export const ALL_CHIPS_LIMIT = 96;
-/** In lecture mode: about what a projector's structure panel holds at 24 px. */
-export const LECTURE_CHIPS_LIMIT = 32;
-const VISIBLE_ROWS = 6;
+/** Rows of a long list's scroll box; in lecture mode the most a list is given (FitBox takes rows away until the structure fits). */
+export const VISIBLE_ROWS = 6;
+/* A row of chips before one is measured (a chip with flags at lecture size is about 1.8em high with its gap). */
+const ROW_ESTIMATE_EM = 1.8;
 /* Chips drawn before the first measurement (enough to fill a wide first row or two). */
 const FIRST_DRAW = 48;
 
@@ -41,6 +46,8 @@ interface Props {
 	children?: ReactNode;
 	/** Lists up to this long are drawn whole. */
 	whole?: number;
+	/** Lecture mode: at most this many rows; a list of more pages is a scroll box (replaces `whole`). */
+	rows?: number;
 }
 
 interface Metrics {
@@ -49,8 +56,9 @@ interface Metrics {
 	perRow: number;
 }
 
-export function ChipList({ testId, count, chip, follow, digits, children, whole = ALL_CHIPS_LIMIT }: Props) {
-	if (count <= whole)
+export function ChipList({ testId, count, chip, follow, digits, children, whole = ALL_CHIPS_LIMIT, rows }: Props) {
+	/* A list of no more pages than rows fits them: a row holds at least one chip. */
+	if (count <= (rows ?? whole))
 		return (
 			<ol className="pl-step-chips" data-testid={testId}>
 				{Array.from({ length: count }, (_, i) => chip(i, {}))}
@@ -58,7 +66,7 @@ export function ChipList({ testId, count, chip, follow, digits, children, whole 
 			</ol>
 		);
 	return (
-		<WindowedChips testId={testId} count={count} chip={chip} follow={follow} digits={digits}>
+		<WindowedChips testId={testId} count={count} chip={chip} follow={follow} digits={digits} rows={rows ?? VISIBLE_ROWS}>
 			{children}
 		</WindowedChips>
 	);
@@ -89,7 +97,7 @@ function measure(list: HTMLOListElement, resized: Element[], before: Metrics | n
 	return { chipWidth, rowHeight, perRow };
 }
 
-function WindowedChips({ testId, count, chip, follow, digits, children }: Props) {
+function WindowedChips({ testId, count, chip, follow, digits, children, rows: visibleRows }: Omit<Props, 'rows' | 'whole'> & { rows: number }) {
 	const box = useRef<HTMLDivElement>(null);
 	const list = useRef<HTMLOListElement>(null);
 	const [metrics, setMetrics] = useState<Metrics | null>(null);
@@ -130,21 +138,23 @@ function WindowedChips({ testId, count, chip, follow, digits, children }: Props)
 	});
 
 	/* Keep the followed chip's row in view: when it changes, not when the reader scrolls away from it. */
-	const followed = useRef<number | null>(null);
+	const followed = useRef<string | null>(null);
 	useLayoutEffect(() => {
 		const element = box.current;
-		if (!element || !metrics || follow === null || follow < 0 || follow === followed.current) return;
-		followed.current = follow;
+		/* ...or when the box gets fewer rows (lecture mode's FitBox), which can leave it out. */
+		const key = `${follow}/${visibleRows}`;
+		if (!element || !metrics || follow === null || follow < 0 || key === followed.current) return;
+		followed.current = key;
 		const top = Math.floor(follow / metrics.perRow) * metrics.rowHeight;
 		if (top < element.scrollTop || top + metrics.rowHeight > element.scrollTop + element.clientHeight) {
 			element.scrollTop = Math.max(0, top - (element.clientHeight - metrics.rowHeight) / 2);
 			setScrollTop(element.scrollTop);
 		}
-	}, [follow, metrics]);
+	}, [follow, metrics, visibleRows]);
 
 	const rows = metrics ? Math.ceil(count / metrics.perRow) : 0;
 	const firstRow = metrics ? Math.max(0, Math.floor(scrollTop / metrics.rowHeight) - 1) : 0;
-	const lastRow = metrics ? Math.min(rows - 1, firstRow + VISIBLE_ROWS + 2) : 0;
+	const lastRow = metrics ? Math.min(rows - 1, firstRow + visibleRows + 2) : 0;
 	const first = metrics ? firstRow * metrics.perRow : 0;
 	const end = metrics ? Math.min(count, (lastRow + 1) * metrics.perRow) : Math.min(count, FIRST_DRAW);
 	const drawn = [];
@@ -162,7 +172,7 @@ function WindowedChips({ testId, count, chip, follow, digits, children }: Props)
 				ref={box}
 				tabIndex={0}
 				aria-label={`${count} pages; scroll for more`}
-				style={metrics ? { maxHeight: `calc(${VISIBLE_ROWS * metrics.rowHeight}px + 0.7rem)` } : undefined}
+				style={{ maxHeight: metrics ? `calc(${visibleRows * metrics.rowHeight}px + 0.35rem)` : `${visibleRows * ROW_ESTIMATE_EM}em` }}
 				onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}
 			>
 				<ol className="pl-step-chips pl-step-windowed" data-testid={testId} ref={list} style={style} data-first={first} data-end={end}>

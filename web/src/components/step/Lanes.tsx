@@ -24,7 +24,7 @@ export function lanePairs(names: string[]): Array<{ type: string; active: number
 }
 
 function Lane(props: DrawingProps & { list: number; kind: 'active' | 'inactive' }) {
-	const { policy, snapshot, fieldMax, transitions, referenced, wholeChips, list, kind } = props;
+	const { policy, snapshot, fieldMax, transitions, referenced, rows, list, kind } = props;
 	const name = policy.lists[list].name;
 	const entries = snapshot.lists[list];
 	return (
@@ -40,7 +40,7 @@ function Lane(props: DrawingProps & { list: number; kind: 'active' | 'inactive' 
 			<ChipList
 				testId={`list-${name}`}
 				count={entries.length}
-				whole={wholeChips}
+				rows={rows}
 				digits={entries.widestDigits()}
 				follow={followedIndex(entries, referenced)}
 				chip={(i, position) => (

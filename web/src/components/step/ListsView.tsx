@@ -22,8 +22,8 @@ export interface DrawingProps {
 	usedLists: Set<number>;
 	/** The page this step referenced (null at step 0): a long list keeps it in view. */
 	referenced: PageNumber | null;
-	/** Lists up to this long are drawn whole, longer ones as a scroll box (ChipList; lecture mode gives fewer). */
-	wholeChips?: number;
+	/** Lecture mode: the rows of chips each list may take, a longer list a scroll box (ChipList, FitBox). */
+	rows?: number;
 }
 
 export function marksFor(page: PageNumber, t: Transitions): ChipMarks {
@@ -75,7 +75,7 @@ export function endsOf(policy: PolicyInfo, list: number): string {
 /* A ghost list shows its newest entries only: history, not memory, and up to `frames` long. */
 const GHOSTS_SHOWN = 24;
 
-export function ListRow({ policy, snapshot, fieldMax, transitions, referenced, wholeChips, list }: DrawingProps & { list: number }) {
+export function ListRow({ policy, snapshot, fieldMax, transitions, referenced, rows, list }: DrawingProps & { list: number }) {
 	const info = policy.lists[list];
 	const entries = snapshot.lists[list];
 	const count = info.ghost ? Math.min(entries.length, GHOSTS_SHOWN) : entries.length;
@@ -94,7 +94,7 @@ export function ListRow({ policy, snapshot, fieldMax, transitions, referenced, w
 			<ChipList
 				testId={`list-${info.name}`}
 				count={count}
-				whole={wholeChips}
+				rows={rows}
 				digits={entries.widestDigits(count)}
 				follow={followedIndex(entries, referenced, hands.map((hand) => hand.position))}
 				chip={(i, position) => (
@@ -111,7 +111,7 @@ export function ListRow({ policy, snapshot, fieldMax, transitions, referenced, w
 				)}
 			>
 				<EvictedGhosts list={list} transitions={transitions} />
-				{hidden > 0 && <li className="pl-note">and {hidden} older</li>}
+				{hidden > 0 && <li className="pl-note pl-step-older-note">and {hidden} older</li>}
 			</ChipList>
 			{hands.map((hand) => (
 				<div key={hand.name} className="pl-step-hand-marker" data-testid={`hand-${hand.name}`} data-position={String(hand.position)}>

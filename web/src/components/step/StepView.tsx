@@ -25,7 +25,7 @@ import { unwrapHand } from '../../viz/clock';
 import { Controls } from './Controls';
 import { FrameGrid, widestPage } from './FrameGrid';
 import { FitBox } from './FitBox';
-import { LECTURE_CHIPS_LIMIT } from './ChipList';
+import { VISIBLE_ROWS } from './ChipList';
 import { useElementWidth } from '../charts/useElementWidth';
 import { StructureView, drawingFor } from './StructureView';
 import { CountersPanel } from './CountersPanel';
@@ -275,6 +275,9 @@ export function StepView({ run, step: requested, onStep, lecture, hideAnswers, p
 	);
 	const animation = { '--anim-ms': `${Math.round(Math.min(700, 800 / speed))}ms` } as CSSProperties;
 	const full = run.result.stats;
+	const wholeFaults = full.misses.toLocaleString('en');
+	const wholeReferences = full.references.toLocaleString('en');
+	const wholePercent = ((100 * full.misses) / Math.max(1, full.references)).toFixed(1);
 	const exportLog = () =>
 		saveText(`pagelab-${run.scenario.policy}-steps-1-${step}.csv`, stepLogCsv(run, step, predictions.scored), 'text/csv');
 	const answersHidden = hideAnswers || predict;
@@ -334,12 +337,17 @@ export function StepView({ run, step: requested, onStep, lecture, hideAnswers, p
 				{!answersHidden && <div className="pl-step-stat pl-step-whole">
 					<span className="pl-step-label">
 						<Shortened full="whole trace">
-							whole<span className="pl-step-narrow-hidden"> trace</span>
+							whole<span className="pl-step-medium-hidden"> trace</span>
 						</Shortened>
 					</span>
 					<span className="pl-step-value pl-step-small" data-testid="stat-whole">
-						{full.misses.toLocaleString('en')} faults / {full.references.toLocaleString('en')} refs (
-						{((100 * full.misses) / Math.max(1, full.references)).toFixed(1)}%)
+						<Shortened full={`${wholeFaults} faults / ${wholeReferences} refs (${wholePercent}%)`}>
+							{wholeFaults} faults / {wholeReferences}
+							<span className="pl-step-narrow-hidden">
+								{' '}
+								refs ({wholePercent}%)
+							</span>
+						</Shortened>
 					</span>
 				</div>}
 			</div>
@@ -364,24 +372,26 @@ export function StepView({ run, step: requested, onStep, lecture, hideAnswers, p
 					<h2>
 						{run.policy.title} <span className="pl-step-policy-name">({run.policy.name})</span>
 					</h2>
-					{/* The clock face is an SVG that scales itself to the panel; the lists and lanes are scaled by FitBox. */}
-					<FitBox fit={lecture && !['clock', 'clockpro'].includes(drawingFor({ policy: run.policy, frames: run.scenario.frames }))}>
-					{shown ? (
-						<StructureView
-							policy={run.policy}
-							snapshot={shown.snapshot}
-							frames={run.scenario.frames}
-							fieldMax={run.fieldMax}
-							transitions={shown.transitions}
-							handTurns={shown.handTurns}
-							usedLists={usedLists}
-							referenced={shown.step > 0 ? timeline.reference(shown.step) : null}
-							wholeChips={lecture ? LECTURE_CHIPS_LIMIT : undefined}
-							step={shown.step}
-						/>
-					) : (
-						<p className="pl-note">loading the structure…</p>
-					)}
+					{/* The clock face is an SVG that scales itself to the panel; the lists and lanes are fitted by FitBox. */}
+					<FitBox resetFor={run} fit={lecture && !['clock', 'clockpro'].includes(drawingFor({ policy: run.policy, frames: run.scenario.frames }))} rows={lecture ? VISIBLE_ROWS : undefined}>
+						{(rows) =>
+							shown ? (
+								<StructureView
+									policy={run.policy}
+									snapshot={shown.snapshot}
+									frames={run.scenario.frames}
+									fieldMax={run.fieldMax}
+									transitions={shown.transitions}
+									handTurns={shown.handTurns}
+									usedLists={usedLists}
+									referenced={shown.step > 0 ? timeline.reference(shown.step) : null}
+									rows={rows}
+									step={shown.step}
+								/>
+							) : (
+								<p className="pl-note">loading the structure…</p>
+							)
+						}
 					</FitBox>
 				</section>
 			</div>
