@@ -221,8 +221,13 @@ uint32_t pl_page_map_intern(struct pl_page_map *map, uint64_t number, int *added
 	return id;
 }
 
+uint32_t pl_page_map_count(const struct pl_page_map *map)
+{
+	return map->count;
+}
+
 int pl_page_map_intern_batch(struct pl_page_map *map, const uint64_t *numbers, uint32_t n,
-			     uint32_t *ids)
+			     uint32_t *ids, uint64_t *number_of)
 {
 	int added;
 
@@ -236,6 +241,8 @@ int pl_page_map_intern_batch(struct pl_page_map *map, const uint64_t *numbers, u
 			;	/* seen before, densely numbered: the common case */
 		else if ((id = pl_page_map_intern(map, number, &added)) == PL_NONE)
 			return -1;
+		else if (added)
+			number_of[id] = number;
 		ids[i] = id;
 	}
 	return 0;

@@ -24,13 +24,15 @@ void pl_page_map_destroy(struct pl_page_map *map);
 uint32_t pl_page_map_intern(struct pl_page_map *map, uint64_t number, int *added);
 /* Starts loading the slot where `number` would be, ahead of interning it. */
 void pl_page_map_prefetch(const struct pl_page_map *map, uint64_t number);
+/* How many ids have been handed out. */
+uint32_t pl_page_map_count(const struct pl_page_map *map);
 /*
  * ids[i] = pl_page_map_intern() of numbers[i], faster than one at a time
- * (slots prefetched ahead, so cache misses overlap); a caller learns the new
- * numbers as the ids equal to the count before (ids are handed out in
- * order).  -1 when out of memory.
+ * (slots prefetched ahead, so cache misses overlap); number_of[id] = the
+ * number, for each new id (number_of has room for n more ids than there
+ * are).  -1 when out of memory.
  */
 int pl_page_map_intern_batch(struct pl_page_map *map, const uint64_t *numbers, uint32_t n,
-			     uint32_t *ids);
+			     uint32_t *ids, uint64_t *number_of);
 
 #endif /* PAGELAB_PAGE_MAP_H */

@@ -79,17 +79,28 @@ static int reserve_references(struct pl_trace *t, uint32_t more)
 	return 0;
 }
 
+/* Makes room in number[] for `more` pages. */
+static int room_for_numbers(struct pl_trace *t, uint32_t more)
+{
+	uint64_t cap = t->page_cap ? t->page_cap : 1024;
+	uint64_t *p;
+
+	while (cap < (uint64_t)t->npages + more)
+		cap *= 2;
+	if (cap > PL_NONE)
+		cap = PL_NONE;
+	if (cap < (uint64_t)t->npages + more ||
+	    !(p = grow_array(t->number, (uint32_t)cap, sizeof(*t->number))))
+		return -1;
+	t->number = p;
+	t->page_cap = (uint32_t)cap;
+	return 0;
+}
+
 static int remember_number(struct pl_trace *t, uint32_t id, uint64_t number)
 {
-	if (id >= t->page_cap) {
-		uint32_t cap = t->page_cap ? t->page_cap * 2 : 1024;
-		uint64_t *p = grow_array(t->number, cap, sizeof(*t->number));
-
-		if (!p)
-			return -1;
-		t->number = p;
-		t->page_cap = cap;
-	}
+	if (id >= t->page_cap && room_for_numbers(t, 1))
+		return -1;
 	t->number[id] = number;
 	t->npages = id + 1;
 	return 0;
@@ -108,16 +119,6 @@ uint32_t pl_trace_intern(struct pl_trace *t, uint64_t number)
 	return id;
 }
 
-/* Remembers the numbers of the ids in ids[0 .. n-1] that are new (ids are handed out in order). */
-static int remember_new(struct pl_trace *t, const uint64_t *numbers, const uint32_t *ids,
-			uint32_t n)
-{
-	for (uint32_t i = 0; i < n; i++)
-		if (ids[i] == t->npages && remember_number(t, ids[i], numbers[i]))
-			return -1;
-	return 0;
-}
-
 int pl_trace_intern_batch(struct pl_trace *t, const uint64_t *numbers, uint32_t n,
 			  uint32_t *ids)
 {
@@ -125,9 +126,14 @@ int pl_trace_intern_batch(struct pl_trace *t, const uint64_t *numbers, uint32_t 
 
 	if (!t->map && !(t->map = pl_page_map_create()))
 		return -1;
-	if (ids)
-		return pl_page_map_intern_batch(t->map, numbers, n, ids) ||
-		       remember_new(t, numbers, ids, n) ? -1 : 0;
+	if (ids) {
+		if (n > t->page_cap - t->npages && room_for_numbers(t, n))
+			return -1;
+		if (pl_page_map_intern_batch(t->map, numbers, n, ids, t->number))
+			return -1;
+		t->npages = pl_page_map_count(t->map);
+		return 0;
+	}
 	for (uint32_t done = 0, k; done < n; done += k) {
 		k = n - done < INTERN_SCRATCH ? n - done : INTERN_SCRATCH;
 		if (pl_trace_intern_batch(t, numbers + done, k, scratch))

@@ -188,51 +188,212 @@ static int spill_batch(struct cli_stream *s, const struct pl_refs *b)
 {
 	return spill_write(&s->col[COL_PAGE], s->ids, b->n, sizeof(*s->ids)) ||
 	       spill_write(&s->col[COL_FLAGS], b->flags, b->n, sizeof(*b->flags)) ||
-	       (pl_reader_has_pid(s->r) &&
-		spill_write(&s->col[COL_PID], b->pid, b->n, sizeof(*b->pid))) ||
-	       (pl_reader_has_time(s->r) &&
-		spill_write(&s->col[COL_TIME], b->time, b->n, sizeof(*b->time))) ? -1 : 0;
+	       (b->pid && spill_write(&s->col[COL_PID], b->pid, b->n, sizeof(*b->pid))) ||
+	       (b->time && spill_write(&s->col[COL_TIME], b->time, b->n, sizeof(*b->time)))
+		       ? -1 : 0;
 }
+/* --------------------------------------------------- parsing ahead */
+
+/* Reader batches parsed ahead of pass 1's interning, on a thread of their own. */
+#define PARSE_AHEAD 4
+
+/* A copy of one reader batch (the reader reuses its own arrays). */
+struct parsed {
+	uint64_t *number, *time;
+	uint8_t *flags;
+	uint32_t *pid;
+	uint32_t n, cap;
+	bool has_pid, has_time;
+};
+
+/*
+ * The reader runs on its own thread, PARSE_AHEAD batches ahead at most:
+ * batches are handed over in order through a ring, so the references and
+ * their ids are exactly those of a parse in line.  Slot k % PARSE_AHEAD
+ * holds batch k for filled > k >= taken; the parser only writes batch
+ * `filled`, the consumer only reads batch `taken`.
+ */
+struct parser {
+	struct pl_reader *r;
+	pthread_t thread;
+	bool threaded;
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
+	struct parsed slot[PARSE_AHEAD];
+	uint64_t filled, taken;
+	bool ended, stop;	/* the reader returned got <= 0; the consumer gave up */
+	bool holding;		/* the consumer has batch `taken` */
+	int got;
+	struct pl_error err;
+};
+
+static int copy_batch(struct parsed *to, const struct pl_refs *b)
+{
+	if (b->n > to->cap) {
+		free(to->number);
+		free(to->time);
+		free(to->flags);
+		free(to->pid);
+		to->number = malloc(b->n * sizeof(*to->number));
+		to->time = malloc(b->n * sizeof(*to->time));
+		to->flags = malloc(b->n);
+		to->pid = malloc(b->n * sizeof(*to->pid));
+		to->cap = to->number && to->time && to->flags && to->pid ? b->n : 0;
+		if (!to->cap)
+			return -1;
+	}
+	to->n = b->n;
+	to->has_pid = b->pid;
+	to->has_time = b->time;
+	memcpy(to->number, b->number, b->n * sizeof(*b->number));
+	memcpy(to->flags, b->flags, b->n);
+	if (b->pid)
+		memcpy(to->pid, b->pid, b->n * sizeof(*b->pid));
+	if (b->time)
+		memcpy(to->time, b->time, b->n * sizeof(*b->time));
+	return 0;
+}
+
+static void *parse_ahead(void *arg)
+{
+	struct parser *p = arg;
+	struct pl_refs b;
+	bool stop;
+	int got;
+
+	do {
+		pthread_mutex_lock(&p->lock);
+		while (p->filled - p->taken == PARSE_AHEAD && !p->stop)
+			pthread_cond_wait(&p->changed, &p->lock);
+		stop = p->stop;
+		pthread_mutex_unlock(&p->lock);
+		if (stop)
+			return NULL;
+		got = pl_reader_next(p->r, &b, &p->err);
+		if (got > 0 && copy_batch(&p->slot[p->filled % PARSE_AHEAD], &b)) {
+			snprintf(p->err.msg, sizeof(p->err.msg), "%s: out of memory",
+				 pl_reader_name(p->r));
+			got = -1;
+		}
+		pthread_mutex_lock(&p->lock);
+		if (got > 0)
+			p->filled++;
+		else
+			p->ended = true, p->got = got;
+		pthread_cond_broadcast(&p->changed);
+		pthread_mutex_unlock(&p->lock);
+	} while (got > 0);
+	return NULL;
+}
+
+/* Starts parsing ahead; without a thread, parser_next() parses in line. */
+static void parser_start(struct parser *p, struct pl_reader *r)
+{
+	*p = (struct parser){ .r = r };
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->changed, NULL);
+	p->threaded = !pthread_create(&p->thread, NULL, parse_ahead, p);
+}
+
+/* The next batch into *b, as pl_reader_next(); the previous one is then given back. */
+static int parser_next(struct parser *p, struct pl_refs *b, struct pl_error *err)
+{
+	struct parsed *got;
+	bool none;
+
+	if (!p->threaded)
+		return pl_reader_next(p->r, b, err);
+	pthread_mutex_lock(&p->lock);
+	if (p->holding) {
+		p->taken++;
+		p->holding = false;
+		pthread_cond_broadcast(&p->changed);
+	}
+	while (p->taken == p->filled && !p->ended)
+		pthread_cond_wait(&p->changed, &p->lock);
+	none = p->taken == p->filled;
+	p->holding = !none;
+	pthread_mutex_unlock(&p->lock);
+	if (none) {
+		*err = p->err;
+		return p->got;
+	}
+	got = &p->slot[p->taken % PARSE_AHEAD];
+	*b = (struct pl_refs){
+		.n = got->n, .number = got->number, .flags = got->flags,
+		.pid = got->has_pid ? got->pid : NULL,
+		.time = got->has_time ? got->time : NULL,
+	};
+	return 1;
+}
+
+/* Stops the parser thread (at the end of its current batch) and frees the ring. */
+static void parser_stop(struct parser *p)
+{
+	if (p->threaded) {
+		pthread_mutex_lock(&p->lock);
+		p->stop = true;
+		pthread_cond_broadcast(&p->changed);
+		pthread_mutex_unlock(&p->lock);
+		pthread_join(p->thread, NULL);
+	}
+	for (unsigned i = 0; i < PARSE_AHEAD; i++) {
+		free(p->slot[i].number);
+		free(p->slot[i].time);
+		free(p->slot[i].flags);
+		free(p->slot[i].pid);
+	}
+	pthread_cond_destroy(&p->changed);
+	pthread_mutex_destroy(&p->lock);
+}
+
+/* ------------------------------------------------------------ pass 1 */
+
+/* One parsed batch: its pages interned, fed to `also`, spilled. */
+static int learn_batch(struct cli_stream *s, const struct pl_refs *b, struct pl_locality *also,
+		       struct pl_error *err)
+{
+	if (b->n > s->ids_cap) {
+		uint32_t *ids = realloc(s->ids, b->n * sizeof(*ids));
+
+		if (!ids)
+			return snprintf(err->msg, sizeof(err->msg), "%s: out of memory",
+					pl_reader_name(s->r)), -1;
+		s->ids = ids;
+		s->ids_cap = b->n;
+	}
+	if (pl_trace_intern_batch(&s->t, b->number, b->n, s->ids))
+		return snprintf(err->msg, sizeof(err->msg), "%s: out of memory after %u pages",
+				pl_reader_name(s->r), s->t.npages), -1;
+	for (uint32_t i = 0; also && i < b->n; i++)
+		if (pl_locality_add(also, s->ids[i], err))
+			return -1;
+	if (spill_batch(s, b))
+		return snprintf(err->msg, sizeof(err->msg), "%s: cannot write a temporary file "
+				"(TMPDIR): %s", pl_reader_name(s->r), strerror(errno)), -1;
+	s->total += b->n;
+	if (s->total >= PL_NONE - 1)
+		return snprintf(err->msg, sizeof(err->msg), "%s: more than %u references, the most "
+				"a trace can hold", pl_reader_name(s->r), PL_NONE - 2), -1;
+	return 0;
+}
+
 /*
  * Pass 1, the only parse: every page number interned once (the distinct
  * pages, which the simulator sizes its tables by) and every reference
- * written to the spill file as its dense id.
+ * written to the spill files as its dense id, while the parser thread
+ * reads and parses the batches after it.
  */
 static int learn_pages(struct cli_stream *s, struct pl_locality *also, struct pl_error *err)
 {
-	struct pl_refs b;
+	struct pl_refs b = { 0 };
+	struct parser p;
 	int got;
 
-	while ((got = pl_reader_next(s->r, &b, err)) > 0) {
-		if (b.n > s->ids_cap) {
-			uint32_t *ids = realloc(s->ids, b.n * sizeof(*ids));
-
-			if (!ids)
-				return snprintf(err->msg, sizeof(err->msg), "%s: out of memory",
-						pl_reader_name(s->r)), -1;
-			s->ids = ids;
-			s->ids_cap = b.n;
-		}
-		if (pl_trace_intern_batch(&s->t, b.number, b.n, s->ids)) {
-			snprintf(err->msg, sizeof(err->msg), "%s: out of memory after %u pages",
-				 pl_reader_name(s->r), s->t.npages);
-			return -1;
-		}
-		for (uint32_t i = 0; also && i < b.n; i++)
-			if (pl_locality_add(also, s->ids[i], err))
-				return -1;
-		if (spill_batch(s, &b)) {
-			snprintf(err->msg, sizeof(err->msg), "%s: cannot write a temporary file "
-				 "(TMPDIR): %s", pl_reader_name(s->r), strerror(errno));
-			return -1;
-		}
-		s->total += b.n;
-		if (s->total >= PL_NONE - 1) {
-			snprintf(err->msg, sizeof(err->msg), "%s: more than %u references, the most "
-				 "a trace can hold", pl_reader_name(s->r), PL_NONE - 2);
-			return -1;
-		}
-	}
+	parser_start(&p, s->r);
+	while ((got = parser_next(&p, &b, err)) > 0 && !(got = learn_batch(s, &b, also, err)))
+		;
+	parser_stop(&p);
 	if (!got && !s->total)
 		return snprintf(err->msg, sizeof(err->msg), "%s: no references",
 				pl_reader_name(s->r)), -1;
