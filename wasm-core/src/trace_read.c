@@ -1118,13 +1118,33 @@ static int binary_header(struct pl_reader *r, struct pl_error *err)
 	return 0;
 }
 
-/* One varint of up to 65 bits: *low gets bits 0..63, *high bit 64; NULL if bad. */
+/*
+ * One varint of up to 65 bits: *low gets bits 0..63, *high bit 64; NULL if
+ * bad.  A varint of up to 8 bytes with 8 bytes to read is decoded without
+ * a loop: the first byte with its high bit clear ends it, and three
+ * shift-and-merge steps pack the 7-bit groups of the bytes before.
+ */
 static const unsigned char *get_varint(const unsigned char *p, const unsigned char *end,
 				       uint64_t *low, unsigned *high)
 {
-	uint64_t v = 0;
+	uint64_t v = 0, w, stops;
 
 	*high = 0;
+	if (end - p >= 8) {
+		memcpy(&w, p, sizeof(w));
+		stops = ~w & 0x8080808080808080ull;
+		if (stops) {
+			unsigned len = (unsigned)__builtin_ctzll(stops) / 8 + 1;
+
+			if (len < 8)
+				w &= ((uint64_t)1 << 8 * len) - 1;
+			w &= 0x7f7f7f7f7f7f7f7full;
+			w = (w & 0x007f007f007f007full) | (w & 0x7f007f007f007f00ull) >> 1;
+			w = (w & 0x00003fff00003fffull) | (w & 0x3fff00003fff0000ull) >> 2;
+			*low = (w & 0x000000000fffffffull) | (w & 0x0fffffff00000000ull) >> 4;
+			return p + len;
+		}
+	}
 	for (unsigned shift = 0; p < end; shift += 7) {
 		unsigned char b = *p++;
 
