@@ -241,7 +241,7 @@ int pl_page_map_intern_batch(struct pl_page_map *map, const uint64_t *numbers, u
 			;	/* seen before, densely numbered: the common case */
 		else if ((id = pl_page_map_intern(map, number, &added)) == PL_NONE)
 			return -1;
-		else if (added)
+		else if (added && number_of)
 			number_of[id] = number;
 		ids[i] = id;
 	}

@@ -28,9 +28,9 @@ void pl_page_map_prefetch(const struct pl_page_map *map, uint64_t number);
 uint32_t pl_page_map_count(const struct pl_page_map *map);
 /*
  * ids[i] = pl_page_map_intern() of numbers[i], faster than one at a time
- * (slots prefetched ahead, so cache misses overlap); number_of[id] = the
- * number, for each new id (number_of has room for n more ids than there
- * are).  -1 when out of memory.
+ * (slots prefetched ahead, so cache misses overlap); unless number_of is
+ * NULL, number_of[id] = the number for each new id (it has room for n more
+ * ids than there are).  -1 when out of memory.
  */
 int pl_page_map_intern_batch(struct pl_page_map *map, const uint64_t *numbers, uint32_t n,
 			     uint32_t *ids, uint64_t *number_of);
