@@ -17,9 +17,10 @@
  * bytes a page (16-byte slots, at most half full).  For 1M pages that is
  * 4 MB, which stays in the last-level cache, against 32 MB, which does
  * not.  ndirect grows (a power of two) to take in a new number as long as
- * the array stays within DIRECT_PER_PAGE entries a distinct page (or
- * DIRECT_MIN); the hashed numbers it then covers move into it and the
- * table is rebuilt without them.  Sparse numbers (hashed string ids, the
+ * the array stays within DIRECT_PER_PAGE entries for each number it would
+ * hold (or DIRECT_MIN): hashed_by_log says how many hashed numbers lie
+ * below any power of two, so the check costs no scan.  The hashed numbers
+ * it then covers move into it and the table is rebuilt without them.  Sparse numbers (hashed string ids, the
  * high addresses of a stack) stay in the table.  Each growth at least
  * doubles ndirect, so there are few.
  *
@@ -50,11 +51,18 @@ struct slot {
 struct pl_page_map {
 	uint32_t *direct;
 	uint64_t ndirect;
+	uint32_t ndirect_pages;		/* numbers in direct[] */
 	struct slot *slot;
 	uint32_t nslots, nhashed;
 	unsigned shift;		/* 64 - log2(nslots) */
 	uint32_t count;
+	uint32_t hashed_by_log[64];	/* hashed numbers by floor(log2(number)) */
 };
+
+static inline unsigned log2_of(uint64_t number)
+{
+	return 63 - (unsigned)__builtin_clzll(number | 1);
+}
 
 static inline uint32_t slot_of(const struct pl_page_map *map, uint64_t number)
 {
@@ -119,14 +127,17 @@ static int rehash(struct pl_page_map *map, uint32_t nslots)
 		return -1;
 	use_slots(map, slot, nslots);
 	map->nhashed = 0;
+	memset(map->hashed_by_log, 0, sizeof(map->hashed_by_log));
 	for (uint32_t i = 0; i < old_nslots; i++) {
 		if (old[i].id == PL_NONE)
 			continue;
 		if (old[i].key < map->ndirect) {
 			map->direct[old[i].key] = old[i].id;
+			map->ndirect_pages++;
 		} else {
 			place(map, old[i].key, old[i].id);
 			map->nhashed++;
+			map->hashed_by_log[log2_of(old[i].key)]++;
 		}
 	}
 	free(old);
@@ -140,25 +151,27 @@ static int rehash(struct pl_page_map *map, uint32_t nslots)
  */
 static int grow_direct(struct pl_page_map *map, uint64_t number)
 {
-	uint64_t allowed = ((uint64_t)map->count + 1) * DIRECT_PER_PAGE, n = DIRECT_MIN;
-	uint32_t remaining = 0, nslots = MIN_SLOTS;
+	uint64_t n = DIRECT_MIN, pages;
+	uint32_t moving = 0, nslots = MIN_SLOTS;
+	unsigned log = 16;	/* of n */
 	uint32_t *direct;
 
-	if (number >= DIRECT_MAX || (number >= DIRECT_MIN && number >= allowed))
+	if (number >= DIRECT_MAX)
 		return -1;
-	while (n <= number)
-		n *= 2;
-	if ((n > DIRECT_MIN && n > allowed) || n > SIZE_MAX / sizeof(*direct))
+	for (; n <= number; n *= 2)
+		log++;
+	for (unsigned b = 0; b < log; b++)
+		moving += map->hashed_by_log[b];	/* the hashed numbers below n */
+	pages = (uint64_t)map->ndirect_pages + moving + 1;
+	if ((n > DIRECT_MIN && n > pages * DIRECT_PER_PAGE) || n > SIZE_MAX / sizeof(*direct))
 		return -1;
 	if (!(direct = realloc(map->direct, (size_t)n * sizeof(*direct))))
 		return -1;
 	memset(direct + map->ndirect, 0xff, (size_t)(n - map->ndirect) * sizeof(*direct));
 	map->direct = direct;
-	for (uint32_t i = 0; i < map->nslots; i++)
-		remaining += map->slot[i].id != PL_NONE && map->slot[i].key >= n;
-	while ((uint64_t)remaining * 2 > nslots)
+	while ((uint64_t)(map->nhashed - moving) * 2 > nslots)
 		nslots *= 2;
-	if (map->nhashed > remaining) {
+	if (moving) {
 		uint64_t old = map->ndirect;
 
 		map->ndirect = n;
@@ -200,8 +213,10 @@ uint32_t pl_page_map_intern(struct pl_page_map *map, uint64_t number, int *added
 
 	*added = 0;
 	if (number < map->ndirect) {
-		if (map->direct[number] == PL_NONE)
+		if (map->direct[number] == PL_NONE) {
 			map->direct[number] = next_id(map, added);
+			map->ndirect_pages += *added;
+		}
 		return map->direct[number];
 	}
 	for (; map->slot[i].id != PL_NONE; i = (i + 1) & mask)
@@ -217,6 +232,7 @@ uint32_t pl_page_map_intern(struct pl_page_map *map, uint64_t number, int *added
 	if ((id = next_id(map, added)) != PL_NONE) {
 		map->slot[i] = (struct slot){ number, id };
 		map->nhashed++;
+		map->hashed_by_log[log2_of(number)]++;
 	}
 	return id;
 }
