@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * peak.c - CPU time and peak memory of one command, for bench/traces.py.
+ * peak.c - CPU time, wall time and peak memory of one command, for
+ * bench/traces.py.
  *
  *   build/peak COMMAND [ARGS...]
  *
  * Runs COMMAND (stdin, stdout, stderr inherited) and then prints
- * "peak: CPU_SECONDS PEAK_KB" on stderr.  A child's peak RSS counts the
+ * "peak: CPU_SECONDS PEAK_KB WALL_SECONDS" on stderr: CPU is user + system
+ * time of all its threads, wall from fork to exit.  A child's peak RSS counts the
  * memory of the process it was forked from as it was at exec, so a large
  * parent (Python with a trace in numpy arrays) would show through; this
  * small process forks instead, and its child's peak is the command's own.
@@ -16,11 +18,21 @@
 #include <sys/resource.h>
 #include <sys/time.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
 
 int main(int argc, char **argv)
 {
 	struct rusage ru;
+	double start = now();
 	int status;
 	pid_t pid;
 
@@ -42,8 +54,9 @@ int main(int argc, char **argv)
 		perror("peak: wait4");
 		return 2;
 	}
-	fprintf(stderr, "peak: %.6f %ld\n",
+	fprintf(stderr, "peak: %.6f %ld %.6f\n",
 		(double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 +
-		(double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6, ru.ru_maxrss);
+		(double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6, ru.ru_maxrss,
+		now() - start);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 2;
 }

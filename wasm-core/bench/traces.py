@@ -8,14 +8,22 @@ reference: numpy, libcachesim 0.3.5).  Issue 12's figures:
 
 1. `pagelab run` of LRU (64K frames) over a zipf(0.9) trace of 10M
    references over 1M pages (vs_libcachesim.py's, one decimal page number a
-   line), end to end as a separate process: CPU time (user + system) and
-   peak resident memory, for
+   line), end to end as a separate process: CPU time (user + system, both
+   its threads), wall time and peak resident memory, for
      - the file streamed (parsed once, O(distinct pages) memory),
      - the same bytes through a pipe (streamed the same way),
      - its gzip copy and its pagelab binary copy, streamed;
    beside pl_sim_run() alone with the trace already in memory
-   (time-policies), the yardstick: goal streamed >= 0.8 x that rate and
-   <= 64 MB peak.
+   (time-policies: CPU time of the call alone, one thread), the yardstick.
+   Goal: streamed >= 0.8 x that rate and <= 64 MB peak.  Each is measured
+   ROUNDS times, the yardstick and the runs interleaved, and the medians
+   compared (the largest peak).  "x alone, CPU"
+   compares CPU times, the ratio the goal is judged by: it does not
+   depend on the machine's load, and a thread that overlaps work (the
+   parser) saves no CPU.  "x alone, wall" divides the yardstick's CPU time
+   by the run's wall time: what overlapping buys on a core that is free,
+   and on a loaded machine it shows the load too (the load average is
+   printed).
 2. Reading alone (read-speed: CPU time of a pl_reader to the end): a
    synthetic Lackey log of ~2M lines as text and gzip-compressed (rate in
    MB/s of Lackey text either way; goal >= 200 MB/s), the zipf text, and the
@@ -30,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from statistics import median
 
 import numpy as np
 import libcachesim as lcs
@@ -37,10 +46,11 @@ import libcachesim as lcs
 from vs_libcachesim import FRAMES, REFS, write_oracle_general, zipf_trace
 
 LACKEY_LINES = 2_000_000
+ROUNDS = 3  # the yardstick and every end-to-end run, interleaved; medians are printed
 
 
 def child(build, cmd, pipe_from=None):
-    """Runs cmd under build/peak; returns (CPU seconds, peak RSS in MB, stdout).
+    """Runs cmd under build/peak; returns (CPU s, peak RSS in MB, wall s, stdout).
 
     stdin is /dev/null, or a pipe this process writes the file pipe_from
     into.
@@ -61,7 +71,7 @@ def child(build, cmd, pipe_from=None):
     peak = [line.split() for line in err.splitlines() if line.startswith("peak: ")]
     if p.returncode or not peak:
         sys.exit(f"traces.py: {' '.join(cmd)} failed: {err}")
-    return float(peak[-1][1]), int(peak[-1][2]) / 1024, text
+    return float(peak[-1][1]), int(peak[-1][2]) / 1024, float(peak[-1][3]), text
 
 
 def misses_of(text):
@@ -121,26 +131,36 @@ def main():
                    check=True, capture_output=True)
     write_oracle_general(oracle, pages)
 
-    out = subprocess.run([os.path.join(build, "time-policies"), text, str(FRAMES), "lru"],
-                         check=True, capture_output=True, text=True).stdout.split()
-    sim_s, sim_misses = float(out[1]), int(out[2])
-    sim_rate = REFS / sim_s
-    print(f"  pl_sim_run() alone, trace in memory: {sim_rate / 1e6:6.1f} M refs/s "
-          f"({sim_s:.2f} s CPU), the yardstick")
     run = [pagelab, "run", "--policy", "lru", "--frames", str(FRAMES), "--trace"]
     rows = [("text file, streamed", run + [text], None),
             ("text through a pipe, streamed", run + ["-"], text),
             ("gzip text, streamed", run + [gz], None),
             ("pagelab binary, streamed", run + [binary], None)]
-    print(f"  {'end to end (pagelab run)':34} {'CPU s':>7} {'M refs/s':>9} {'x alone':>8} "
-          f"{'peak MB':>8}")
-    for name, cmd, piped in rows:
-        cpu, rss, stdout = child(build, cmd, pipe_from=piped)
-        if misses_of(stdout) != sim_misses:
-            sys.exit(f"traces.py: {name}: {misses_of(stdout)} misses, in memory {sim_misses}")
-        print(f"  {name:34} {cpu:7.2f} {REFS / cpu / 1e6:9.1f} {REFS / cpu / sim_rate:8.2f} "
-              f"{rss:8.0f}")
-    print("  goal (issue 12): the text file streamed at >= 0.80 x alone, <= 64 MB peak")
+    sims, measured = [], {name: [] for name, _, _ in rows}
+    for _ in range(ROUNDS):
+        out = subprocess.run([os.path.join(build, "time-policies"), text, str(FRAMES), "lru"],
+                             check=True, capture_output=True, text=True).stdout.split()
+        sims.append(float(out[1]))
+        sim_misses = int(out[2])
+        for name, cmd, piped in rows:
+            cpu, rss, wall, stdout = child(build, cmd, pipe_from=piped)
+            if misses_of(stdout) != sim_misses:
+                sys.exit(f"traces.py: {name}: {misses_of(stdout)} misses, in memory {sim_misses}")
+            measured[name].append((cpu, wall, rss))
+    sim_s = median(sims)
+    print(f"  pl_sim_run() alone, trace in memory: {REFS / sim_s / 1e6:6.1f} M refs/s "
+          f"({sim_s:.3f} s CPU), the yardstick")
+    print(f"  {'end to end (pagelab run)':34} {'CPU s':>7} {'wall s':>7} {'M refs/s':>9} "
+          f"{'x alone':>8} {'x alone':>8} {'peak MB':>8}")
+    print(f"  {'':34} {'':>7} {'':>7} {'(CPU)':>9} {'CPU':>8} {'wall':>8}")
+    for name, _, _ in rows:
+        cpu = median([m[0] for m in measured[name]])
+        wall = median([m[1] for m in measured[name]])
+        rss = max(m[2] for m in measured[name])
+        print(f"  {name:34} {cpu:7.3f} {wall:7.2f} {REFS / cpu / 1e6:9.1f} {sim_s / cpu:8.2f} "
+              f"{sim_s / wall:8.2f} {rss:8.0f}")
+    print("  goal (issue 12): the text file streamed at >= 0.80 x alone by CPU time, <= 64 MB "
+          "peak (load average %.1f)" % os.getloadavg()[0])
 
     print(f"  {'reading alone (read-speed)':34} {'CPU s':>7} {'MB/s':>9} {'M refs/s':>9}")
     synthetic_lackey(lackey)

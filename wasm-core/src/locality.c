@@ -47,6 +47,7 @@
 #include "page_map.h"
 
 #define INITIAL_POSITIONS 1024
+#define INTERN_CHUNK 4096	/* page numbers interned at a time (pl_locality_add_numbers) */
 /* A reuse whose mark is at most this many words back is counted by popcount. */
 #define NEAR_WORDS 8
 
@@ -318,15 +319,17 @@ int pl_locality_add(struct pl_locality *l, uint32_t page, struct pl_error *err)
 int pl_locality_add_numbers(struct pl_locality *l, const uint64_t *number, uint32_t n,
 			    struct pl_error *err)
 {
-	int added;
+	uint32_t page[INTERN_CHUNK];
 
 	if (!l->map && !(l->map = pl_page_map_create()))
 		return pl_analysis_fail(err, "out of memory");
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t page = pl_page_map_intern(l->map, number[i], &added);
-
-		if (page == PL_NONE || pl_locality_add(l, page, err))
+	for (uint32_t done = 0, k; done < n; done += k) {
+		k = n - done < INTERN_CHUNK ? n - done : INTERN_CHUNK;
+		if (pl_page_map_intern_batch(l->map, number + done, k, page, NULL))
 			return pl_analysis_fail(err, "out of memory");
+		for (uint32_t i = 0; i < k; i++)
+			if (pl_locality_add(l, page[i], err))
+				return -1;
 	}
 	return 0;
 }

@@ -11,10 +11,10 @@
  * have an entry for every reference (0 for those added before).  n stays
  * below PL_NONE, so a step always fits in 32 bits with PL_NONE to spare.
  *
- * Speed: references are interned a reader's batch at a time; the page map
- * slot of the reference BATCH_AHEAD places later is prefetched, so the
+ * Speed: references are interned a reader's batch at a time
+ * (pl_page_map_intern_batch(), which prefetches its slots ahead, so the
  * cache misses of a large page map overlap instead of queueing one after
- * another.
+ * another), straight into the trace's page array.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -24,7 +24,7 @@
 #include "pagelab.h"
 #include "page_map.h"
 
-#define BATCH_AHEAD 16	/* page map slots prefetched ahead of interning */
+#define INTERN_SCRATCH 4096	/* ids interned at a time when the caller wants none */
 
 void pl_trace_init(struct pl_trace *t)
 {
@@ -47,20 +47,18 @@ static void *grow_array(void *array, uint32_t cap, size_t size)
 	return realloc(array, (size_t)cap * size);
 }
 
-/* Makes room for one more reference in every per-reference array. */
-static int reserve_reference(struct pl_trace *t)
+/* Makes room for `more` references in every per-reference array. */
+static int reserve_references(struct pl_trace *t, uint32_t more)
 {
-	uint32_t cap;
+	uint32_t cap = t->cap;
 	void *p;
 
-	if (t->n < t->cap)
+	if (more <= t->cap - t->n)
 		return 0;
-	if (t->cap >= PL_NONE / 2)
-		cap = PL_NONE - 1;
-	else
-		cap = t->cap ? t->cap * 2 : 1024;
-	if (cap <= t->n)
+	if (more >= PL_NONE - 1 - t->n)
 		return -1;
+	while (cap - t->n < more)
+		cap = cap >= PL_NONE / 2 ? PL_NONE - 1 : cap ? cap * 2 : 1024;
 	if (!(p = grow_array(t->page, cap, sizeof(*t->page))))
 		return -1;
 	t->page = p;
@@ -81,17 +79,28 @@ static int reserve_reference(struct pl_trace *t)
 	return 0;
 }
 
+/* Makes room in number[] for `more` pages. */
+static int room_for_numbers(struct pl_trace *t, uint32_t more)
+{
+	uint64_t cap = t->page_cap ? t->page_cap : 1024;
+	uint64_t *p;
+
+	while (cap < (uint64_t)t->npages + more)
+		cap *= 2;
+	if (cap > PL_NONE)
+		cap = PL_NONE;
+	if (cap < (uint64_t)t->npages + more ||
+	    !(p = grow_array(t->number, (uint32_t)cap, sizeof(*t->number))))
+		return -1;
+	t->number = p;
+	t->page_cap = (uint32_t)cap;
+	return 0;
+}
+
 static int remember_number(struct pl_trace *t, uint32_t id, uint64_t number)
 {
-	if (id >= t->page_cap) {
-		uint32_t cap = t->page_cap ? t->page_cap * 2 : 1024;
-		uint64_t *p = grow_array(t->number, cap, sizeof(*t->number));
-
-		if (!p)
-			return -1;
-		t->number = p;
-		t->page_cap = cap;
-	}
+	if (id >= t->page_cap && room_for_numbers(t, 1))
+		return -1;
 	t->number[id] = number;
 	t->npages = id + 1;
 	return 0;
@@ -113,17 +122,22 @@ uint32_t pl_trace_intern(struct pl_trace *t, uint64_t number)
 int pl_trace_intern_batch(struct pl_trace *t, const uint64_t *numbers, uint32_t n,
 			  uint32_t *ids)
 {
+	uint32_t scratch[INTERN_SCRATCH];
+
 	if (!t->map && !(t->map = pl_page_map_create()))
 		return -1;
-	for (uint32_t i = 0; i < n; i++) {
-		if (i + BATCH_AHEAD < n)
-			pl_page_map_prefetch(t->map, numbers[i + BATCH_AHEAD]);
-		uint32_t id = pl_trace_intern(t, numbers[i]);
-
-		if (id == PL_NONE)
+	if (ids) {
+		if (n > t->page_cap - t->npages && room_for_numbers(t, n))
 			return -1;
-		if (ids)
-			ids[i] = id;
+		if (pl_page_map_intern_batch(t->map, numbers, n, ids, t->number))
+			return -1;
+		t->npages = pl_page_map_count(t->map);
+		return 0;
+	}
+	for (uint32_t done = 0, k; done < n; done += k) {
+		k = n - done < INTERN_SCRATCH ? n - done : INTERN_SCRATCH;
+		if (pl_trace_intern_batch(t, numbers + done, k, scratch))
+			return -1;
 	}
 	return 0;
 }
@@ -132,7 +146,7 @@ uint32_t pl_trace_add(struct pl_trace *t, uint64_t number, unsigned flags)
 {
 	uint32_t id;
 
-	if (reserve_reference(t))
+	if (reserve_references(t, 1))
 		return PL_NONE;
 	id = pl_trace_intern(t, number);
 	if (id == PL_NONE)
@@ -169,10 +183,11 @@ int pl_trace_set_vtime(struct pl_trace *t, uint64_t vtime)
 
 /* ---------------------------------------------------------------- loading */
 
-static int load_error(const struct pl_trace *t, const struct pl_reader *r,
+/* Why a batch of `more` references could not be added. */
+static int load_error(const struct pl_trace *t, uint32_t more, const struct pl_reader *r,
 		      struct pl_error *err)
 {
-	if (t->n >= PL_NONE - 1)
+	if ((uint64_t)t->n + more >= PL_NONE - 1)
 		snprintf(err->msg, sizeof(err->msg),
 			 "%s: more than %u references, the most a trace can hold",
 			 pl_reader_name(r), PL_NONE - 2);
@@ -182,16 +197,26 @@ static int load_error(const struct pl_trace *t, const struct pl_reader *r,
 	return -1;
 }
 
+/* Appends a reader's batch: its numbers interned straight into the page array. */
 static int add_batch(struct pl_trace *t, const struct pl_refs *b)
 {
-	for (uint32_t i = 0; i < b->n; i++) {
-		if (i + BATCH_AHEAD < b->n)
-			pl_page_map_prefetch(t->map, b->number[i + BATCH_AHEAD]);
-		if (pl_trace_add(t, b->number[i], b->flags[i]) == PL_NONE ||
-		    (b->pid && pl_trace_set_pid(t, b->pid[i])) ||
-		    (b->time && pl_trace_set_vtime(t, b->time[i])))
-			return -1;
-	}
+	uint32_t at = t->n;
+
+	if (reserve_references(t, b->n) ||
+	    pl_trace_intern_batch(t, b->number, b->n, t->page + at) ||
+	    (b->pid && !t->pid && !(t->pid = calloc(t->cap, sizeof(*t->pid)))) ||
+	    (b->time && !t->vtime && !(t->vtime = calloc(t->cap, sizeof(*t->vtime)))))
+		return -1;
+	memcpy(t->flags + at, b->flags, b->n);
+	if (b->pid)
+		memcpy(t->pid + at, b->pid, (size_t)b->n * sizeof(*t->pid));
+	else if (t->pid)
+		memset(t->pid + at, 0, (size_t)b->n * sizeof(*t->pid));
+	if (b->time)
+		memcpy(t->vtime + at, b->time, (size_t)b->n * sizeof(*t->vtime));
+	else if (t->vtime)
+		memset(t->vtime + at, 0, (size_t)b->n * sizeof(*t->vtime));
+	t->n += b->n;
 	return 0;
 }
 
@@ -201,10 +226,10 @@ int pl_trace_load(struct pl_trace *t, struct pl_reader *r, struct pl_error *err)
 	int got;
 
 	if (!t->map && !(t->map = pl_page_map_create()))
-		return load_error(t, r, err);
+		return load_error(t, 0, r, err);
 	while ((got = pl_reader_next(r, &b, err)) > 0)
 		if (add_batch(t, &b))
-			return load_error(t, r, err);
+			return load_error(t, b.n, r, err);
 	return got;
 }
 

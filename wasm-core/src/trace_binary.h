@@ -20,7 +20,7 @@
  * difference wraps modulo 2^64), then the pid if the file has pids, then
  * time - previous time if it has times (time never decreases).  A page
  * near the previous one costs a byte or two: a 10M-reference zipf trace
- * over 1M scattered pages takes ~9 bytes a reference, a program's
+ * over 1M scattered pages takes ~3.2 bytes a reference, a program's
  * page-level trace ~1.5.
  *
  * A file that ends anywhere but right after the end block, a block whose

@@ -60,6 +60,7 @@
 #include "trace_binary.h"
 
 #define READ_CHUNK (1u << 20)	/* bytes read from the input at a time */
+#define SCAN_SLACK 8		/* bytes allocated after r->buf's capacity (scan_digits) */
 #define BATCH_CAP (BINARY_BLOCK_REFS + 1)	/* a block, plus a held-back reference */
 #define MAX_SPAN 16		/* pages one Lackey access may touch */
 #define BATCH_FULL (BATCH_CAP - MAX_SPAN)	/* parsers stop here */
@@ -225,11 +226,12 @@ static int make_room(struct pl_reader *r, struct pl_error *err)
 	r->len = keep;
 	if (r->cap - 1 - r->len < READ_CHUNK / 2) {
 		size_t cap = r->cap * 2;
-		char *p = realloc(r->buf, cap);
+		char *p = realloc(r->buf, cap + SCAN_SLACK);
 
 		if (!p)
 			return fail(err, "%s:%lu: out of memory for a line of %zu bytes", r->name,
 				    r->line, keep);
+		memset(p + r->cap + SCAN_SLACK, 0, cap - r->cap);
 		r->buf = p;
 		r->cap = cap;
 	}
@@ -516,6 +518,35 @@ static const char *text_slow(struct pl_reader *r, const char *p, const char *lim
  * a tight loop: the digits stop at the newline that ends every complete
  * line, or at the NUL sentinel after the last one.
  */
+/*
+ * The decimal number of the (up to 8) digits at p, in a few multiplies
+ * rather than a loop whose exit the branch predictor cannot guess; their
+ * count in *len (0 if p is no digit; at 8 more may follow, for the caller
+ * to add).  Reads the 8 bytes at p, which r->buf's SCAN_SLACK and
+ * its NUL sentinel make safe (the bytes after the first non-digit do not
+ * matter).  Digits are the bytes whose high nibble is 3 both as they are
+ * and plus 6 (0x30..0x39); a carry out of the "plus 6" only reaches bytes
+ * after a non-digit.
+ */
+static inline uint64_t scan_digits(const char *p, unsigned *len)
+{
+	const uint64_t high = 0xf0f0f0f0f0f0f0f0ull, ones = 0x0101010101010101ull;
+	uint64_t w, other;
+
+	memcpy(&w, p, sizeof(w));
+	other = ((w & high) | ((w + 6 * ones) & high) >> 4) ^ 0x33 * ones;
+	*len = other ? (unsigned)__builtin_ctzll(other) / 8 : 8;
+	if (!*len)
+		return 0;
+	/* the digits at the top, most significant first, zeros before them */
+	if (*len < 8)
+		w <<= 64 - 8 * *len;
+	w &= 0x0f0f0f0f0f0f0f0full;
+	w = w * 2561 >> 8 & 0x00ff00ff00ff00ffull;
+	w = w * 6553601 >> 16 & 0x0000ffff0000ffffull;
+	return w * 42949672960001ull >> 32;
+}
+
 static int parse_text(struct pl_reader *r, const char *lim, struct pl_error *err)
 {
 	const char *p = r->buf + r->pos;
@@ -524,17 +555,16 @@ static int parse_text(struct pl_reader *r, const char *lim, struct pl_error *err
 	while (p < lim) {
 		const char *q;
 		uint64_t v;
-		unsigned d;
+		unsigned d, len;
 
 		if (r->n >= BATCH_FULL) {
 			r->pos = (size_t)(p - r->buf);
 			return 1;
 		}
-		d = (unsigned char)*p - '0';
-		if (d <= 9) {
-			v = d;
-			q = p + 1;
-			while ((d = (unsigned char)*q - '0') <= 9 && q - p < 19) {
+		v = scan_digits(p, &len);
+		if (len) {
+			q = p + len;
+			while (len == 8 && (d = (unsigned char)*q - '0') <= 9 && q - p < 19) {
 				v = v * 10 + d;
 				q++;
 			}
@@ -1088,13 +1118,33 @@ static int binary_header(struct pl_reader *r, struct pl_error *err)
 	return 0;
 }
 
-/* One varint of up to 65 bits: *low gets bits 0..63, *high bit 64; NULL if bad. */
+/*
+ * One varint of up to 65 bits: *low gets bits 0..63, *high bit 64; NULL if
+ * bad.  A varint of up to 8 bytes with 8 bytes to read is decoded without
+ * a loop: the first byte with its high bit clear ends it, and three
+ * shift-and-merge steps pack the 7-bit groups of the bytes before.
+ */
 static const unsigned char *get_varint(const unsigned char *p, const unsigned char *end,
 				       uint64_t *low, unsigned *high)
 {
-	uint64_t v = 0;
+	uint64_t v = 0, w, stops;
 
 	*high = 0;
+	if (end - p >= 8) {
+		memcpy(&w, p, sizeof(w));
+		stops = ~w & 0x8080808080808080ull;
+		if (stops) {
+			unsigned len = (unsigned)__builtin_ctzll(stops) / 8 + 1;
+
+			if (len < 8)
+				w &= ((uint64_t)1 << 8 * len) - 1;
+			w &= 0x7f7f7f7f7f7f7f7full;
+			w = (w & 0x007f007f007f007full) | (w & 0x7f007f007f007f00ull) >> 1;
+			w = (w & 0x00003fff00003fffull) | (w & 0x3fff00003fff0000ull) >> 2;
+			*low = (w & 0x000000000fffffffull) | (w & 0x0fffffff00000000ull) >> 4;
+			return p + len;
+		}
+	}
 	for (unsigned shift = 0; p < end; shift += 7) {
 		unsigned char b = *p++;
 
@@ -1242,7 +1292,7 @@ static struct pl_reader *reader_new(const char *name, const struct pl_read_optio
 	r->opts.page_size = page_size;
 	r->page_shift = (unsigned)__builtin_ctz(page_size);
 	r->cap = 2 * READ_CHUNK;
-	r->buf = malloc(r->cap);
+	r->buf = calloc(r->cap + SCAN_SLACK, 1);
 	r->raw = malloc(READ_CHUNK);
 	r->number = malloc(BATCH_CAP * sizeof(*r->number));
 	r->time = malloc(BATCH_CAP * sizeof(*r->time));

@@ -474,6 +474,52 @@ TEST(a_loaded_lackey_trace_keeps_its_instruction_times)
 	pl_trace_free(&t);
 }
 
+static int compare_numbers(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Dense numbers (kept in the page map's direct array once there are enough
+ * pages) mixed with sparse ones (hashed), so the array grows several times
+ * and takes over numbers first hashed; then all of them again.
+ */
+TEST(pages_get_ids_in_order_of_first_appearance_however_they_are_numbered)
+{
+	enum { N = 300000 };
+	uint64_t *numbers = malloc(N * sizeof(*numbers)), *sorted = malloc(N * sizeof(*sorted));
+	uint32_t *ids = malloc(N * sizeof(*ids)), distinct = 0, fresh = 0, wrong = 0;
+	struct pl_trace batch, single;
+
+	for (uint32_t i = 0; i < N / 2; i++)
+		numbers[i] = numbers[N / 2 + i] =
+			i % 3 == 0 ? (uint64_t)i * 7919 % 200000 :
+			i % 3 == 1 ? 0x1ffeff0000ull + i % 5000 : (uint64_t)1 << 63 | i % 100;
+	memcpy(sorted, numbers, N * sizeof(*sorted));
+	qsort(sorted, N, sizeof(*sorted), compare_numbers);
+	for (uint32_t i = 0; i < N; i++)
+		distinct += !i || sorted[i] != sorted[i - 1];
+	pl_trace_init(&batch);
+	pl_trace_init(&single);
+	CHECK_EQ(pl_trace_intern_batch(&batch, numbers, N, ids), 0);
+	for (uint32_t i = 0; i < N; i++) {
+		wrong += batch.number[ids[i]] != numbers[i] || ids[i] > fresh ||
+			 pl_trace_intern(&single, numbers[i]) != ids[i];
+		fresh += ids[i] == fresh;
+	}
+	CHECK_EQ(wrong, 0);
+	CHECK_EQ(batch.npages, distinct);
+	CHECK_EQ(fresh, distinct);
+	CHECK_EQ(pl_trace_intern(&batch, 0x1ffeff0000ull + 4999), ids[4999]);	/* i % 3 == 1 */
+	pl_trace_free(&batch);
+	pl_trace_free(&single);
+	free(numbers);
+	free(sorted);
+	free(ids);
+}
+
 int main(void)
 {
 	return run_tests();

@@ -32,6 +32,18 @@ piped="$(field misses) $(field writebacks) $(field hits)"
 [ "$piped" = "$loaded" ] || problem "stdin streamed gave $piped, loaded whole $loaded"
 done_
 
+test_case "a trace whose first write comes after batches of reads streams the writebacks it has loaded"
+pagelab gen zipf --memory 256 --length 40000 -o "$tmp/reads.txt"
+pagelab gen zipf --memory 256 --length 10000 --writes 50 --seed 2 -o "$tmp/writes.txt"
+cat "$tmp/reads.txt" "$tmp/writes.txt" >"$tmp/late.txt"
+pagelab run --policy lru --frames 100 --trace "$tmp/late.txt" --events
+loaded="$(field misses) $(field writebacks)"
+[ "$(field writebacks)" -gt 0 ] || problem "the late writes made no writeback: $loaded"
+pagelab run --policy lru --frames 100 --trace "$tmp/late.txt" --json
+streamed="$(field misses) $(field writebacks)"
+[ "$streamed" = "$loaded" ] || problem "the file streamed gave $streamed, loaded whole $loaded"
+done_
+
 test_case "compare streams every policy over one read of the file, and agrees with run"
 pagelab gen phases --memory 64 --length 20000 -o "$tmp/p.txt"
 pagelab run --policy arc --frames 50 --trace "$tmp/p.txt"

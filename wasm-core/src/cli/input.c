@@ -6,25 +6,26 @@
  *
  * Streaming a --trace file parses it once: the first pass interns every
  * page number (the distinct pages: the simulator and every policy size
- * their tables by them) and writes each reference as its dense id (and
- * flags, pid, time) to an unlinked temporary file in $TMPDIR; the second
- * pass reads that file back, FEED_REFS references at a time, and runs
- * every simulation over them.  The simulator reads a trace's arrays by
- * absolute step, so the arrays are reserved as address space the length of
- * the whole trace (mmap, MAP_NORESERVE) and each batch is written at its
- * own steps; what the simulations have passed is handed back
- * (MADV_DONTNEED), so only one batch is ever resident.  Memory is the page
- * map, the policies' per-page state and one batch: O(distinct pages +
- * frames), not O(references); the temporary file takes 5 bytes a
- * reference on disk (more with pid and time).  A pipe streams too, since
- * the input itself is read only once.
+ * their tables by them, so no simulation can start before the pass ends)
+ * and appends each reference's dense id, flags (and pid, time) to one
+ * unlinked temporary file a column in $TMPDIR.  The second pass maps those
+ * files as the trace's arrays (the simulator reads them by absolute step)
+ * and lets every simulation run FEED_REFS references further at a time;
+ * what they have passed is handed back (MADV_DONTNEED), so only about one
+ * feed of the files is ever resident, and nothing is copied back out of
+ * the page cache.  Memory is the page map, the policies' per-page state
+ * and one feed: O(distinct pages + frames), not O(references); the
+ * temporary files take 4 bytes a reference on disk (5 with writes, more
+ * with pid and time).  While pass 1 interns a batch, a thread reads and
+ * parses the next ones (struct parser).  A pipe streams too, since the
+ * input itself is read only once.
  *
  * The whole trace is loaded instead when it must be: for --events (the
  * event stream names steps of a recording), for policies that look ahead
  * (OPT), and for traces with a pid column (per-process statistics and
  * local scope take the processes from the whole trace).
  */
-/* mmap's MAP_ANONYMOUS and MAP_NORESERVE, madvise's MADV_DONTNEED */
+/* madvise's MADV_DONTNEED, mmap's MAP_ANONYMOUS and MAP_NORESERVE */
 #define _DEFAULT_SOURCE
 #include <errno.h>
 #include <pthread.h>
@@ -137,50 +138,27 @@ int cli_load_trace(const struct cli_args *a, struct pl_trace *trace)
 /* References handed to the simulations at a time in pass 2. */
 #define FEED_REFS (1u << 18)
 
-/* A trace array the length of the whole trace, as address space only. */
-struct window {
-	void *base;
-	size_t bytes, released;	/* mapped; handed back from the start */
-	size_t elem;
+/* The spilled columns of a trace: one temporary file each. */
+enum column { COL_PAGE, COL_FLAGS, COL_PID, COL_TIME, NR_COLUMNS };
+
+static const size_t column_size[NR_COLUMNS] = {
+	sizeof(uint32_t), sizeof(uint8_t), sizeof(uint32_t), sizeof(uint64_t),
 };
 
-static int window_map(struct window *w, uint32_t n, size_t elem)
-{
-	w->elem = elem;
-	w->bytes = ((size_t)n + 1) * elem;
-	w->released = 0;
-	w->base = mmap(NULL, w->bytes, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	return w->base == MAP_FAILED ? -1 : 0;
-}
-
-/* Hands back the whole pages before element `done`. */
-static void window_release(struct window *w, uint32_t done)
-{
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	size_t upto = (size_t)done * w->elem / page * page;
-
-	if (w->base && upto > w->released) {
-		madvise((char *)w->base + w->released, upto - w->released, MADV_DONTNEED);
-		w->released = upto;
-	}
-}
-
-static void window_unmap(struct window *w)
-{
-	if (w->base && w->base != MAP_FAILED)
-		munmap(w->base, w->bytes);
-	w->base = NULL;
-}
+/* One column's spill file and, during a replay, its mapping. */
+struct spill {
+	FILE *f;		/* NULL: the trace has no such column */
+	void *map;
+	size_t bytes, released;	/* mapped; handed back from the start */
+};
 
 struct cli_stream {
 	struct pl_reader *r;
-	FILE *spill;		/* pass 1's references as dense ids */
+	struct spill col[NR_COLUMNS];
 	uint32_t *ids;		/* one reader batch's ids, ids_cap long */
 	uint32_t ids_cap;
-	struct pl_trace t;	/* pages from pass 1; during a replay its arrays are the windows */
+	struct pl_trace t;	/* pages from pass 1; during a replay its arrays are the mappings */
 	uint64_t total;		/* references read in pass 1 */
-	struct window page, flags, pid, vtime;
 };
 
 /* An unlinked file in $TMPDIR (or /tmp): on disk, not in this process's memory. */
@@ -200,58 +178,256 @@ static FILE *spill_create(void)
 	return f;
 }
 
+/* Appends n elements to a column, creating its file at the first; 0 or -1 (errno set). */
+static int spill_write(struct spill *c, const void *data, uint32_t n, size_t size)
+{
+	if (!c->f && !(c->f = spill_create()))
+		return -1;
+	return fwrite(data, size, n, c->f) == n ? 0 : -1;
+}
+
+static bool all_zero(const uint8_t *bytes, uint32_t n)
+{
+	uint8_t any = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+		any |= bytes[i];
+	return !any;
+}
+
+/*
+ * The flags column is only written from the first reference with a flag
+ * on (a write), zeros for those before: most traces have no writes, and
+ * their flags are then an anonymous mapping of zeros in pass 2, a fifth
+ * less to write to disk.
+ */
+static int spill_flags(struct cli_stream *s, const struct pl_refs *b)
+{
+	static const uint8_t zeros[1 << 16];
+	struct spill *c = &s->col[COL_FLAGS];
+
+	if (!c->f) {
+		if (all_zero(b->flags, b->n))
+			return 0;
+		for (uint64_t left = s->total, k; left; left -= k) {
+			k = left < sizeof(zeros) ? left : sizeof(zeros);
+			if (spill_write(c, zeros, (uint32_t)k, 1))
+				return -1;
+		}
+	}
+	return spill_write(c, b->flags, b->n, sizeof(*b->flags));
+}
+
 static int spill_batch(struct cli_stream *s, const struct pl_refs *b)
 {
-	uint32_t n = b->n;
-
-	return fwrite(&n, sizeof(n), 1, s->spill) != 1 ||
-	       fwrite(s->ids, sizeof(*s->ids), n, s->spill) != n ||
-	       fwrite(b->flags, 1, n, s->spill) != n ||
-	       (pl_reader_has_pid(s->r) && fwrite(b->pid, sizeof(*b->pid), n, s->spill) != n) ||
-	       (pl_reader_has_time(s->r) && fwrite(b->time, sizeof(*b->time), n, s->spill) != n)
+	return spill_write(&s->col[COL_PAGE], s->ids, b->n, sizeof(*s->ids)) ||
+	       spill_flags(s, b) ||
+	       (b->pid && spill_write(&s->col[COL_PID], b->pid, b->n, sizeof(*b->pid))) ||
+	       (b->time && spill_write(&s->col[COL_TIME], b->time, b->n, sizeof(*b->time)))
 		       ? -1 : 0;
+}
+/* --------------------------------------------------- parsing ahead */
+
+/* Reader batches parsed ahead of pass 1's interning, on a thread of their own. */
+#define PARSE_AHEAD 4
+
+/* A copy of one reader batch (the reader reuses its own arrays). */
+struct parsed {
+	uint64_t *number, *time;
+	uint8_t *flags;
+	uint32_t *pid;
+	uint32_t n, cap;
+	bool has_pid, has_time;
+};
+
+/*
+ * The reader runs on its own thread, PARSE_AHEAD batches ahead at most:
+ * batches are handed over in order through a ring, so the references and
+ * their ids are exactly those of a parse in line.  Slot k % PARSE_AHEAD
+ * holds batch k for filled > k >= taken; the parser only writes batch
+ * `filled`, the consumer only reads batch `taken`.
+ */
+struct parser {
+	struct pl_reader *r;
+	pthread_t thread;
+	bool threaded;
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
+	struct parsed slot[PARSE_AHEAD];
+	uint64_t filled, taken;
+	bool ended, stop;	/* the reader returned got <= 0; the consumer gave up */
+	bool holding;		/* the consumer has batch `taken` */
+	int got;
+	struct pl_error err;
+};
+
+static int copy_batch(struct parsed *to, const struct pl_refs *b)
+{
+	if (b->n > to->cap) {
+		free(to->number);
+		free(to->time);
+		free(to->flags);
+		free(to->pid);
+		to->number = malloc(b->n * sizeof(*to->number));
+		to->time = malloc(b->n * sizeof(*to->time));
+		to->flags = malloc(b->n);
+		to->pid = malloc(b->n * sizeof(*to->pid));
+		to->cap = to->number && to->time && to->flags && to->pid ? b->n : 0;
+		if (!to->cap)
+			return -1;
+	}
+	to->n = b->n;
+	to->has_pid = b->pid;
+	to->has_time = b->time;
+	memcpy(to->number, b->number, b->n * sizeof(*b->number));
+	memcpy(to->flags, b->flags, b->n);
+	if (b->pid)
+		memcpy(to->pid, b->pid, b->n * sizeof(*b->pid));
+	if (b->time)
+		memcpy(to->time, b->time, b->n * sizeof(*b->time));
+	return 0;
+}
+
+static void *parse_ahead(void *arg)
+{
+	struct parser *p = arg;
+	struct pl_refs b;
+	bool stop;
+	int got;
+
+	do {
+		pthread_mutex_lock(&p->lock);
+		while (p->filled - p->taken == PARSE_AHEAD && !p->stop)
+			pthread_cond_wait(&p->changed, &p->lock);
+		stop = p->stop;
+		pthread_mutex_unlock(&p->lock);
+		if (stop)
+			return NULL;
+		got = pl_reader_next(p->r, &b, &p->err);
+		if (got > 0 && copy_batch(&p->slot[p->filled % PARSE_AHEAD], &b)) {
+			snprintf(p->err.msg, sizeof(p->err.msg), "%s: out of memory",
+				 pl_reader_name(p->r));
+			got = -1;
+		}
+		pthread_mutex_lock(&p->lock);
+		if (got > 0)
+			p->filled++;
+		else
+			p->ended = true, p->got = got;
+		pthread_cond_broadcast(&p->changed);
+		pthread_mutex_unlock(&p->lock);
+	} while (got > 0);
+	return NULL;
+}
+
+/* Starts parsing ahead; without a thread, parser_next() parses in line. */
+static void parser_start(struct parser *p, struct pl_reader *r)
+{
+	*p = (struct parser){ .r = r };
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->changed, NULL);
+	p->threaded = !pthread_create(&p->thread, NULL, parse_ahead, p);
+}
+
+/* The next batch into *b, as pl_reader_next(); the previous one is then given back. */
+static int parser_next(struct parser *p, struct pl_refs *b, struct pl_error *err)
+{
+	struct parsed *got;
+	bool none;
+
+	if (!p->threaded)
+		return pl_reader_next(p->r, b, err);
+	pthread_mutex_lock(&p->lock);
+	if (p->holding) {
+		p->taken++;
+		p->holding = false;
+		pthread_cond_broadcast(&p->changed);
+	}
+	while (p->taken == p->filled && !p->ended)
+		pthread_cond_wait(&p->changed, &p->lock);
+	none = p->taken == p->filled;
+	p->holding = !none;
+	pthread_mutex_unlock(&p->lock);
+	if (none) {
+		*err = p->err;
+		return p->got;
+	}
+	got = &p->slot[p->taken % PARSE_AHEAD];
+	*b = (struct pl_refs){
+		.n = got->n, .number = got->number, .flags = got->flags,
+		.pid = got->has_pid ? got->pid : NULL,
+		.time = got->has_time ? got->time : NULL,
+	};
+	return 1;
+}
+
+/* Stops the parser thread (at the end of its current batch) and frees the ring. */
+static void parser_stop(struct parser *p)
+{
+	if (p->threaded) {
+		pthread_mutex_lock(&p->lock);
+		p->stop = true;
+		pthread_cond_broadcast(&p->changed);
+		pthread_mutex_unlock(&p->lock);
+		pthread_join(p->thread, NULL);
+	}
+	for (unsigned i = 0; i < PARSE_AHEAD; i++) {
+		free(p->slot[i].number);
+		free(p->slot[i].time);
+		free(p->slot[i].flags);
+		free(p->slot[i].pid);
+	}
+	pthread_cond_destroy(&p->changed);
+	pthread_mutex_destroy(&p->lock);
+}
+
+/* ------------------------------------------------------------ pass 1 */
+
+/* One parsed batch: its pages interned, fed to `also`, spilled. */
+static int learn_batch(struct cli_stream *s, const struct pl_refs *b, struct pl_locality *also,
+		       struct pl_error *err)
+{
+	if (b->n > s->ids_cap) {
+		uint32_t *ids = realloc(s->ids, b->n * sizeof(*ids));
+
+		if (!ids)
+			return snprintf(err->msg, sizeof(err->msg), "%s: out of memory",
+					pl_reader_name(s->r)), -1;
+		s->ids = ids;
+		s->ids_cap = b->n;
+	}
+	if (pl_trace_intern_batch(&s->t, b->number, b->n, s->ids))
+		return snprintf(err->msg, sizeof(err->msg), "%s: out of memory after %u pages",
+				pl_reader_name(s->r), s->t.npages), -1;
+	for (uint32_t i = 0; also && i < b->n; i++)
+		if (pl_locality_add(also, s->ids[i], err))
+			return -1;
+	if (spill_batch(s, b))
+		return snprintf(err->msg, sizeof(err->msg), "%s: cannot write a temporary file "
+				"(TMPDIR): %s", pl_reader_name(s->r), strerror(errno)), -1;
+	s->total += b->n;
+	if (s->total >= PL_NONE - 1)
+		return snprintf(err->msg, sizeof(err->msg), "%s: more than %u references, the most "
+				"a trace can hold", pl_reader_name(s->r), PL_NONE - 2), -1;
+	return 0;
 }
 
 /*
  * Pass 1, the only parse: every page number interned once (the distinct
  * pages, which the simulator sizes its tables by) and every reference
- * written to the spill file as its dense id.
+ * written to the spill files as its dense id, while the parser thread
+ * reads and parses the batches after it.
  */
 static int learn_pages(struct cli_stream *s, struct pl_locality *also, struct pl_error *err)
 {
-	struct pl_refs b;
+	struct pl_refs b = { 0 };
+	struct parser p;
 	int got;
 
-	while ((got = pl_reader_next(s->r, &b, err)) > 0) {
-		if (b.n > s->ids_cap) {
-			uint32_t *ids = realloc(s->ids, b.n * sizeof(*ids));
-
-			if (!ids)
-				return snprintf(err->msg, sizeof(err->msg), "%s: out of memory",
-						pl_reader_name(s->r)), -1;
-			s->ids = ids;
-			s->ids_cap = b.n;
-		}
-		if (pl_trace_intern_batch(&s->t, b.number, b.n, s->ids)) {
-			snprintf(err->msg, sizeof(err->msg), "%s: out of memory after %u pages",
-				 pl_reader_name(s->r), s->t.npages);
-			return -1;
-		}
-		for (uint32_t i = 0; also && i < b.n; i++)
-			if (pl_locality_add(also, s->ids[i], err))
-				return -1;
-		if (spill_batch(s, &b)) {
-			snprintf(err->msg, sizeof(err->msg), "%s: cannot write a temporary file "
-				 "(TMPDIR): %s", pl_reader_name(s->r), strerror(errno));
-			return -1;
-		}
-		s->total += b.n;
-		if (s->total >= PL_NONE - 1) {
-			snprintf(err->msg, sizeof(err->msg), "%s: more than %u references, the most "
-				 "a trace can hold", pl_reader_name(s->r), PL_NONE - 2);
-			return -1;
-		}
-	}
+	parser_start(&p, s->r);
+	while ((got = parser_next(&p, &b, err)) > 0 && !(got = learn_batch(s, &b, also, err)))
+		;
+	parser_stop(&p);
 	if (!got && !s->total)
 		return snprintf(err->msg, sizeof(err->msg), "%s: no references",
 				pl_reader_name(s->r)), -1;
@@ -264,8 +440,9 @@ void cli_stream_close(struct cli_stream *s)
 		return;
 	pl_trace_free(&s->t);
 	free(s->ids);
-	if (s->spill)
-		fclose(s->spill);
+	for (unsigned c = 0; c < NR_COLUMNS; c++)
+		if (s->col[c].f)
+			fclose(s->col[c].f);
 	pl_reader_close(s->r);
 	free(s);
 }
@@ -282,10 +459,7 @@ static int stream_open(struct pl_reader *r, struct pl_locality *also, struct cli
 	}
 	s->r = r;
 	pl_trace_init(&s->t);
-	if (!(s->spill = spill_create())) {
-		snprintf(err.msg, sizeof(err.msg), "%s: cannot create a temporary file (TMPDIR): %s",
-			 pl_reader_name(r), strerror(errno));
-	} else if (!learn_pages(s, also, &err)) {
+	if (!learn_pages(s, also, &err)) {
 		cli_report_reader(r);
 		*out = s;
 		return 0;
@@ -318,48 +492,61 @@ const uint64_t *cli_stream_numbers(const struct cli_stream *s)
 	return s->t.number;
 }
 
-static void unmap_windows(struct cli_stream *s)
+/* Maps every spilled column read-only-in-effect (private) as the trace's arrays. */
+static int map_columns(struct cli_stream *s)
 {
-	window_unmap(&s->page);
-	window_unmap(&s->flags);
-	window_unmap(&s->pid);
-	window_unmap(&s->vtime);
-	s->t.page = s->t.pid = NULL;
-	s->t.flags = NULL;
-	s->t.vtime = NULL;
-	s->t.n = 0;
-}
+	void **array[NR_COLUMNS] = {
+		(void **)&s->t.page, (void **)&s->t.flags, (void **)&s->t.pid, (void **)&s->t.vtime,
+	};
 
-static int map_windows(struct cli_stream *s)
-{
-	uint32_t n = (uint32_t)s->total;
+	for (unsigned i = 0; i < NR_COLUMNS; i++) {
+		struct spill *c = &s->col[i];
 
-	if (window_map(&s->page, n, sizeof(uint32_t)) || window_map(&s->flags, n, 1) ||
-	    (pl_reader_has_pid(s->r) && window_map(&s->pid, n, sizeof(uint32_t))) ||
-	    (pl_reader_has_time(s->r) && window_map(&s->vtime, n, sizeof(uint64_t))))
-		return -1;
-	s->t.page = s->page.base;
-	s->t.flags = s->flags.base;
-	s->t.pid = s->pid.base;
-	s->t.vtime = s->vtime.base;
+		if (!c->f && i != COL_FLAGS)
+			continue;
+		if (c->f && fflush(c->f))
+			return -1;
+		c->bytes = s->total * column_size[i];
+		c->released = 0;
+		c->map = c->f ? mmap(NULL, c->bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE, fileno(c->f), 0)
+			      : mmap(NULL, c->bytes, PROT_READ | PROT_WRITE,
+				     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (c->map == MAP_FAILED) {
+			c->map = NULL;
+			return -1;
+		}
+		*array[i] = c->map;
+	}
 	s->t.n = 0;
 	return 0;
 }
 
-/* Reads one spilled batch into the windows at its steps; 0 at the end, -1 on error. */
-static int unspill_batch(struct cli_stream *s)
+/*
+ * Hands back the whole pages of a column before reference `done`: a
+ * private mapping of a file drops them (the page cache keeps the file).
+ */
+static void column_release(struct spill *c, size_t elem, uint32_t done)
 {
-	uint32_t n, at = s->t.n;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t upto = (size_t)done * elem / page * page;
 
-	if (fread(&n, sizeof(n), 1, s->spill) != 1)
-		return ferror(s->spill) ? -1 : 0;
-	if (n > s->total - at || fread(s->t.page + at, sizeof(*s->t.page), n, s->spill) != n ||
-	    fread(s->t.flags + at, 1, n, s->spill) != n ||
-	    (s->t.pid && fread(s->t.pid + at, sizeof(*s->t.pid), n, s->spill) != n) ||
-	    (s->t.vtime && fread(s->t.vtime + at, sizeof(*s->t.vtime), n, s->spill) != n))
-		return -1;
-	s->t.n += n;
-	return 1;
+	if (c->map && upto > c->released) {
+		madvise((char *)c->map + c->released, upto - c->released, MADV_DONTNEED);
+		c->released = upto;
+	}
+}
+
+static void unmap_columns(struct cli_stream *s)
+{
+	for (unsigned i = 0; i < NR_COLUMNS; i++) {
+		if (s->col[i].map)
+			munmap(s->col[i].map, s->col[i].bytes);
+		s->col[i].map = NULL;
+	}
+	s->t.page = s->t.pid = NULL;
+	s->t.flags = NULL;
+	s->t.vtime = NULL;
+	s->t.n = 0;
 }
 
 /* Simulations run side by side over each fed batch, thread k taking sim k, k + threads, ... */
@@ -401,29 +588,18 @@ static void run_all(struct replay *r)
 		pthread_join(thread[k], NULL);
 }
 
-/* Pass 2, from the spill: FEED_REFS references through every simulation, then handed back. */
+/* Pass 2, from the mapped spill: FEED_REFS references through every simulation, then handed back. */
 static int feed(struct cli_stream *s, struct replay *r, struct pl_error *err)
 {
-	int got = 1;
-
-	while (got > 0) {
-		uint32_t from = s->t.n;
-
-		while (s->t.n - from < FEED_REFS && (got = unspill_batch(s)) > 0)
-			;
-		if (got < 0)
-			return snprintf(err->msg, sizeof(err->msg), "%s: cannot read back a "
-					"temporary file: %s", pl_reader_name(s->r),
-					strerror(errno)), -1;
+	while (s->t.n < s->total) {
+		s->t.n = s->total - s->t.n < FEED_REFS ? (uint32_t)s->total : s->t.n + FEED_REFS;
 		run_all(r);
 		for (unsigned i = 0; i < r->n; i++)
 			if (pl_sim_error(r->sim[i]))
 				return snprintf(err->msg, sizeof(err->msg), "%s",
 						pl_sim_error(r->sim[i])), -1;
-		window_release(&s->page, s->t.n);
-		window_release(&s->flags, s->t.n);
-		window_release(&s->pid, s->t.n);
-		window_release(&s->vtime, s->t.n);
+		for (unsigned i = 0; i < NR_COLUMNS; i++)
+			column_release(&s->col[i], column_size[i], s->t.n);
 	}
 	return 0;
 }
@@ -441,7 +617,7 @@ int cli_stream_simulate(struct cli_stream *s, struct cli_result *results, unsign
 		snprintf(err.msg, sizeof(err.msg), "out of memory");
 		goto out;
 	}
-	if (fflush(s->spill) || fseek(s->spill, 0, SEEK_SET) || map_windows(s)) {
+	if (map_columns(s)) {
 		snprintf(err.msg, sizeof(err.msg), "%s: cannot map %llu references: %s",
 			 pl_reader_name(s->r), (unsigned long long)s->total, strerror(errno));
 		goto out;
@@ -466,30 +642,24 @@ out:
 	for (unsigned i = 0; r.sim && i < n; i++)
 		pl_sim_destroy(r.sim[i]);
 	free(r.sim);
-	unmap_windows(s);
+	unmap_columns(s);
 	return ret ? EXIT_FAILURE : 0;
 }
 
 int cli_stream_each(struct cli_stream *s, int (*each)(void *ctx, const uint32_t *ids, uint32_t n),
 		    void *ctx)
 {
-	/* bytes after each id: its flags, pid and time */
-	size_t rest = 1 + (pl_reader_has_pid(s->r) ? sizeof(uint32_t) : 0) +
-		      (pl_reader_has_time(s->r) ? sizeof(uint64_t) : 0);
-	uint32_t n;
+	FILE *f = s->col[COL_PAGE].f;
+	size_t n;
 
-	if (fflush(s->spill) || fseek(s->spill, 0, SEEK_SET))
+	if (fflush(f) || fseek(f, 0, SEEK_SET))
 		return cli_fail("%s: cannot read back a temporary file: %s", pl_reader_name(s->r),
 				strerror(errno));
-	while (fread(&n, sizeof(n), 1, s->spill) == 1) {
-		if (n > s->ids_cap || fread(s->ids, sizeof(*s->ids), n, s->spill) != n ||
-		    fseek(s->spill, (long)(rest * n), SEEK_CUR))
-			return cli_fail("%s: cannot read back a temporary file", pl_reader_name(s->r));
-		if (each(ctx, s->ids, n))
+	while ((n = fread(s->ids, sizeof(*s->ids), s->ids_cap, f)) > 0)
+		if (each(ctx, s->ids, (uint32_t)n))
 			return EXIT_FAILURE;
-	}
-	return ferror(s->spill) ? cli_fail("%s: cannot read back a temporary file: %s",
-					    pl_reader_name(s->r), strerror(errno)) : 0;
+	return ferror(f) ? cli_fail("%s: cannot read back a temporary file: %s",
+				    pl_reader_name(s->r), strerror(errno)) : 0;
 }
 
 static int run_streaming(struct cli_result *results, unsigned n, struct pl_reader *r)
