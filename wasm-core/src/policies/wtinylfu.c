@@ -129,7 +129,7 @@ struct wtinylfu {
 	uint32_t ncounters;
 	uint64_t magic;		/* for fast_mod() by ncounters */
 	bool conservative;
-	uint16_t *spill_grown;	/* [main's size] victim()'s counts, to take back */
+	uint16_t (*spill_before)[HASHES];	/* [main's size + 1] see count_undoably() */
 	/* While recording (see the header): */
 	int32_t *shown;		/* [npages] each resident page's estimate as last emitted */
 	uint32_t *chain;	/* [ncounters] first node hashed there, or PL_NONE */
@@ -258,31 +258,28 @@ static void count(const struct wtinylfu *w, uint32_t page)
 }
 
 /*
- * count(), for victim(), which counts and uncounts (the sketch is memory
- * *w points to): returns which counters grew (bit i: the i-th), so that
- * uncount() takes back exactly those.
+ * victim() counts and uncounts (the sketch is memory *w points to): the
+ * counters' values before a count, and those values put back, in the
+ * reverse order of the counts, restore the sketch exactly (whichever grew,
+ * whether two of a page's counters are one).
  */
-static uint16_t count_undoably(const struct wtinylfu *w, uint32_t page)
+static void count_undoably(const struct wtinylfu *w, uint32_t page, uint16_t before[HASHES])
 {
 	uint32_t at[HASHES];
-	uint16_t before[HASHES], grown = 0;
 
 	slots(w, page, at);
 	for (unsigned i = 0; i < HASHES; i++)
 		before[i] = w->sketch[at[i]];
 	count(w, page);
-	for (unsigned i = 0; i < HASHES; i++)
-		grown |= (uint16_t)((w->sketch[at[i]] != before[i]) << i);
-	return grown;
 }
 
-static void uncount(const struct wtinylfu *w, uint32_t page, uint16_t grown)
+static void uncount(const struct wtinylfu *w, uint32_t page, const uint16_t before[HASHES])
 {
 	uint32_t at[HASHES];
 
 	slots(w, page, at);
-	for (unsigned i = 0; i < HASHES; i++)
-		w->sketch[at[i]] -= grown >> i & 1;
+	for (unsigned i = HASHES; i-- > 0;)
+		w->sketch[at[i]] = before[i];
 }
 
 /* ------------------------------------------- the estimates, as shown */
@@ -376,7 +373,7 @@ static void wtinylfu_destroy(void *state)
 	free(w->page);
 	free(w->where);
 	free(w->sketch);
-	free(w->spill_grown);
+	free(w->spill_before);
 	free(w->shown);
 	free(w->chain);
 	free(w->node_next);
@@ -405,7 +402,7 @@ static void *wtinylfu_create(struct pl_ctx *ctx, struct pl_error *err)
 	}
 	if (!w || !(w->page = malloc(n * sizeof(*w->page))) || !(w->where = malloc(n)) ||
 	    !(w->sketch = calloc(w->ncounters, sizeof(*w->sketch))) ||
-	    !(w->spill_grown = malloc(((size_t)main_size + 1) * sizeof(*w->spill_grown))) ||
+	    !(w->spill_before = malloc(((size_t)main_size + 1) * sizeof(*w->spill_before))) ||
 	    !(w->shown = malloc(n * sizeof(*w->shown))) ||
 	    !(w->chain = malloc((size_t)w->ncounters * sizeof(*w->chain))) ||
 	    !(w->node_next = malloc(n * HASHES * sizeof(uint32_t))) ||
@@ -521,7 +518,7 @@ static uint32_t wtinylfu_victim(const void *state)
 	uint32_t candidate = w->list[WINDOW].tail, m, victim, p;
 
 	for (; room && candidate != PL_NONE; room--, spilled++) {
-		w->spill_grown[spilled] = count_undoably(w, candidate);	/* uncounted below */
+		count_undoably(w, candidate, w->spill_before[spilled]);	/* uncounted below */
 		candidate = w->page[candidate].link.prev;
 	}
 	m = victim_after_spill(w, spilled);
@@ -531,9 +528,10 @@ static uint32_t wtinylfu_victim(const void *state)
 		victim = candidate;
 	else
 		victim = m;
-	p = w->list[WINDOW].tail;
-	for (uint32_t i = 0; i < spilled; i++, p = w->page[p].link.prev)
-		uncount(w, p, w->spill_grown[i]);
+	/* the spilled pages, from the last to the first (the window's tail) */
+	p = candidate != PL_NONE ? w->page[candidate].link.next : w->list[WINDOW].head;
+	for (; spilled--; p = w->page[p].link.next)
+		uncount(w, p, w->spill_before[spilled]);
 	return victim;
 }
 
