@@ -76,17 +76,16 @@ struct bucket {
 };
 
 /*
- * What a hit reads and writes, in one 24-byte record: the page's place in
- * the cache and in its bucket, its bucket and frequency.  A ghost uses only
- * `link` and, as `evicted_at`, the field `bucket`.  Which list a page is
- * in is apart, in a byte: only a fault asks.
+ * What a hit reads and writes, in one 20-byte record: the page's place in
+ * the cache and in its bucket, and its bucket (whose frequency is the
+ * page's).  A ghost uses only `link` and, as `evicted_at`, the field
+ * `bucket`.  Which list a page is in is apart, in a byte: only a fault asks.
  */
 struct lecar_page {
 	struct pl_link link;		/* in cache, h_lru or h_lfu */
 	struct pl_link in_bucket;	/* in cache: among its bucket's pages */
 	uint32_t bucket;		/* in cache: its bucket; a ghost: evicted_at, */
 					/* `now` when it was evicted */
-	uint32_t freq;			/* in cache */
 };
 
 /*
@@ -228,6 +227,7 @@ static void next_bucket(struct lecar *l, uint32_t page)
 	uint32_t b = l->page[page].bucket, freq = l->bucket[b].freq + 1;
 	uint32_t next = l->bucket[b].next;
 
+	pl_emit_set(l->ctx, page, FREQ, (int32_t)freq - 1, (int32_t)freq);
 	if (l->bucket[b].pages.len == 1 && (next == PL_NONE || l->bucket[next].freq != freq)) {
 		l->bucket[b].freq = freq;
 		return;
@@ -239,19 +239,12 @@ static void next_bucket(struct lecar *l, uint32_t page)
 
 /* ----------------------------------------------------------- the policy */
 
-static void set_freq(struct lecar *l, uint32_t page, uint32_t freq)
-{
-	pl_emit_set(l->ctx, page, FREQ, (int32_t)l->page[page].freq, (int32_t)freq);
-	l->page[page].freq = freq;
-}
-
 static void lecar_hit(void *state, const struct pl_ref *ref)
 {
 	struct lecar *l = state;
 	uint32_t x = ref->page;
 
 	next_bucket(l, x);
-	set_freq(l, x, l->page[x].freq + 1);
 	if (l->list[CACHE].head != x) {
 		pl_rdlist_move_to_head(links(l), &l->list[CACHE], x);
 		pl_emit_move(l->ctx, x, CACHE, CACHE, 0);
@@ -371,7 +364,6 @@ static void lecar_evict(void *state, uint32_t victim)
 	leave_bucket(l, victim);
 	pl_rdlist_remove(links(l), &l->list[CACHE], victim);
 	l->where[victim] = NOWHERE;
-	l->page[victim].freq = 0;
 	pl_emit_evict(l->ctx, victim, CACHE);
 	if (ghost == NOWHERE || l->history_max == 0)
 		return;
@@ -396,7 +388,7 @@ static void lecar_insert(void *state, const struct pl_ref *ref)
 	l->where[x] = CACHE;
 	pl_emit_insert(l->ctx, x, CACHE, 0);
 	join_bucket(l, x, bucket_after(l, PL_NONE, 1));
-	set_freq(l, x, 1);
+	pl_emit_set(l->ctx, x, FREQ, 0, 1);
 	l->now++;
 }
 
@@ -406,7 +398,7 @@ static void lecar_snapshot(const void *state, struct pl_snapshot *out)
 
 	for (unsigned list = CACHE; list <= H_LFU; list++) {
 		for (uint32_t p = l->list[list].head; p != PL_NONE; p = l->page[p].link.next) {
-			int32_t freq = list == CACHE ? (int32_t)l->page[p].freq : 0;
+			int32_t freq = list == CACHE ? (int32_t)l->bucket[l->page[p].bucket].freq : 0;
 
 			pl_snapshot_push(out, list, p, &freq);
 		}
