@@ -217,10 +217,10 @@ static void join_bucket(struct lecar *l, uint32_t page, uint32_t b)
 }
 
 /*
- * A page's frequency grows by one: to the bucket of the next frequency,
- * at its tail -- or, alone in its bucket with no bucket of the next
- * frequency, it stays and the bucket's frequency grows (the common case of
- * a frequently used page, with no list to touch).
+ * A page's frequency grows by one (a SET): to the bucket of the next
+ * frequency, at its tail -- or, alone in its bucket with no bucket of the
+ * next frequency, it stays and the bucket's frequency grows (the common
+ * case of a frequently used page, with no list to touch).
  */
 static void next_bucket(struct lecar *l, uint32_t page)
 {
