@@ -36,6 +36,31 @@ struct pl_dlist {
 	uint32_t head, tail, len;
 };
 
+/*
+ * Links kept in a policy's own per-page record instead of an array of
+ * their own: a policy that keeps several things per page (LIRS: its place
+ * in the stack S and in the queue Q, its state and last reference) then
+ * touches one cache line per page, not one per array.  With a large trace
+ * most pages touched are not in the cache, so that is most of the cost.
+ * PL_RECORD_LINKS(records, member) names the link `member` of every record
+ * of the array `records`; the pl_rdlist_*() helpers below work on such
+ * links as the pl_dlist_*() ones on a struct pl_links (which are the same
+ * helpers over records that are just a link).  Passed by value, with the
+ * record's size a constant, they compile to the same code as an array.
+ */
+struct pl_record_links {
+	char *first;	/* the link of page 0 */
+	size_t size;	/* bytes from one page's link to the next's */
+};
+
+#define PL_RECORD_LINKS(records, member) \
+	((struct pl_record_links){ (char *)&(records)[0].member, sizeof((records)[0]) })
+
+static inline struct pl_link *pl_record_link(struct pl_record_links links, uint32_t page)
+{
+	return (struct pl_link *)(links.first + (size_t)page * links.size);
+}
+
 /* Allocates links for pages 0 .. npages-1; -1 when out of memory. */
 int pl_links_init(struct pl_links *links, uint32_t npages);
 void pl_links_free(struct pl_links *links);
@@ -46,24 +71,24 @@ static inline void pl_dlist_init(struct pl_dlist *list)
 	list->len = 0;
 }
 
-static inline void pl_dlist_push_head(struct pl_links *links, struct pl_dlist *list,
-				      uint32_t page)
+static inline void pl_rdlist_push_head(struct pl_record_links links, struct pl_dlist *list,
+				       uint32_t page)
 {
-	links->link[page] = (struct pl_link){ .next = list->head, .prev = PL_NONE };
+	*pl_record_link(links, page) = (struct pl_link){ .next = list->head, .prev = PL_NONE };
 	if (list->head != PL_NONE)
-		links->link[list->head].prev = page;
+		pl_record_link(links, list->head)->prev = page;
 	else
 		list->tail = page;
 	list->head = page;
 	list->len++;
 }
 
-static inline void pl_dlist_push_tail(struct pl_links *links, struct pl_dlist *list,
-				      uint32_t page)
+static inline void pl_rdlist_push_tail(struct pl_record_links links, struct pl_dlist *list,
+				       uint32_t page)
 {
-	links->link[page] = (struct pl_link){ .next = PL_NONE, .prev = list->tail };
+	*pl_record_link(links, page) = (struct pl_link){ .next = PL_NONE, .prev = list->tail };
 	if (list->tail != PL_NONE)
-		links->link[list->tail].next = page;
+		pl_record_link(links, list->tail)->next = page;
 	else
 		list->head = page;
 	list->tail = page;
@@ -71,19 +96,19 @@ static inline void pl_dlist_push_tail(struct pl_links *links, struct pl_dlist *l
 }
 
 /* Unlinks `page`, which must be in `list`. */
-static inline void pl_dlist_remove(struct pl_links *links, struct pl_dlist *list,
-				   uint32_t page)
+static inline void pl_rdlist_remove(struct pl_record_links links, struct pl_dlist *list,
+				    uint32_t page)
 {
-	uint32_t prev = links->link[page].prev, next = links->link[page].next;
+	struct pl_link at = *pl_record_link(links, page);
 
-	if (prev != PL_NONE)
-		links->link[prev].next = next;
+	if (at.prev != PL_NONE)
+		pl_record_link(links, at.prev)->next = at.next;
 	else
-		list->head = next;
-	if (next != PL_NONE)
-		links->link[next].prev = prev;
+		list->head = at.next;
+	if (at.next != PL_NONE)
+		pl_record_link(links, at.next)->prev = at.prev;
 	else
-		list->tail = prev;
+		list->tail = at.prev;
 	list->len--;
 }
 
@@ -92,19 +117,49 @@ static inline void pl_dlist_remove(struct pl_links *links, struct pl_dlist *list
  * remove + push_head in one, with the branches the precondition rules out
  * left out (LRU's hit).
  */
+static inline void pl_rdlist_move_to_head(struct pl_record_links links, struct pl_dlist *list,
+					  uint32_t page)
+{
+	struct pl_link at = *pl_record_link(links, page);
+
+	pl_record_link(links, at.prev)->next = at.next;
+	if (at.next != PL_NONE)
+		pl_record_link(links, at.next)->prev = at.prev;
+	else
+		list->tail = at.prev;
+	*pl_record_link(links, page) = (struct pl_link){ .next = list->head, .prev = PL_NONE };
+	pl_record_link(links, list->head)->prev = page;
+	list->head = page;
+}
+
+/* The helpers over a struct pl_links: records that are just a link. */
+static inline struct pl_record_links pl_links_as_records(const struct pl_links *links)
+{
+	return PL_RECORD_LINKS(links->link, next);
+}
+
+static inline void pl_dlist_push_head(struct pl_links *links, struct pl_dlist *list,
+				      uint32_t page)
+{
+	pl_rdlist_push_head(pl_links_as_records(links), list, page);
+}
+
+static inline void pl_dlist_push_tail(struct pl_links *links, struct pl_dlist *list,
+				      uint32_t page)
+{
+	pl_rdlist_push_tail(pl_links_as_records(links), list, page);
+}
+
+static inline void pl_dlist_remove(struct pl_links *links, struct pl_dlist *list,
+				   uint32_t page)
+{
+	pl_rdlist_remove(pl_links_as_records(links), list, page);
+}
+
 static inline void pl_dlist_move_to_head(struct pl_links *links, struct pl_dlist *list,
 					 uint32_t page)
 {
-	struct pl_link at = links->link[page];
-
-	links->link[at.prev].next = at.next;
-	if (at.next != PL_NONE)
-		links->link[at.next].prev = at.prev;
-	else
-		list->tail = at.prev;
-	links->link[page] = (struct pl_link){ .next = list->head, .prev = PL_NONE };
-	links->link[list->head].prev = page;
-	list->head = page;
+	pl_rdlist_move_to_head(pl_links_as_records(links), list, page);
 }
 
 #endif /* PAGELAB_DLIST_H */

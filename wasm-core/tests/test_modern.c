@@ -280,6 +280,49 @@ TEST(wtinylfu_admits_a_window_page_to_main_only_if_it_is_more_frequent)
 	run_free(&r);
 }
 
+/*
+ * With minimal increment (conservative=1) only a page's counters at its
+ * minimum grow, so the peek at the first eviction -- victim() counts the
+ * pages the window spills into main, reads the contest, and takes the
+ * counts back -- must take back exactly the counters that grew: else an
+ * estimate falls (it fell from 1 to 0, a counter below its true count).
+ * Until a reset halves the sketch (after 32 x main hits: at 14 frames and
+ * more, main holds 11 pages or more, so none within 300 references) no
+ * shown estimate may fall.
+ */
+static unsigned estimates_falling(uint64_t *rng, unsigned trace)
+{
+	uint32_t len = 20 + splitmix64_below(splitmix64_next(rng), 280);
+	uint32_t frames = 14 + splitmix64_below(splitmix64_next(rng), 20);
+	uint32_t distinct = 3 + splitmix64_below(splitmix64_next(rng), 60);
+	const struct pl_event *ev;
+	char refs[2048];
+	size_t at = 0;
+	unsigned bad = 0;
+	uint32_t count;
+	struct run r;
+
+	for (uint32_t i = 0; i < len; i++)
+		at += snprintf(refs + at, sizeof(refs) - at, "%u ",
+			       (uint32_t)splitmix64_below(splitmix64_next(rng), distinct));
+	run_start(&r, "wtinylfu", frames, refs, "conservative=1 window_percent=25",
+		  PL_SIM_RECORD);
+	run_to_end(&r);
+	ev = pl_sim_events(r.sim, 0, len, &count);
+	for (uint32_t e = 0; e < count; e++)
+		bad += ev[e].kind == PL_EV_SET && ev[e].b < ev[e].a;
+	bad += run_counter(&r, "resets") != 0;
+	if (bad)
+		printf("    %u frames, refs \"%s\": %u estimates fell\n", frames, refs, bad);
+	run_free(&r);
+	return bad;
+}
+
+TEST(wtinylfu_minimal_increment_peek_at_the_first_eviction_takes_back_what_it_counted)
+{
+	CHECK_EQ(random_traces_failing(300, 14, estimates_falling), 0);
+}
+
 TEST(mglru_ages_into_new_generations_and_evicts_from_the_oldest)
 {
 	struct run r;

@@ -50,7 +50,10 @@
  * Variables: w_lru, w_lfu (thousandths).
  * Counters: w_lru_permille, w_lfu_permille, lru_regrets, lfu_regrets.
  * Cost per reference: O(1): frequency buckets (a list of pages per
- * frequency, the buckets in a list by frequency) as in O(1) LFU.
+ * frequency, the buckets in a list by frequency) as in O(1) LFU; a page
+ * alone in its bucket takes the bucket along as its frequency grows.  A
+ * hit touches the page's one record (struct lecar_page) and its
+ * neighbours; the weights are computed once per fault on a ghost.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -72,17 +75,36 @@ struct bucket {
 	struct pl_dlist pages;	/* oldest at the head */
 };
 
+/*
+ * What a hit reads and writes, in one 20-byte record: the page's place in
+ * the cache and in its bucket, and its bucket (whose frequency is the
+ * page's).  A ghost uses only `link` and, as `evicted_at`, the field
+ * `bucket`.  Which list a page is in is apart, in a byte: only a fault asks.
+ */
+struct lecar_page {
+	struct pl_link link;		/* in cache, h_lru or h_lfu */
+	struct pl_link in_bucket;	/* in cache: among its bucket's pages */
+	uint32_t bucket;		/* in cache: its bucket; a ghost: evicted_at, */
+					/* `now` when it was evicted */
+};
+
+/*
+ * The weights once a fault on a ghost has been learnt from: victim()
+ * computes them to draw, evict() to keep them; computed once (see memo).
+ */
+struct learnt {
+	uint32_t page, now;		/* the faulting page, at `now` (page PL_NONE: none) */
+	double w_lru, w_lfu;
+};
+
 struct lecar {
 	struct pl_ctx *ctx;
-	struct pl_links links;		/* cache, h_lru, h_lfu */
+	struct lecar_page *page;	/* [npages] */
+	uint8_t *where;			/* [npages] */
 	struct pl_dlist list[3];
-	struct pl_links bucket_links;	/* pages within a bucket */
 	struct bucket *bucket;		/* [frames + 2] */
 	uint32_t first_bucket, free_bucket;
-	uint32_t *bucket_of;		/* [npages] */
-	uint32_t *freq;			/* [npages] */
-	uint32_t *evicted_at;		/* [npages]: `now` when a ghost was evicted */
-	uint8_t *where;			/* [npages] */
+	struct learnt *memo;		/* victim()'s weights, for evict() */
 	double w_lru, w_lfu, lr, dr;
 	uint64_t rng;
 	uint32_t now;			/* references seen before the current one:
@@ -91,19 +113,26 @@ struct lecar {
 	uint64_t regrets[2];
 };
 
+static inline struct pl_record_links links(const struct lecar *l)
+{
+	return PL_RECORD_LINKS(l->page, link);
+}
+
+static inline struct pl_record_links bucket_links(const struct lecar *l)
+{
+	return PL_RECORD_LINKS(l->page, in_bucket);
+}
+
 static void lecar_destroy(void *state)
 {
 	struct lecar *l = state;
 
 	if (!l)
 		return;
-	pl_links_free(&l->links);
-	pl_links_free(&l->bucket_links);
-	free(l->bucket);
-	free(l->bucket_of);
-	free(l->freq);
-	free(l->evicted_at);
+	free(l->page);
 	free(l->where);
+	free(l->bucket);
+	free(l->memo);
 	free(l);
 }
 
@@ -113,17 +142,15 @@ static void *lecar_create(struct pl_ctx *ctx, struct pl_error *err)
 	size_t n = ctx->npages ? ctx->npages : 1;
 	uint32_t nbuckets = ctx->frames + 2;
 
-	if (!l || pl_links_init(&l->links, ctx->npages) ||
-	    pl_links_init(&l->bucket_links, ctx->npages) ||
+	if (!l || !(l->page = calloc(n, sizeof(*l->page))) || !(l->where = malloc(n)) ||
 	    !(l->bucket = calloc(nbuckets, sizeof(*l->bucket))) ||
-	    !(l->bucket_of = calloc(n, sizeof(*l->bucket_of))) ||
-	    !(l->freq = calloc(n, sizeof(*l->freq))) ||
-	    !(l->evicted_at = calloc(n, sizeof(*l->evicted_at))) || !(l->where = malloc(n))) {
+	    !(l->memo = malloc(sizeof(*l->memo)))) {
 		lecar_destroy(l);
 		snprintf(err->msg, sizeof(err->msg), "lecar: out of memory");
 		return NULL;
 	}
 	memset(l->where, NOWHERE, n);
+	l->memo->page = PL_NONE;
 	l->ctx = ctx;
 	for (int i = 0; i < 3; i++)
 		pl_dlist_init(&l->list[i]);
@@ -167,10 +194,10 @@ static uint32_t bucket_after(struct lecar *l, uint32_t after, uint32_t freq)
 
 static void leave_bucket(struct lecar *l, uint32_t page)
 {
-	uint32_t b = l->bucket_of[page];
+	uint32_t b = l->page[page].bucket;
 	struct bucket *bk = &l->bucket[b];
 
-	pl_dlist_remove(&l->bucket_links, &bk->pages, page);
+	pl_rdlist_remove(bucket_links(l), &bk->pages, page);
 	if (bk->pages.len)
 		return;
 	if (bk->prev != PL_NONE)
@@ -185,30 +212,41 @@ static void leave_bucket(struct lecar *l, uint32_t page)
 
 static void join_bucket(struct lecar *l, uint32_t page, uint32_t b)
 {
-	pl_dlist_push_tail(&l->bucket_links, &l->bucket[b].pages, page);
-	l->bucket_of[page] = b;
+	pl_rdlist_push_tail(bucket_links(l), &l->bucket[b].pages, page);
+	l->page[page].bucket = b;
+}
+
+/*
+ * A page's frequency grows by one (a SET): to the bucket of the next
+ * frequency, at its tail -- or, alone in its bucket with no bucket of the
+ * next frequency, it stays and the bucket's frequency grows (the common
+ * case of a frequently used page, with no list to touch).
+ */
+static void next_bucket(struct lecar *l, uint32_t page)
+{
+	uint32_t b = l->page[page].bucket, freq = l->bucket[b].freq + 1;
+	uint32_t next = l->bucket[b].next;
+
+	pl_emit_set(l->ctx, page, FREQ, (int32_t)freq - 1, (int32_t)freq);
+	if (l->bucket[b].pages.len == 1 && (next == PL_NONE || l->bucket[next].freq != freq)) {
+		l->bucket[b].freq = freq;
+		return;
+	}
+	next = bucket_after(l, b, freq);
+	leave_bucket(l, page);
+	join_bucket(l, page, next);
 }
 
 /* ----------------------------------------------------------- the policy */
 
-static void set_freq(struct lecar *l, uint32_t page, uint32_t freq)
-{
-	pl_emit_set(l->ctx, page, FREQ, (int32_t)l->freq[page], (int32_t)freq);
-	l->freq[page] = freq;
-}
-
 static void lecar_hit(void *state, const struct pl_ref *ref)
 {
 	struct lecar *l = state;
-	uint32_t x = ref->page, b = l->bucket_of[x];
-	uint32_t to = bucket_after(l, b, l->freq[x] + 1);
+	uint32_t x = ref->page;
 
-	leave_bucket(l, x);
-	join_bucket(l, x, to);
-	set_freq(l, x, l->freq[x] + 1);
+	next_bucket(l, x);
 	if (l->list[CACHE].head != x) {
-		pl_dlist_remove(&l->links, &l->list[CACHE], x);
-		pl_dlist_push_head(&l->links, &l->list[CACHE], x);
+		pl_rdlist_move_to_head(links(l), &l->list[CACHE], x);
 		pl_emit_move(l->ctx, x, CACHE, CACHE, 0);
 	}
 	l->now++;
@@ -223,22 +261,31 @@ static uint32_t lfu_candidate(const struct lecar *l)
  * w_lru once the fault on x has been learnt from (libCacheSim updates the
  * weights on the lookup, before it evicts): a fault on a ghost shrinks its
  * expert's weight by exp(-lr dr^t), t the references since its eviction.
+ * victim() and then evict() ask for the same fault: the second time, the
+ * weights come from the memo (memory *l points to, so victim() may fill it).
  */
 static void weights_after(const struct lecar *l, uint32_t x, double *w_lru, double *w_lfu)
 {
 	unsigned ghost = l->where[x];
+	struct learnt *memo = l->memo;
 	double bad, good, s;
 
 	*w_lru = l->w_lru;
 	*w_lfu = l->w_lfu;
 	if (ghost != H_LRU && ghost != H_LFU)
 		return;
+	if (memo->page == x && memo->now == l->now) {
+		*w_lru = memo->w_lru;
+		*w_lfu = memo->w_lfu;
+		return;
+	}
 	bad = ghost == H_LRU ? l->w_lru : l->w_lfu;
 	good = ghost == H_LRU ? l->w_lfu : l->w_lru;
-	bad = bad * exp(-l->lr * pow(l->dr, (double)(l->now - l->evicted_at[x]))) + 1e-10;
+	bad = bad * exp(-l->lr * pow(l->dr, (double)(l->now - l->page[x].bucket))) + 1e-10;
 	s = bad + good + 2e-10;
 	*(ghost == H_LRU ? w_lru : w_lfu) = bad / s;
 	*(ghost == H_LRU ? w_lfu : w_lru) = (good + 1e-10) / s;
+	*memo = (struct learnt){ .page = x, .now = l->now, .w_lru = *w_lru, .w_lfu = *w_lfu };
 }
 
 /* The draw r < w_lru, from a copy of the generator (victim() peeks). */
@@ -261,7 +308,7 @@ static uint32_t lecar_victim(const void *state)
 
 static void forget(struct lecar *l, uint32_t page, unsigned ghost)
 {
-	pl_dlist_remove(&l->links, &l->list[ghost], page);
+	pl_rdlist_remove(links(l), &l->list[ghost], page);
 	l->where[page] = NOWHERE;
 	pl_emit_remove(l->ctx, page, ghost);
 }
@@ -297,6 +344,7 @@ static void regret(struct lecar *l, uint32_t x)
 	weights_after(l, x, &w_lru, &w_lfu);
 	set_weight(l, VAR_W_LRU, &l->w_lru, w_lru);
 	set_weight(l, VAR_W_LFU, &l->w_lfu, w_lfu);
+	l->memo->page = PL_NONE;	/* learnt from: the weights it was made of are gone */
 	l->regrets[ghost - H_LRU]++;
 	forget(l, x, ghost);
 }
@@ -314,15 +362,14 @@ static void lecar_evict(void *state, uint32_t victim)
 	if (ghost != NOWHERE)
 		splitmix64_next(&l->rng);	/* the draw victim() peeked at */
 	leave_bucket(l, victim);
-	pl_dlist_remove(&l->links, &l->list[CACHE], victim);
+	pl_rdlist_remove(links(l), &l->list[CACHE], victim);
 	l->where[victim] = NOWHERE;
-	l->freq[victim] = 0;
 	pl_emit_evict(l->ctx, victim, CACHE);
 	if (ghost == NOWHERE || l->history_max == 0)
 		return;
-	pl_dlist_push_head(&l->links, &l->list[ghost], victim);
+	pl_rdlist_push_head(links(l), &l->list[ghost], victim);
 	l->where[victim] = (uint8_t)ghost;
-	l->evicted_at[victim] = l->now;
+	l->page[victim].bucket = l->now;	/* evicted_at */
 	pl_emit_insert(l->ctx, victim, ghost, 0);
 	if (l->list[ghost].len > l->history_max)
 		forget(l, l->list[ghost].tail, ghost);
@@ -337,11 +384,11 @@ static void lecar_insert(void *state, const struct pl_ref *ref)
 		start(l);
 	if (l->where[x] == H_LRU || l->where[x] == H_LFU)	/* memory was not full */
 		regret(l, x);
-	pl_dlist_push_head(&l->links, &l->list[CACHE], x);
+	pl_rdlist_push_head(links(l), &l->list[CACHE], x);
 	l->where[x] = CACHE;
 	pl_emit_insert(l->ctx, x, CACHE, 0);
 	join_bucket(l, x, bucket_after(l, PL_NONE, 1));
-	set_freq(l, x, 1);
+	pl_emit_set(l->ctx, x, FREQ, 0, 1);
 	l->now++;
 }
 
@@ -350,8 +397,8 @@ static void lecar_snapshot(const void *state, struct pl_snapshot *out)
 	const struct lecar *l = state;
 
 	for (unsigned list = CACHE; list <= H_LFU; list++) {
-		for (uint32_t p = l->list[list].head; p != PL_NONE; p = l->links.link[p].next) {
-			int32_t freq = list == CACHE ? (int32_t)l->freq[p] : 0;
+		for (uint32_t p = l->list[list].head; p != PL_NONE; p = l->page[p].link.next) {
+			int32_t freq = list == CACHE ? (int32_t)l->bucket[l->page[p].bucket].freq : 0;
 
 			pl_snapshot_push(out, list, p, &freq);
 		}

@@ -62,6 +62,8 @@
  *
  * Counters: lir_promotions (HIR pages that became LIR), pruned.
  * Cost per reference: O(1) amortized (pruning removes each entry once).
+ * The list lir is S's LIR entries, not a list of its own (see struct lirs),
+ * and a hit on an LIR page touches one 24-byte record of that page.
  */
 #include <stdlib.h>
 
@@ -73,23 +75,44 @@ enum { IN_S, LAST_REF };
 enum { PARAM_HIR_PERCENT, PARAM_STACK_PERCENT };
 enum { LIR_PROMOTIONS, PRUNED };
 
-/* A page's own state, together: one cache line to touch, not three. */
+/*
+ * A page's whole state in one 24-byte record: its entry in S, its place in
+ * hir or nonresident (HIR pages only), its state and last reference.  One
+ * cache line to touch per page (measured: fewer misses than a 16-byte
+ * record with the hir/nonresident links apart, and than 32 bytes).
+ */
 struct lirs_page {
+	struct pl_link s;		/* its entry in S, if in_s */
+	struct pl_link q;		/* in hir or nonresident */
 	uint32_t last_ref;		/* 1 + step of the last reference */
 	uint8_t state;			/* LIR .. NOWHERE */
 	uint8_t in_s;
 };
 
+/*
+ * The list lir is S restricted to its LIR pages, so it is not kept apart:
+ * its order is S's, its tail S's bottom (pruning keeps an LIR page there);
+ * only its head (for the MOVE a hit reports) and length are kept.
+ */
 struct lirs {
 	struct pl_ctx *ctx;
-	struct pl_links links;		/* lir, hir, nonresident */
-	struct pl_dlist list[3];
-	struct pl_links s_links;	/* the stack S, top at the head */
-	struct pl_dlist s;
 	struct lirs_page *page;		/* [npages] */
+	struct pl_dlist s;		/* the stack S, top at the head */
+	struct pl_dlist list[3];	/* list[LIR] is unused */
+	uint32_t lir_head, lir_len;	/* the most recent LIR page; LIR pages */
 	uint32_t lir_max, stack_max;
 	uint64_t promotions, pruned;
 };
+
+static inline struct pl_record_links s_links(const struct lirs *l)
+{
+	return PL_RECORD_LINKS(l->page, s);
+}
+
+static inline struct pl_record_links q_links(const struct lirs *l)
+{
+	return PL_RECORD_LINKS(l->page, q);
+}
 
 static void lirs_destroy(void *state)
 {
@@ -97,8 +120,6 @@ static void lirs_destroy(void *state)
 
 	if (!l)
 		return;
-	pl_links_free(&l->links);
-	pl_links_free(&l->s_links);
 	free(l->page);
 	free(l);
 }
@@ -109,8 +130,7 @@ static void *lirs_create(struct pl_ctx *ctx, struct pl_error *err)
 	size_t n = ctx->npages ? ctx->npages : 1;
 	uint32_t hir_max;
 
-	if (!l || pl_links_init(&l->links, ctx->npages) ||
-	    pl_links_init(&l->s_links, ctx->npages) || !(l->page = calloc(n, sizeof(*l->page)))) {
+	if (!l || !(l->page = calloc(n, sizeof(*l->page)))) {
 		lirs_destroy(l);
 		snprintf(err->msg, sizeof(err->msg), "lirs: out of memory");
 		return NULL;
@@ -126,6 +146,7 @@ static void *lirs_create(struct pl_ctx *ctx, struct pl_error *err)
 	for (int i = 0; i < 3; i++)
 		pl_dlist_init(&l->list[i]);
 	pl_dlist_init(&l->s);
+	l->lir_head = PL_NONE;
 	return l;
 }
 
@@ -135,18 +156,53 @@ static void set_in_s(struct lirs *l, uint32_t page, uint8_t in)
 	l->page[page].in_s = in;
 }
 
+/* The page's last reference is now, at `step`. */
+static inline void stamp(struct lirs *l, uint32_t page, uint32_t step)
+{
+	struct lirs_page *pg = &l->page[page];
+
+	if (pg->last_ref != step + 1) {
+		pl_emit_set(l->ctx, page, LAST_REF, (int32_t)pg->last_ref, (int32_t)step + 1);
+		pg->last_ref = step + 1;
+	}
+}
+
 /* The page becomes S's top entry, referenced at `step`. */
 static void to_stack_top(struct lirs *l, uint32_t page, uint32_t step)
 {
-	if (l->page[page].in_s)
-		pl_dlist_remove(&l->s_links, &l->s, page);
-	else
+	if (!l->page[page].in_s) {
 		set_in_s(l, page, 1);
-	pl_dlist_push_head(&l->s_links, &l->s, page);
-	if (l->page[page].last_ref != step + 1) {
-		pl_emit_set(l->ctx, page, LAST_REF, (int32_t)l->page[page].last_ref, (int32_t)step + 1);
-		l->page[page].last_ref = step + 1;
+		pl_rdlist_push_head(s_links(l), &l->s, page);
+	} else if (l->s.head != page) {
+		pl_rdlist_move_to_head(s_links(l), &l->s, page);
 	}
+	stamp(l, page, step);
+}
+
+/*
+ * A page leaves or joins lir, hir or nonresident (at the head).  A page
+ * leaves lir only from its tail, S's bottom (demote_bottom(), or evicted
+ * when Q is empty), so lir's head changes only if that was its last page.
+ */
+static inline void leave_list(struct lirs *l, uint32_t page)
+{
+	unsigned from = l->page[page].state;
+
+	if (from != LIR)
+		pl_rdlist_remove(q_links(l), &l->list[from], page);
+	else if (--l->lir_len == 0)
+		l->lir_head = PL_NONE;
+}
+
+static inline void join_list(struct lirs *l, uint32_t page, unsigned to)
+{
+	if (to != LIR) {
+		pl_rdlist_push_head(q_links(l), &l->list[to], page);
+	} else {
+		l->lir_head = page;
+		l->lir_len++;
+	}
+	l->page[page].state = (uint8_t)to;
 }
 
 /* Moves a page between lir, hir and nonresident (to the head). */
@@ -154,17 +210,23 @@ static void move_to(struct lirs *l, uint32_t page, unsigned to)
 {
 	unsigned from = l->page[page].state;
 
-	pl_dlist_remove(&l->links, &l->list[from], page);
-	pl_dlist_push_head(&l->links, &l->list[to], page);
-	l->page[page].state = (uint8_t)to;
+	leave_list(l, page);
+	join_list(l, page, to);
 	pl_emit_move(l->ctx, page, from, to, 0);
 }
 
-/* Clears a page's fields as it leaves every list, so it re-enters with 0s. */
-static void forget_fields(struct lirs *l, uint32_t page)
+/* A page leaving every list: its fields back to 0. */
+static inline void clear(struct lirs *l, uint32_t page)
 {
-	l->page[page].in_s = 0;
-	l->page[page].last_ref = 0;
+	l->page[page] = (struct lirs_page){ .state = NOWHERE };
+}
+
+/* A non-resident page, already out of S, leaves nonresident: forgotten. */
+static void forget(struct lirs *l, uint32_t page)
+{
+	pl_rdlist_remove(q_links(l), &l->list[NONRESIDENT], page);
+	clear(l, page);
+	pl_emit_remove(l->ctx, page, NONRESIDENT);
 }
 
 static void prune(struct lirs *l)
@@ -172,16 +234,12 @@ static void prune(struct lirs *l)
 	uint32_t p;
 
 	while ((p = l->s.tail) != PL_NONE && l->page[p].state != LIR) {
-		pl_dlist_remove(&l->s_links, &l->s, p);
+		pl_rdlist_remove(s_links(l), &l->s, p);
 		l->pruned++;
-		if (l->page[p].state == HIR) {
+		if (l->page[p].state == HIR)
 			set_in_s(l, p, 0);
-			continue;
-		}
-		pl_dlist_remove(&l->links, &l->list[NONRESIDENT], p);
-		l->page[p].state = NOWHERE;
-		forget_fields(l, p);
-		pl_emit_remove(l->ctx, p, NONRESIDENT);
+		else
+			forget(l, p);
 	}
 }
 
@@ -189,52 +247,67 @@ static void prune(struct lirs *l)
  * HIR: it leaves S for Q's end. */
 static void demote_bottom(struct lirs *l)
 {
-	uint32_t p = l->list[LIR].tail;
+	uint32_t p = l->s.tail;
 
-	pl_dlist_remove(&l->s_links, &l->s, p);
+	pl_rdlist_remove(s_links(l), &l->s, p);
 	set_in_s(l, p, 0);
 	move_to(l, p, HIR);
 	prune(l);
 }
 
+/* Only S's growth (a page entering it) can take it over stack_max. */
 static void bound_stack(struct lirs *l)
 {
 	while (l->s.len > l->stack_max && l->list[NONRESIDENT].len) {
 		uint32_t p = l->list[NONRESIDENT].tail;
 
-		pl_dlist_remove(&l->s_links, &l->s, p);
-		pl_dlist_remove(&l->links, &l->list[NONRESIDENT], p);
-		l->page[p].state = NOWHERE;
-		forget_fields(l, p);
-		pl_emit_remove(l->ctx, p, NONRESIDENT);
+		pl_rdlist_remove(s_links(l), &l->s, p);
+		forget(l, p);
 	}
 }
 
+/* x, in S, becomes LIR at S's top; LIR over its size: S's bottom is demoted. */
+static void promote(struct lirs *l, uint32_t x, uint32_t step)
+{
+	to_stack_top(l, x, step);
+	move_to(l, x, LIR);
+	l->promotions++;
+	if (l->lir_len > l->lir_max)
+		demote_bottom(l);
+}
+
+static void hit_hir(struct lirs *l, uint32_t x, uint32_t step)
+{
+	if (l->page[x].in_s && l->lir_max) {
+		promote(l, x, step);
+		return;
+	}
+	to_stack_top(l, x, step);
+	if (l->list[HIR].head != x)
+		move_to(l, x, HIR);
+	bound_stack(l);
+}
+
+/* Most hits are on LIR pages: to S's top (and lir's head); prune if x was S's bottom. */
 static void lirs_hit(void *state, const struct pl_ref *ref)
 {
 	struct lirs *l = state;
 	uint32_t x = ref->page;
+	bool bottom = l->s.tail == x;
 
-	if (l->page[x].state == LIR) {
-		bool bottom = l->s.tail == x;
-
-		to_stack_top(l, x, ref->step);
-		if (l->list[LIR].head != x)
-			move_to(l, x, LIR);
-		if (bottom)
-			prune(l);
-	} else if (l->page[x].in_s && l->lir_max) {
-		to_stack_top(l, x, ref->step);
-		move_to(l, x, LIR);
-		l->promotions++;
-		if (l->list[LIR].len > l->lir_max)
-			demote_bottom(l);
-	} else {
-		to_stack_top(l, x, ref->step);
-		if (l->list[HIR].head != x)
-			move_to(l, x, HIR);
+	if (l->page[x].state != LIR) {
+		hit_hir(l, x, ref->step);
+		return;
 	}
-	bound_stack(l);
+	if (l->s.head != x)
+		pl_rdlist_move_to_head(s_links(l), &l->s, x);
+	stamp(l, x, ref->step);
+	if (l->lir_head != x) {
+		pl_emit_move(l->ctx, x, LIR, LIR, 0);
+		l->lir_head = x;
+	}
+	if (bottom)
+		prune(l);
 }
 
 static uint32_t lirs_victim(const void *state)
@@ -243,7 +316,7 @@ static uint32_t lirs_victim(const void *state)
 
 	/* Q is empty only when every frame holds an LIR page (hir_percent
 	 * makes Lhirs >= 1, so only an over-full LIR set): take S's bottom. */
-	return l->list[HIR].len ? l->list[HIR].tail : l->list[LIR].tail;
+	return l->list[HIR].len ? l->list[HIR].tail : l->s.tail;
 }
 
 static void lirs_evict(void *state, uint32_t victim)
@@ -254,15 +327,12 @@ static void lirs_evict(void *state, uint32_t victim)
 
 	/* The faulting page's S entry moves to the top first, so that no
 	 * pruning below forgets it (insert() then stamps last_ref). */
-	if (l->page[x].state == NONRESIDENT) {
-		pl_dlist_remove(&l->s_links, &l->s, x);
-		pl_dlist_push_head(&l->s_links, &l->s, x);
-	}
-	pl_dlist_remove(&l->links, &l->list[from], victim);
+	if (l->page[x].state == NONRESIDENT && l->s.head != x)
+		pl_rdlist_move_to_head(s_links(l), &l->s, x);
+	leave_list(l, victim);
 	pl_emit_evict(l->ctx, victim, from);
 	if (l->page[victim].in_s && from == HIR) {
-		pl_dlist_push_head(&l->links, &l->list[NONRESIDENT], victim);
-		l->page[victim].state = NONRESIDENT;
+		join_list(l, victim, NONRESIDENT);
 		pl_emit_insert(l->ctx, victim, NONRESIDENT, 0);
 		/* the INSERT carries no fields: state them again */
 		pl_emit_set(l->ctx, victim, IN_S, 0, 1);
@@ -270,9 +340,8 @@ static void lirs_evict(void *state, uint32_t victim)
 		return;
 	}
 	if (l->page[victim].in_s)
-		pl_dlist_remove(&l->s_links, &l->s, victim);
-	l->page[victim].state = NOWHERE;
-	forget_fields(l, victim);
+		pl_rdlist_remove(s_links(l), &l->s, victim);
+	clear(l, victim);
 	prune(l);
 }
 
@@ -282,37 +351,41 @@ static void lirs_insert(void *state, const struct pl_ref *ref)
 	uint32_t x = ref->page;
 
 	if (l->page[x].state == NONRESIDENT) {
-		to_stack_top(l, x, ref->step);
-		if (l->lir_max == 0) {	/* one frame: no LIR page fits */
+		if (l->lir_max) {
+			promote(l, x, ref->step);
+		} else {	/* one frame: no LIR page fits */
+			to_stack_top(l, x, ref->step);
 			move_to(l, x, HIR);
-		} else {
-			move_to(l, x, LIR);
-			l->promotions++;
-			if (l->list[LIR].len > l->lir_max)
-				demote_bottom(l);
 		}
 	} else {
-		unsigned to = l->list[LIR].len < l->lir_max ? LIR : HIR;
+		unsigned to = l->lir_len < l->lir_max ? LIR : HIR;
 
-		pl_dlist_push_head(&l->links, &l->list[to], x);
-		l->page[x].state = (uint8_t)to;
+		join_list(l, x, to);
 		pl_emit_insert(l->ctx, x, to, 0);
-		to_stack_top(l, x, ref->step);
+		set_in_s(l, x, 1);
+		pl_rdlist_push_head(s_links(l), &l->s, x);
+		stamp(l, x, ref->step);
 	}
 	bound_stack(l);
+}
+
+static void push_page(const struct lirs *l, unsigned list, uint32_t p, struct pl_snapshot *out)
+{
+	int32_t values[2] = { l->page[p].in_s, (int32_t)l->page[p].last_ref };
+
+	pl_snapshot_push(out, list, p, values);
 }
 
 static void lirs_snapshot(const void *state, struct pl_snapshot *out)
 {
 	const struct lirs *l = state;
 
-	for (unsigned list = LIR; list <= NONRESIDENT; list++) {
-		for (uint32_t p = l->list[list].head; p != PL_NONE; p = l->links.link[p].next) {
-			int32_t values[2] = { l->page[p].in_s, (int32_t)l->page[p].last_ref };
-
-			pl_snapshot_push(out, list, p, values);
-		}
-	}
+	for (uint32_t p = l->s.head; p != PL_NONE; p = l->page[p].s.next)
+		if (l->page[p].state == LIR)
+			push_page(l, LIR, p, out);
+	for (unsigned list = HIR; list <= NONRESIDENT; list++)
+		for (uint32_t p = l->list[list].head; p != PL_NONE; p = l->page[p].q.next)
+			push_page(l, list, p, out);
 }
 
 static void lirs_read_counters(const void *state, uint64_t *counters)
