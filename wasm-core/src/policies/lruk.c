@@ -202,9 +202,8 @@ static uint64_t victim_key(const struct lruk *l, uint32_t page)
 static void set_time(struct lruk *l, uint32_t page, unsigned field, uint32_t *slot,
 		     uint32_t value)
 {
-	if (*slot == value)
-		return;
-	pl_emit_set(l->ctx, page, field, shown(*slot), shown(value));
+	if (l->ctx->recording && *slot != value)
+		pl_emit_set(l->ctx, page, field, shown(*slot), shown(value));
 	*slot = value;
 }
 
@@ -313,18 +312,30 @@ static void sift_up(struct slot_heap *h, uint32_t i, struct heap_entry e)
 	heap_place(h, i, e);
 }
 
+/* The child of i with the largest key (i has children). */
+static uint32_t largest_child(const struct slot_heap *h, uint32_t i)
+{
+	const struct heap_entry *c = &h->entry[HEAP_ARITY * i + 1];
+	uint32_t first = HEAP_ARITY * i + 1, n = h->len - first, a, b;
+
+	if (n < HEAP_ARITY) {
+		a = 0;
+		for (uint32_t j = 1; j < n; j++)
+			if (c[j].key > c[a].key)
+				a = j;
+		return first + a;
+	}
+	/* all four: a tournament, without a loop's branches */
+	a = c[1].key > c[0].key;
+	b = 2 + (c[3].key > c[2].key);
+	return first + (c[b].key > c[a].key ? b : a);
+}
+
 static void sift_down(struct slot_heap *h, uint32_t i, struct heap_entry e)
 {
-	for (;;) {
-		uint32_t first = HEAP_ARITY * i + 1, last = first + HEAP_ARITY, best = first;
+	while (HEAP_ARITY * i + 1 < h->len) {
+		uint32_t best = largest_child(h, i);
 
-		if (first >= h->len)
-			break;
-		if (last > h->len)
-			last = h->len;
-		for (uint32_t c = first + 1; c < last; c++)
-			if (h->entry[c].key > h->entry[best].key)
-				best = c;
 		if (h->entry[best].key <= e.key)
 			break;
 		heap_place(h, i, h->entry[best]);
@@ -422,6 +433,17 @@ static void unfile(struct lruk *l, uint32_t page)
 	}
 }
 
+/* A page in the heap was hit and stays: its key went down, and the heap's
+ * is left stale (see fresh_top()). */
+static void stay_in_heap(struct lruk *l, uint32_t page)
+{
+	uint32_t slot = slot_of(l, page);
+
+	l->key[slot] = victim_key(l, page);
+	if (heap_top(&l->eligible) == slot)
+		l->top_fresh = false;
+}
+
 /*
  * Files a resident page whose times just changed (`filed`: it was filed
  * before), ready for the reference at time `next`.  Its LAST is the
@@ -432,12 +454,7 @@ static void refile(struct lruk *l, uint32_t page, bool filed, uint32_t next)
 	enum lruk_place place = place_for(l, page, next);
 
 	if (filed && place == IN_HEAP && filed_in(l, page) == IN_HEAP) {
-		/* its key went down: the heap's is left stale, see fresh_top() */
-		uint32_t slot = slot_of(l, page);
-
-		l->key[slot] = victim_key(l, page);
-		if (heap_top(&l->eligible) == slot)
-			l->top_fresh = false;
+		stay_in_heap(l, page);
 		return;
 	}
 	if (filed)
@@ -555,20 +572,30 @@ oom:
 static void lruk_hit(void *state, const struct pl_ref *ref)
 {
 	struct lruk *l = state;
-	uint32_t page = ref->page, t = ref->step + 1;
-	uint32_t *hist = hist_of(l, page);
+	uint32_t page = ref->page, t = ref->step + 1, k = l->k;
+	uint32_t *hist = hist_of(l, page), last = hist[k];
+	bool in_heap = (hist[k + 1] & PLACE_MASK) == IN_HEAP;
 
-	if (t - *last_of(l, page) <= l->crp) {
+	if (t - last <= l->crp) {
 		l->count[LRUK_CORRELATED_HITS]++;
 	} else {
-		uint32_t period = *last_of(l, page) - hist[0];
+		uint32_t period = last - hist[0];
 
-		for (uint32_t i = l->k - 1; i > 0; i--)
+		for (uint32_t i = k - 1; i > 0; i--)
 			set_time(l, page, LRUK_HIST1 + i, &hist[i],
 				 hist[i - 1] ? hist[i - 1] + period : 0);
 		set_time(l, page, LRUK_HIST1, &hist[0], t);
 	}
-	set_time(l, page, LRUK_LAST, last_of(l, page), t);
+	set_time(l, page, LRUK_LAST, &hist[k], t);
+	if (in_heap && !l->crp) {
+		/* most hits: settle() with nothing else to do (without a
+		 * correlated period the page stays eligible, and no other
+		 * page's period can end) */
+		l->next = t + 1;
+		stay_in_heap(l, page);
+		fresh_top(l);
+		return;
+	}
 	settle(l, page, true, ref->step);
 }
 
@@ -589,11 +616,29 @@ static void recall_history(struct lruk *l, uint32_t page, uint32_t t)
 	l->count[LRUK_RETAINED_REFAULTS]++;
 }
 
-/* A page enters with every field 0: sets a field of the page just inserted. */
-static void enter_field(struct lruk *l, uint32_t page, unsigned field, int32_t value)
+static void fill_fields(const void *state, uint32_t page, int32_t *values)
 {
-	if (value)
-		pl_emit_set(l->ctx, page, field, 0, value);
+	const struct lruk *l = state;
+
+	for (uint32_t i = 0; i < LRUK_MAX_K; i++)
+		values[LRUK_HIST1 + i] = i < l->k ? shown(hist_of(l, page)[i]) : -1;
+	values[LRUK_LAST] = shown(*last_of(l, page));
+}
+
+/*
+ * A page enters a list with every field 0: the SETs that give it its
+ * values, while recording (otherwise its record is not even read).
+ */
+static void enter_fields(struct lruk *l, uint32_t page)
+{
+	int32_t values[PL_MAX_FIELDS];
+
+	if (!l->ctx->recording)
+		return;
+	fill_fields(l, page, values);
+	for (unsigned field = 0; field < NR_LRUK_FIELDS; field++)
+		if (values[field])
+			pl_emit_set(l->ctx, page, field, 0, values[field]);
 }
 
 static void lruk_insert(void *state, const struct pl_ref *ref)
@@ -608,9 +653,7 @@ static void lruk_insert(void *state, const struct pl_ref *ref)
 		hist[i] = hist[i - 1];
 	hist[0] = t;
 	*last_of(l, page) = t;
-	for (uint32_t i = 0; i < LRUK_MAX_K; i++)
-		enter_field(l, page, LRUK_HIST1 + i, i < l->k ? shown(hist[i]) : -1);
-	enter_field(l, page, LRUK_LAST, shown(t));
+	enter_fields(l, page);
 	settle(l, page, false, ref->step);
 }
 
@@ -641,9 +684,7 @@ static void retain_history(struct lruk *l, uint32_t page)
 	}
 	log_append(l, &l->history, page, l->next, history_live);
 	pl_emit_insert(l->ctx, page, LRUK_HISTORY, 0);
-	for (uint32_t i = 0; i < LRUK_MAX_K; i++)
-		enter_field(l, page, LRUK_HIST1 + i, i < l->k ? shown(hist_of(l, page)[i]) : -1);
-	enter_field(l, page, LRUK_LAST, shown(*last_of(l, page)));
+	enter_fields(l, page);
 }
 
 /*
@@ -653,24 +694,22 @@ static void retain_history(struct lruk *l, uint32_t page)
 static void lruk_evict(void *state, uint32_t victim)
 {
 	struct lruk *l = state;
-	uint32_t top = heap_top(&l->eligible);
+	uint32_t top = heap_top(&l->eligible), slot;
 
-	if (top != PL_NONE && l->table.slot_page[top] == victim)
+	/* insert() reads the faulting page's record next: fetch it meanwhile */
+	__builtin_prefetch(hist_of(l, l->ctx->faulting));
+
+	if (top != PL_NONE && l->table.slot_page[top] == victim) {
 		l->top_vacated = true;	/* see fill_vacated_top() */
-	else if (victim != oldest_young(l))
-		unfile(l, victim);	/* (the young log drops it lazily) */
-	frame_table_evict(&l->table, l->ctx, victim);
+		slot = top;
+	} else {
+		if (victim != oldest_young(l))
+			unfile(l, victim);	/* (the young log drops it lazily) */
+		slot = slot_of(l, victim);	/* (clean_young() has read its record) */
+	}
+	frame_table_evict_slot(&l->table, l->ctx, victim, slot);
 	retain_history(l, victim);
 	clean_young(l);
-}
-
-static void fill_fields(const void *state, uint32_t page, int32_t *values)
-{
-	const struct lruk *l = state;
-
-	for (uint32_t i = 0; i < LRUK_MAX_K; i++)
-		values[LRUK_HIST1 + i] = i < l->k ? shown(hist_of(l, page)[i]) : -1;
-	values[LRUK_LAST] = shown(*last_of(l, page));
 }
 
 static void lruk_snapshot(const void *state, struct pl_snapshot *out)
