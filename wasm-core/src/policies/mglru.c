@@ -112,8 +112,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "policy.h"
 #include "dlist.h"
+#include "frame_table.h"	/* frames_usable() */
 
 #define MAX_NR_GENS 4
 #define MIN_NR_GENS 2
@@ -135,6 +135,23 @@ struct page_state {
 	uint32_t seq;		/* its generation, or the min_seq of its eviction */
 };
 
+/*
+ * A generation's pages, head (youngest) to tail (oldest), as a ring of
+ * page ids: pushing at either end touches only the ring, and a page leaves
+ * from where it is known to be -- the tail, or the entry the aging walk is
+ * at -- which becomes PL_NONE, without unlinking anything.  So the aging
+ * walk reads the ring in order and the pages' states independently of
+ * each other, instead of chasing links from page to page (a cache miss
+ * each, one after another).  The ring's tail entry is always a page
+ * (trim_tail()); a full ring drops its empty entries (make_room()), and is
+ * sized so that this frees at least half of it.
+ */
+struct gen_ring {
+	uint32_t *entry;	/* [cap], cap a power of 2 */
+	uint32_t head, end;	/* entries head .. end - 1, mod 2^32 */
+	uint32_t cap, len;	/* len: the entries that are pages */
+};
+
 struct ctrl_pos {
 	uint64_t refaulted, total;
 	unsigned gain;
@@ -142,8 +159,9 @@ struct ctrl_pos {
 
 struct mglru {
 	struct pl_ctx *ctx;
+	struct gen_ring gen[MAX_NR_GENS];
 	struct pl_links links;
-	struct pl_dlist list[NR_LISTS];
+	struct pl_dlist shadow;
 	struct page_state *page;	/* [npages] */
 	bool fd;
 	uint64_t min_batch;
@@ -185,6 +203,8 @@ static void mglru_destroy(void *state)
 
 	if (!m)
 		return;
+	for (unsigned g = 0; g < MAX_NR_GENS; g++)
+		free(m->gen[g].entry);
 	pl_links_free(&m->links);
 	free(m->page);
 	free(m);
@@ -194,23 +214,102 @@ static void *mglru_create(struct pl_ctx *ctx, struct pl_error *err)
 {
 	struct mglru *m = calloc(1, sizeof(*m));
 	size_t n = ctx->npages ? ctx->npages : 1;
+	uint32_t cap = 2;
 
+	/* twice the most pages a generation can hold: see make_room() */
+	while (cap < 2 * (uint64_t)frames_usable(ctx))
+		cap *= 2;
 	if (!m || pl_links_init(&m->links, ctx->npages) ||
-	    !(m->page = calloc(n, sizeof(*m->page)))) {
-		mglru_destroy(m);
-		snprintf(err->msg, sizeof(err->msg), "mglru: out of memory");
-		return NULL;
+	    !(m->page = calloc(n, sizeof(*m->page))))
+		goto oom;
+	for (unsigned g = 0; g < MAX_NR_GENS; g++) {
+		m->gen[g].cap = cap;
+		if (!(m->gen[g].entry = malloc(cap * sizeof(*m->gen[g].entry))))
+			goto oom;
 	}
 	m->ctx = ctx;
 	for (uint32_t i = 0; i < ctx->npages; i++)
 		m->page[i].where = NOWHERE;
-	for (int l = 0; l < NR_LISTS; l++)
-		pl_dlist_init(&m->list[l]);
+	pl_dlist_init(&m->shadow);
 	m->fd = ctx->params[PARAM_ACCESS] == ACCESS_FD;
 	m->min_batch = (uint64_t)ctx->params[PARAM_MIN_BATCH];
 	m->max_seq = MIN_NR_GENS - 1;	/* lru_gen_init_lruvec(): min 0, max 1 */
 	m->tier_idx = MAX_NR_TIERS - 1;
 	return m;
+oom:
+	mglru_destroy(m);
+	snprintf(err->msg, sizeof(err->msg), "mglru: out of memory");
+	return NULL;
+}
+
+/* ------------------------------------------------------------- the rings */
+
+static uint32_t *ring_at(const struct gen_ring *r, uint32_t i)
+{
+	return &r->entry[i & (r->cap - 1)];
+}
+
+/*
+ * Room for one more entry in gen's ring: a full one keeps only its pages,
+ * in order.  Those are at most the frames, half the ring, so the
+ * compaction is paid by the pushes that filled the other half.
+ */
+static void make_room(struct mglru *m, unsigned gen)
+{
+	struct gen_ring *r = &m->gen[gen];
+	uint32_t kept = r->head;
+
+	if (r->end - r->head < r->cap)
+		return;
+	for (uint32_t i = r->head; i != r->end; i++)
+		if (*ring_at(r, i) != PL_NONE)
+			*ring_at(r, kept++) = *ring_at(r, i);
+	r->end = kept;
+}
+
+/* The oldest page of generation list gen, or PL_NONE. */
+static uint32_t gen_tail(const struct mglru *m, unsigned gen)
+{
+	const struct gen_ring *r = &m->gen[gen];
+
+	return r->len ? *ring_at(r, r->end - 1) : PL_NONE;
+}
+
+/* Puts a resident page at the head or the tail of gen. */
+static void gen_push(struct mglru *m, unsigned gen, uint32_t page, bool tail)
+{
+	struct gen_ring *r = &m->gen[gen];
+
+	make_room(m, gen);
+	*ring_at(r, tail ? r->end++ : --r->head) = page;
+	r->len++;
+	m->page[page].where = (uint8_t)gen;
+}
+
+/* The page at entry `at` of gen's ring leaves it; the tail is a page again. */
+static void gen_leave(struct mglru *m, unsigned gen, uint32_t at)
+{
+	struct gen_ring *r = &m->gen[gen];
+
+	*ring_at(r, at) = PL_NONE;
+	r->len--;
+	while (r->end != r->head && *ring_at(r, r->end - 1) == PL_NONE)
+		r->end--;
+}
+
+/* Starts loading the state of the page at entry i of r (if it is a page). */
+static void prefetch_entry(const struct mglru *m, const struct gen_ring *r, uint32_t i)
+{
+	uint32_t page = *ring_at(r, i);
+
+	if (page != PL_NONE)
+		__builtin_prefetch(&m->page[page]);
+}
+
+/* The tail page of gen leaves it. */
+static void gen_leave_tail(struct mglru *m, unsigned gen)
+{
+	gen_leave(m, gen, m->gen[gen].end - 1);
 }
 
 /* ------------------------------------------------------- fields and lists */
@@ -256,19 +355,18 @@ static void set_refs(struct mglru *m, uint32_t page, unsigned lru_refs, unsigned
 		pl_emit_set(m->ctx, page, F_REFS, (int32_t)old, (int32_t)refs_of(p));
 }
 
-/* Moves a resident page to the head or tail of generation seq. */
-static void move_to_gen(struct mglru *m, uint32_t page, uint32_t seq, bool tail)
+/*
+ * Moves a resident page, at entry `at` of its generation's ring, to the
+ * head or tail of generation seq.
+ */
+static void move_to_gen(struct mglru *m, uint32_t page, uint32_t at, uint32_t seq, bool tail)
 {
 	struct page_state *p = &m->page[page];
 	unsigned from = p->where, to = gen_of(seq);
 
-	pl_dlist_remove(&m->links, &m->list[from], page);
-	if (tail)
-		pl_dlist_push_tail(&m->links, &m->list[to], page);
-	else
-		pl_dlist_push_head(&m->links, &m->list[to], page);
-	p->where = (uint8_t)to;
-	pl_emit_move(m->ctx, page, from, to, tail ? m->list[to].len - 1 : 0);
+	gen_leave(m, from, at);
+	gen_push(m, to, page, tail);
+	pl_emit_move(m->ctx, page, from, to, tail ? m->gen[to].len - 1 : 0);
 	set_seq(m, page, seq);
 }
 
@@ -356,34 +454,45 @@ static uint32_t nr_gens(const struct mglru *m)
 
 static bool should_run_aging(const struct mglru *m)
 {
-	uint32_t total = 0, young = m->list[gen_of(m->max_seq)].len;
-	uint32_t old = m->list[gen_of(m->min_seq)].len;
+	uint32_t total = 0, young = m->gen[gen_of(m->max_seq)].len;
+	uint32_t old = m->gen[gen_of(m->min_seq)].len;
 
 	if (nr_gens(m) < MIN_NR_GENS + 1)
 		return true;
 	if (nr_gens(m) > MIN_NR_GENS + 1)
 		return false;
 	for (unsigned g = 0; g < MAX_NR_GENS; g++)
-		total += m->list[g].len;
+		total += m->gen[g].len;
 	return (uint64_t)young * MIN_NR_GENS > total || (uint64_t)old * (MIN_NR_GENS + 2) < total;
 }
 
-/* try_to_inc_max_seq(): the walk promotes young pages, then a new generation. */
+/*
+ * try_to_inc_max_seq(): the walk promotes young pages, then a new
+ * generation.  Each generation's ring is read from the tail; pages moved
+ * out of it leave dead entries behind, and nothing is pushed to it while
+ * it is read (young pages go to gen(max_seq), read last, which moves none).
+ */
+#define AGING_AHEAD 16
+
 static void age(struct mglru *m)
 {
 	for (uint32_t seq = m->min_seq; seq <= m->max_seq; seq++) {
-		uint32_t p = m->list[gen_of(seq)].tail;
+		unsigned gen = gen_of(seq);
+		const struct gen_ring *r = &m->gen[gen];
 
-		while (p != PL_NONE) {
-			uint32_t prev = m->links.link[p].prev;
+		for (uint32_t i = r->end; i-- != r->head;) {
+			uint32_t p = *ring_at(r, i);
 
-			if (m->page[p].young) {
-				set_field(m, p, F_YOUNG, &m->page[p].young, 0);
-				clear_refs(m, p);
-				if (seq != m->max_seq)
-					move_to_gen(m, p, m->max_seq, false);
-			}
-			p = prev;
+			/* the states of the pages ahead load while this one is done */
+			if (i - r->head >= AGING_AHEAD)
+				prefetch_entry(m, r, i - AGING_AHEAD);
+
+			if (p == PL_NONE || !m->page[p].young)
+				continue;
+			set_field(m, p, F_YOUNG, &m->page[p].young, 0);
+			clear_refs(m, p);
+			if (seq != m->max_seq)
+				move_to_gen(m, p, i, m->max_seq, false);
 		}
 	}
 	clear_ctrl_pos(m);
@@ -396,7 +505,7 @@ static bool inc_min_seq(struct mglru *m)
 {
 	uint32_t seq = m->min_seq;
 
-	while (seq + MIN_NR_GENS <= m->max_seq && !m->list[gen_of(seq)].len)
+	while (seq + MIN_NR_GENS <= m->max_seq && !m->gen[gen_of(seq)].len)
 		seq++;
 	if (seq == m->min_seq)
 		return false;
@@ -421,7 +530,7 @@ static void prepare_victim(struct mglru *m)
 			age(m);
 			continue;
 		}
-		tail = m->list[gen_of(m->min_seq)].tail;
+		tail = gen_tail(m, gen_of(m->min_seq));
 		if (tail == PL_NONE) {
 			if (!inc_min_seq(m))
 				return;		/* nothing resident: cannot happen when full */
@@ -434,16 +543,20 @@ static void prepare_victim(struct mglru *m)
 			m->protected[hist_of(m->min_seq)][tier - 1]++;
 			m->protections++;
 			clear_refs(m, tail);
-			move_to_gen(m, tail, m->min_seq + 1, true);
+			move_to_gen(m, tail, m->gen[gen_of(m->min_seq)].end - 1, m->min_seq + 1, true);
 			continue;
 		}
 		if (p->young) {
 			set_field(m, tail, F_YOUNG, &p->young, 0);
 			clear_refs(m, tail);
-			move_to_gen(m, tail, m->max_seq, false);
+			move_to_gen(m, tail, m->gen[gen_of(m->min_seq)].end - 1, m->max_seq, false);
 			m->activated++;
 			continue;
 		}
+		/* the next fault sorts the page before it: load its state */
+		if (m->gen[gen_of(m->min_seq)].len > 1)
+			prefetch_entry(m, &m->gen[gen_of(m->min_seq)],
+				       m->gen[gen_of(m->min_seq)].end - 2);
 		return;
 	}
 }
@@ -459,7 +572,7 @@ static void mglru_hit(void *state, const struct pl_ref *ref)
 		inc_refs(m, x);
 	else
 		set_field(m, x, F_YOUNG, &m->page[x].young, 1);
-	if (x == m->list[gen_of(m->min_seq)].tail)
+	if (x == gen_tail(m, gen_of(m->min_seq)))
 		prepare_victim(m);
 }
 
@@ -485,17 +598,16 @@ static void mglru_insert(void *state, const struct pl_ref *ref)
 	unsigned to = gen_of(seq);
 
 	if (p->where == SHADOW) {
-		pl_dlist_remove(&m->links, &m->list[SHADOW], x);
-		pl_dlist_push_head(&m->links, &m->list[to], x);
-		p->where = (uint8_t)to;
+		pl_dlist_remove(&m->links, &m->shadow, x);
+		gen_push(m, to, x, false);
 		pl_emit_move(m->ctx, x, SHADOW, to, 0);
 		if (p->shadow_refs)	/* the field showed the shadow entry's refs */
 			pl_emit_set(m->ctx, x, F_REFS, p->shadow_refs, 0);
 		refault(m, x);
 		set_seq(m, x, seq);
 	} else {
-		pl_dlist_push_head(&m->links, &m->list[to], x);
-		*p = (struct page_state){ .where = (uint8_t)to };
+		*p = (struct page_state){ 0 };
+		gen_push(m, to, x, false);
 		pl_emit_insert(m->ctx, x, to, 0);
 		set_seq(m, x, seq);
 	}
@@ -511,18 +623,18 @@ static uint32_t mglru_victim(const void *state)
 	const struct mglru *m = state;
 
 	for (uint32_t seq = m->min_seq; seq <= m->max_seq; seq++)
-		if (m->list[gen_of(seq)].len)
-			return m->list[gen_of(seq)].tail;
+		if (m->gen[gen_of(seq)].len)
+			return gen_tail(m, gen_of(seq));
 	return PL_NONE;
 }
 
 /* Forgets the oldest shadow entries beyond `frames`. */
 static void trim_shadows(struct mglru *m)
 {
-	while (m->list[SHADOW].len > m->ctx->frames) {
-		uint32_t old = m->list[SHADOW].tail;
+	while (m->shadow.len > m->ctx->frames) {
+		uint32_t old = m->shadow.tail;
 
-		pl_dlist_remove(&m->links, &m->list[SHADOW], old);
+		pl_dlist_remove(&m->links, &m->shadow, old);
 		m->page[old].where = NOWHERE;
 		pl_emit_remove(m->ctx, old, SHADOW);
 	}
@@ -535,12 +647,12 @@ static void mglru_evict(void *state, uint32_t victim)
 	unsigned from = p->where, refs = refs_of(p);
 
 	m->evicted[hist_of(m->min_seq)][tier_of(refs)]++;
-	pl_dlist_remove(&m->links, &m->list[from], victim);
 	pl_emit_evict(m->ctx, victim, from);
 	/* lru_gen_eviction(): the shadow entry keeps min_seq and the refs */
-	pl_dlist_push_head(&m->links, &m->list[SHADOW], victim);
+	pl_dlist_push_head(&m->links, &m->shadow, victim);
 	*p = (struct page_state){ .where = SHADOW, .shadow_refs = (uint8_t)refs,
 				  .seq = m->min_seq };
+	gen_leave_tail(m, from);	/* the victim is its generation's tail */
 	pl_emit_insert(m->ctx, victim, SHADOW, 0);
 	if (m->min_seq)
 		pl_emit_set(m->ctx, victim, F_SEQ, 0, (int32_t)m->min_seq);
@@ -549,21 +661,30 @@ static void mglru_evict(void *state, uint32_t victim)
 	trim_shadows(m);
 }
 
+static void push_page(const struct mglru *m, struct pl_snapshot *out, unsigned list, uint32_t x)
+{
+	const struct page_state *p = &m->page[x];
+	int32_t values[NR_FIELDS] = {
+		[F_SEQ] = (int32_t)p->seq, [F_YOUNG] = p->young, [F_REFERENCED] = p->referenced,
+		[F_REFS] = (int32_t)(list == SHADOW ? p->shadow_refs : refs_of(p)),
+	};
+
+	pl_snapshot_push(out, list, x, values);
+}
+
 static void mglru_snapshot(const void *state, struct pl_snapshot *out)
 {
 	const struct mglru *m = state;
 
-	for (unsigned l = 0; l < NR_LISTS; l++)
-		for (uint32_t x = m->list[l].head; x != PL_NONE; x = m->links.link[x].next) {
-			const struct page_state *p = &m->page[x];
-			int32_t values[NR_FIELDS] = {
-				[F_SEQ] = (int32_t)p->seq, [F_YOUNG] = p->young,
-				[F_REFERENCED] = p->referenced,
-				[F_REFS] = (int32_t)(l == SHADOW ? p->shadow_refs : refs_of(p)),
-			};
+	for (unsigned g = 0; g < MAX_NR_GENS; g++) {
+		const struct gen_ring *r = &m->gen[g];
 
-			pl_snapshot_push(out, l, x, values);
-		}
+		for (uint32_t i = r->head; i != r->end; i++)
+			if (*ring_at(r, i) != PL_NONE)
+				push_page(m, out, g, *ring_at(r, i));
+	}
+	for (uint32_t x = m->shadow.head; x != PL_NONE; x = m->links.link[x].next)
+		push_page(m, out, SHADOW, x);
 }
 
 static void mglru_read_counters(const void *state, uint64_t *counters)
