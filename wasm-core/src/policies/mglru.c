@@ -112,7 +112,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dlist.h"
 #include "frame_table.h"	/* frames_usable() */
 
 #define MAX_NR_GENS 4
@@ -133,20 +132,21 @@ struct page_state {
 	uint8_t young, referenced, workingset, lru_refs;
 	uint8_t shadow_refs;	/* folio_lru_refs() at eviction */
 	uint32_t seq;		/* its generation, or the min_seq of its eviction */
+	uint32_t at;		/* its entry in its list's ring */
 };
 
 /*
- * A generation's pages, head (youngest) to tail (oldest), as a ring of
- * page ids: pushing at either end touches only the ring, and a page leaves
- * from where it is known to be -- the tail, or the entry the aging walk is
- * at -- which becomes PL_NONE, without unlinking anything.  So the aging
- * walk reads the ring in order and the pages' states independently of
- * each other, instead of chasing links from page to page (a cache miss
- * each, one after another).  The ring's tail entry is always a page
- * (trim_tail()); a full ring drops its empty entries (make_room()), and is
- * sized so that this frees at least half of it.
+ * A list's pages (a generation's, or the shadow entries), head to tail,
+ * as a ring of page ids: pushing at either end touches only the ring, and
+ * a page leaves by its entry (page_state.at) becoming PL_NONE, without
+ * unlinking anything.  So the aging walk reads the ring in order and the
+ * pages' states independently of each other, instead of chasing links
+ * from page to page (a cache miss each, one after another), and a refault
+ * or an eviction touches no other page.  The ring's tail entry is always
+ * a page (list_leave()); a full ring drops its empty entries
+ * (make_room()), and is sized so that this frees at least half of it.
  */
-struct gen_ring {
+struct page_ring {
 	uint32_t *entry;	/* [cap], cap a power of 2 */
 	uint32_t head, end;	/* entries head .. end - 1, mod 2^32 */
 	uint32_t cap, len;	/* len: the entries that are pages */
@@ -159,9 +159,7 @@ struct ctrl_pos {
 
 struct mglru {
 	struct pl_ctx *ctx;
-	struct gen_ring gen[MAX_NR_GENS];
-	struct pl_links links;
-	struct pl_dlist shadow;
+	struct page_ring list[NR_LISTS];	/* the generations, then the shadow entries */
 	struct page_state *page;	/* [npages] */
 	bool fd;
 	uint64_t min_batch;
@@ -203,9 +201,8 @@ static void mglru_destroy(void *state)
 
 	if (!m)
 		return;
-	for (unsigned g = 0; g < MAX_NR_GENS; g++)
-		free(m->gen[g].entry);
-	pl_links_free(&m->links);
+	for (unsigned l = 0; l < NR_LISTS; l++)
+		free(m->list[l].entry);
 	free(m->page);
 	free(m);
 }
@@ -216,21 +213,20 @@ static void *mglru_create(struct pl_ctx *ctx, struct pl_error *err)
 	size_t n = ctx->npages ? ctx->npages : 1;
 	uint32_t cap = 2;
 
-	/* twice the most pages a generation can hold: see make_room() */
-	while (cap < 2 * (uint64_t)frames_usable(ctx))
+	/* twice the most pages a list can hold (the shadow list one more
+	 * than the frames before trim_shadows()): see make_room() */
+	while (cap < 2 * ((uint64_t)frames_usable(ctx) + 1))
 		cap *= 2;
-	if (!m || pl_links_init(&m->links, ctx->npages) ||
-	    !(m->page = calloc(n, sizeof(*m->page))))
+	if (!m || !(m->page = calloc(n, sizeof(*m->page))))
 		goto oom;
-	for (unsigned g = 0; g < MAX_NR_GENS; g++) {
-		m->gen[g].cap = cap;
-		if (!(m->gen[g].entry = malloc(cap * sizeof(*m->gen[g].entry))))
+	for (unsigned l = 0; l < NR_LISTS; l++) {
+		m->list[l].cap = cap;
+		if (!(m->list[l].entry = malloc(cap * sizeof(*m->list[l].entry))))
 			goto oom;
 	}
 	m->ctx = ctx;
 	for (uint32_t i = 0; i < ctx->npages; i++)
 		m->page[i].where = NOWHERE;
-	pl_dlist_init(&m->shadow);
 	m->fd = ctx->params[PARAM_ACCESS] == ACCESS_FD;
 	m->min_batch = (uint64_t)ctx->params[PARAM_MIN_BATCH];
 	m->max_seq = MIN_NR_GENS - 1;	/* lru_gen_init_lruvec(): min 0, max 1 */
@@ -244,61 +240,69 @@ oom:
 
 /* ------------------------------------------------------------- the rings */
 
-static uint32_t *ring_at(const struct gen_ring *r, uint32_t i)
+static uint32_t *ring_at(const struct page_ring *r, uint32_t i)
 {
 	return &r->entry[i & (r->cap - 1)];
 }
 
 /*
- * Room for one more entry in gen's ring: a full one keeps only its pages,
- * in order.  Those are at most the frames, half the ring, so the
- * compaction is paid by the pushes that filled the other half.
+ * Room for one more entry in list l's ring: a full one keeps only its
+ * pages, in order.  Those are at most the frames (+ 1), half the ring, so
+ * the compaction is paid by the pushes that filled the other half.
  */
-static void make_room(struct mglru *m, unsigned gen)
+static void make_room(struct mglru *m, unsigned l)
 {
-	struct gen_ring *r = &m->gen[gen];
+	struct page_ring *r = &m->list[l];
 	uint32_t kept = r->head;
 
 	if (r->end - r->head < r->cap)
 		return;
-	for (uint32_t i = r->head; i != r->end; i++)
-		if (*ring_at(r, i) != PL_NONE)
-			*ring_at(r, kept++) = *ring_at(r, i);
+	for (uint32_t i = r->head; i != r->end; i++) {
+		uint32_t page = *ring_at(r, i);
+
+		if (page == PL_NONE)
+			continue;
+		m->page[page].at = kept;
+		*ring_at(r, kept++) = page;
+	}
 	r->end = kept;
 }
 
-/* The oldest page of generation list gen, or PL_NONE. */
-static uint32_t gen_tail(const struct mglru *m, unsigned gen)
+/* The tail page of list l, or PL_NONE. */
+static uint32_t list_tail(const struct mglru *m, unsigned l)
 {
-	const struct gen_ring *r = &m->gen[gen];
+	const struct page_ring *r = &m->list[l];
 
 	return r->len ? *ring_at(r, r->end - 1) : PL_NONE;
 }
 
-/* Puts a resident page at the head or the tail of gen. */
-static void gen_push(struct mglru *m, unsigned gen, uint32_t page, bool tail)
+/* Puts a page at the head or the tail of list l. */
+static void list_push(struct mglru *m, unsigned l, uint32_t page, bool tail)
 {
-	struct gen_ring *r = &m->gen[gen];
+	struct page_ring *r = &m->list[l];
+	uint32_t at;
 
-	make_room(m, gen);
-	*ring_at(r, tail ? r->end++ : --r->head) = page;
+	make_room(m, l);
+	at = tail ? r->end++ : --r->head;
+	*ring_at(r, at) = page;
 	r->len++;
-	m->page[page].where = (uint8_t)gen;
+	m->page[page].where = (uint8_t)l;
+	m->page[page].at = at;
 }
 
-/* The page at entry `at` of gen's ring leaves it; the tail is a page again. */
-static void gen_leave(struct mglru *m, unsigned gen, uint32_t at)
+/* The page leaves its list, whose tail is then a page again. */
+static void list_leave(struct mglru *m, uint32_t page)
 {
-	struct gen_ring *r = &m->gen[gen];
+	struct page_ring *r = &m->list[m->page[page].where];
 
-	*ring_at(r, at) = PL_NONE;
+	*ring_at(r, m->page[page].at) = PL_NONE;
 	r->len--;
 	while (r->end != r->head && *ring_at(r, r->end - 1) == PL_NONE)
 		r->end--;
 }
 
 /* Starts loading the state of the page at entry i of r (if it is a page). */
-static void prefetch_entry(const struct mglru *m, const struct gen_ring *r, uint32_t i)
+static void prefetch_entry(const struct mglru *m, const struct page_ring *r, uint32_t i)
 {
 	uint32_t page = *ring_at(r, i);
 
@@ -306,11 +310,7 @@ static void prefetch_entry(const struct mglru *m, const struct gen_ring *r, uint
 		__builtin_prefetch(&m->page[page]);
 }
 
-/* The tail page of gen leaves it. */
-static void gen_leave_tail(struct mglru *m, unsigned gen)
-{
-	gen_leave(m, gen, m->gen[gen].end - 1);
-}
+
 
 /* ------------------------------------------------------- fields and lists */
 
@@ -355,18 +355,15 @@ static void set_refs(struct mglru *m, uint32_t page, unsigned lru_refs, unsigned
 		pl_emit_set(m->ctx, page, F_REFS, (int32_t)old, (int32_t)refs_of(p));
 }
 
-/*
- * Moves a resident page, at entry `at` of its generation's ring, to the
- * head or tail of generation seq.
- */
-static void move_to_gen(struct mglru *m, uint32_t page, uint32_t at, uint32_t seq, bool tail)
+/* Moves a resident page to the head or tail of generation seq. */
+static void move_to_gen(struct mglru *m, uint32_t page, uint32_t seq, bool tail)
 {
 	struct page_state *p = &m->page[page];
 	unsigned from = p->where, to = gen_of(seq);
 
-	gen_leave(m, from, at);
-	gen_push(m, to, page, tail);
-	pl_emit_move(m->ctx, page, from, to, tail ? m->gen[to].len - 1 : 0);
+	list_leave(m, page);
+	list_push(m, to, page, tail);
+	pl_emit_move(m->ctx, page, from, to, tail ? m->list[to].len - 1 : 0);
 	set_seq(m, page, seq);
 }
 
@@ -454,15 +451,15 @@ static uint32_t nr_gens(const struct mglru *m)
 
 static bool should_run_aging(const struct mglru *m)
 {
-	uint32_t total = 0, young = m->gen[gen_of(m->max_seq)].len;
-	uint32_t old = m->gen[gen_of(m->min_seq)].len;
+	uint32_t total = 0, young = m->list[gen_of(m->max_seq)].len;
+	uint32_t old = m->list[gen_of(m->min_seq)].len;
 
 	if (nr_gens(m) < MIN_NR_GENS + 1)
 		return true;
 	if (nr_gens(m) > MIN_NR_GENS + 1)
 		return false;
 	for (unsigned g = 0; g < MAX_NR_GENS; g++)
-		total += m->gen[g].len;
+		total += m->list[g].len;
 	return (uint64_t)young * MIN_NR_GENS > total || (uint64_t)old * (MIN_NR_GENS + 2) < total;
 }
 
@@ -478,7 +475,7 @@ static void age(struct mglru *m)
 {
 	for (uint32_t seq = m->min_seq; seq <= m->max_seq; seq++) {
 		unsigned gen = gen_of(seq);
-		const struct gen_ring *r = &m->gen[gen];
+		const struct page_ring *r = &m->list[gen];
 
 		for (uint32_t i = r->end; i-- != r->head;) {
 			uint32_t p = *ring_at(r, i);
@@ -492,7 +489,7 @@ static void age(struct mglru *m)
 			set_field(m, p, F_YOUNG, &m->page[p].young, 0);
 			clear_refs(m, p);
 			if (seq != m->max_seq)
-				move_to_gen(m, p, i, m->max_seq, false);
+				move_to_gen(m, p, m->max_seq, false);
 		}
 	}
 	clear_ctrl_pos(m);
@@ -505,7 +502,7 @@ static bool inc_min_seq(struct mglru *m)
 {
 	uint32_t seq = m->min_seq;
 
-	while (seq + MIN_NR_GENS <= m->max_seq && !m->gen[gen_of(seq)].len)
+	while (seq + MIN_NR_GENS <= m->max_seq && !m->list[gen_of(seq)].len)
 		seq++;
 	if (seq == m->min_seq)
 		return false;
@@ -530,7 +527,7 @@ static void prepare_victim(struct mglru *m)
 			age(m);
 			continue;
 		}
-		tail = gen_tail(m, gen_of(m->min_seq));
+		tail = list_tail(m, gen_of(m->min_seq));
 		if (tail == PL_NONE) {
 			if (!inc_min_seq(m))
 				return;		/* nothing resident: cannot happen when full */
@@ -543,20 +540,20 @@ static void prepare_victim(struct mglru *m)
 			m->protected[hist_of(m->min_seq)][tier - 1]++;
 			m->protections++;
 			clear_refs(m, tail);
-			move_to_gen(m, tail, m->gen[gen_of(m->min_seq)].end - 1, m->min_seq + 1, true);
+			move_to_gen(m, tail, m->min_seq + 1, true);
 			continue;
 		}
 		if (p->young) {
 			set_field(m, tail, F_YOUNG, &p->young, 0);
 			clear_refs(m, tail);
-			move_to_gen(m, tail, m->gen[gen_of(m->min_seq)].end - 1, m->max_seq, false);
+			move_to_gen(m, tail, m->max_seq, false);
 			m->activated++;
 			continue;
 		}
 		/* the next fault sorts the page before it: load its state */
-		if (m->gen[gen_of(m->min_seq)].len > 1)
-			prefetch_entry(m, &m->gen[gen_of(m->min_seq)],
-				       m->gen[gen_of(m->min_seq)].end - 2);
+		if (m->list[gen_of(m->min_seq)].len > 1)
+			prefetch_entry(m, &m->list[gen_of(m->min_seq)],
+				       m->list[gen_of(m->min_seq)].end - 2);
 		return;
 	}
 }
@@ -572,7 +569,7 @@ static void mglru_hit(void *state, const struct pl_ref *ref)
 		inc_refs(m, x);
 	else
 		set_field(m, x, F_YOUNG, &m->page[x].young, 1);
-	if (x == gen_tail(m, gen_of(m->min_seq)))
+	if (x == list_tail(m, gen_of(m->min_seq)))
 		prepare_victim(m);
 }
 
@@ -598,8 +595,8 @@ static void mglru_insert(void *state, const struct pl_ref *ref)
 	unsigned to = gen_of(seq);
 
 	if (p->where == SHADOW) {
-		pl_dlist_remove(&m->links, &m->shadow, x);
-		gen_push(m, to, x, false);
+		list_leave(m, x);
+		list_push(m, to, x, false);
 		pl_emit_move(m->ctx, x, SHADOW, to, 0);
 		if (p->shadow_refs)	/* the field showed the shadow entry's refs */
 			pl_emit_set(m->ctx, x, F_REFS, p->shadow_refs, 0);
@@ -607,7 +604,7 @@ static void mglru_insert(void *state, const struct pl_ref *ref)
 		set_seq(m, x, seq);
 	} else {
 		*p = (struct page_state){ 0 };
-		gen_push(m, to, x, false);
+		list_push(m, to, x, false);
 		pl_emit_insert(m->ctx, x, to, 0);
 		set_seq(m, x, seq);
 	}
@@ -623,18 +620,18 @@ static uint32_t mglru_victim(const void *state)
 	const struct mglru *m = state;
 
 	for (uint32_t seq = m->min_seq; seq <= m->max_seq; seq++)
-		if (m->gen[gen_of(seq)].len)
-			return gen_tail(m, gen_of(seq));
+		if (m->list[gen_of(seq)].len)
+			return list_tail(m, gen_of(seq));
 	return PL_NONE;
 }
 
 /* Forgets the oldest shadow entries beyond `frames`. */
 static void trim_shadows(struct mglru *m)
 {
-	while (m->shadow.len > m->ctx->frames) {
-		uint32_t old = m->shadow.tail;
+	while (m->list[SHADOW].len > m->ctx->frames) {
+		uint32_t old = list_tail(m, SHADOW);
 
-		pl_dlist_remove(&m->links, &m->shadow, old);
+		list_leave(m, old);
 		m->page[old].where = NOWHERE;
 		pl_emit_remove(m->ctx, old, SHADOW);
 	}
@@ -648,11 +645,10 @@ static void mglru_evict(void *state, uint32_t victim)
 
 	m->evicted[hist_of(m->min_seq)][tier_of(refs)]++;
 	pl_emit_evict(m->ctx, victim, from);
+	list_leave(m, victim);
 	/* lru_gen_eviction(): the shadow entry keeps min_seq and the refs */
-	pl_dlist_push_head(&m->links, &m->shadow, victim);
-	*p = (struct page_state){ .where = SHADOW, .shadow_refs = (uint8_t)refs,
-				  .seq = m->min_seq };
-	gen_leave_tail(m, from);	/* the victim is its generation's tail */
+	*p = (struct page_state){ .shadow_refs = (uint8_t)refs, .seq = m->min_seq };
+	list_push(m, SHADOW, victim, false);
 	pl_emit_insert(m->ctx, victim, SHADOW, 0);
 	if (m->min_seq)
 		pl_emit_set(m->ctx, victim, F_SEQ, 0, (int32_t)m->min_seq);
@@ -676,15 +672,13 @@ static void mglru_snapshot(const void *state, struct pl_snapshot *out)
 {
 	const struct mglru *m = state;
 
-	for (unsigned g = 0; g < MAX_NR_GENS; g++) {
-		const struct gen_ring *r = &m->gen[g];
+	for (unsigned l = 0; l < NR_LISTS; l++) {
+		const struct page_ring *r = &m->list[l];
 
 		for (uint32_t i = r->head; i != r->end; i++)
 			if (*ring_at(r, i) != PL_NONE)
-				push_page(m, out, g, *ring_at(r, i));
+				push_page(m, out, l, *ring_at(r, i));
 	}
-	for (uint32_t x = m->shadow.head; x != PL_NONE; x = m->links.link[x].next)
-		push_page(m, out, SHADOW, x);
 }
 
 static void mglru_read_counters(const void *state, uint64_t *counters)
