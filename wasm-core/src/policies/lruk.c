@@ -44,9 +44,9 @@
  *     frames:  [ 7 | hist1=9 hist2=4 last=9 ] [ 0 | hist1=8 hist2=-1 ... ] ...
  *     history: [ 3 | hist1=2 hist2=-1 last=2 ] ...   (evicted, remembered)
  *     filed, by what decides their turn to go:
- *       young        pages with < K references:  head (oldest LAST) -> tail
+ *       young        pages with < K references: a log, oldest LAST first
  *       eligible     the others, outside their correlated period: a
- *                    max-heap of their slots on (-HIST(K), -LAST)
+ *                    4-ary max-heap of their slots on (-HIST(K), -LAST)
  *       correlated   the others, inside it:       head (oldest LAST) -> tail
  *
  * Parameters (defaults): k = 2 (1 .. 4); crp = 0 (references); rip = -1
@@ -56,13 +56,18 @@
  * page's history), forgotten (histories dropped for age at a fault).
  *
  * Cost: O(log frames) per reference.  Pages with fewer than K references
- * all have infinite distance, so they are ranked by LAST alone: a list,
- * O(1).  The others, outside their correlated period, sit in an indexed
- * binary heap (page_heap.h) keyed by (HIST(K), LAST), re-keyed lazily
- * (fresh_top()); inside it, in a list ordered by LAST, moving to the heap
- * when the period ends, each at most once per reference.  With crp = 0
- * that list stays empty.  Memory: K + 2
- * words per page of the trace, four words per frame.
+ * all have infinite distance, so they are ranked by LAST alone: appended to
+ * the young log (page_log below), O(1).  The others, outside their
+ * correlated period, sit in a heap of frame slots keyed by (HIST(K), LAST),
+ * re-keyed lazily (fresh_top()); inside it, in a list ordered by LAST,
+ * moving to the heap when the period ends, each at most once per
+ * reference.  With crp = 0 that list stays empty.  The history list is a
+ * log too, walked newest first for the snapshot.  What a reference reads
+ * of its page is one record (times[]): a hit on a page in the heap, most
+ * hits, touches nothing else of that page's or any other's.  Memory per
+ * page of the trace: K + 2 words (the record), 2 (the correlated list's
+ * links), 1 (the frame table's slot) and 4 (the history log, rip != 0);
+ * about a dozen words per frame.
  */
 #include <stdlib.h>
 #include <string.h>

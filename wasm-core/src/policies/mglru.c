@@ -107,7 +107,9 @@
  * activated, protected, refaults, tier_idx (the latest computed).
  * Cost: O(1) per hit; per fault amortized O(1) sorting (each page sorted
  * moves to a younger generation) and O(resident) per aging, which opens a
- * generation the evictions then empty.
+ * generation the evictions then empty.  Every list is a ring of page ids
+ * (struct page_ring), so the aging walk reads memory in order, prefetching
+ * the pages' states ahead, and no move touches another page.
  */
 #include <stdlib.h>
 #include <string.h>
