@@ -46,8 +46,12 @@ uint32_t frame_table_insert(struct frame_table *t, struct pl_ctx *ctx, uint32_t 
 
 uint32_t frame_table_evict(struct frame_table *t, struct pl_ctx *ctx, uint32_t page)
 {
-	uint32_t slot = t->page_slot[page];
+	return frame_table_evict_slot(t, ctx, page, t->page_slot[page]);
+}
 
+uint32_t frame_table_evict_slot(struct frame_table *t, struct pl_ctx *ctx, uint32_t page,
+				uint32_t slot)
+{
 	t->slot_page[slot] = PL_NONE;
 	t->hole = slot;
 	pl_emit_evict(ctx, page, t->list);

@@ -57,6 +57,10 @@ void frame_table_free(struct frame_table *t);
 uint32_t frame_table_insert(struct frame_table *t, struct pl_ctx *ctx, uint32_t page);
 /* Removes a resident page, leaving its slot as the hole; returns the slot. */
 uint32_t frame_table_evict(struct frame_table *t, struct pl_ctx *ctx, uint32_t page);
+/* The same, for a caller that knows the page's slot: page_slot[] (one entry
+ * per page of the trace, so likely a cache miss) is not read. */
+uint32_t frame_table_evict_slot(struct frame_table *t, struct pl_ctx *ctx, uint32_t page,
+				uint32_t slot);
 
 /*
  * Pushes the table to a snapshot in slot order; fill(state, page, values)

@@ -44,9 +44,9 @@
  *     frames:  [ 7 | hist1=9 hist2=4 last=9 ] [ 0 | hist1=8 hist2=-1 ... ] ...
  *     history: [ 3 | hist1=2 hist2=-1 last=2 ] ...   (evicted, remembered)
  *     filed, by what decides their turn to go:
- *       young        pages with < K references:  head (oldest LAST) -> tail
+ *       young        pages with < K references: a log, oldest LAST first
  *       eligible     the others, outside their correlated period: a
- *                    max-heap of their slots on (-HIST(K), -LAST)
+ *                    4-ary max-heap of their slots on (-HIST(K), -LAST)
  *       correlated   the others, inside it:       head (oldest LAST) -> tail
  *
  * Parameters (defaults): k = 2 (1 .. 4); crp = 0 (references); rip = -1
@@ -56,31 +56,71 @@
  * page's history), forgotten (histories dropped for age at a fault).
  *
  * Cost: O(log frames) per reference.  Pages with fewer than K references
- * all have infinite distance, so they are ranked by LAST alone: a list,
- * O(1).  The others, outside their correlated period, sit in an indexed
- * binary heap (page_heap.h) keyed by (HIST(K), LAST), re-keyed lazily
- * (fresh_top()); inside it, in a list ordered by LAST, moving to the heap
- * when the period ends, each at most once per reference.  With crp = 0
- * that list stays empty.  Memory: K + 2
- * words per page of the trace, four words per frame.
+ * all have infinite distance, so they are ranked by LAST alone: appended to
+ * the young log (page_log below), O(1).  The others, outside their
+ * correlated period, sit in a heap of frame slots keyed by (HIST(K), LAST),
+ * re-keyed lazily (fresh_top()); inside it, in a list ordered by LAST,
+ * moving to the heap when the period ends, each at most once per
+ * reference.  With crp = 0 that list stays empty.  The history list is a
+ * log too, walked newest first for the snapshot.  What a reference reads
+ * of its page is one record (times[]): a hit on a page in the heap, most
+ * hits, touches nothing else of that page's or any other's.  Memory per
+ * page of the trace: K + 2 words (the record), 2 (the correlated list's
+ * links), 1 (the frame table's slot) and 4 (the history log, rip != 0);
+ * about a dozen words per frame.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "dlist.h"
 #include "frame_table.h"
-#include "page_heap.h"
 
 #define LRUK_MAX_K 4
 
 enum { LRUK_FRAMES, LRUK_HISTORY };
 enum { LRUK_HIST1, LRUK_LAST = LRUK_MAX_K, NR_LRUK_FIELDS };
 enum { LRUK_PARAM_K, LRUK_PARAM_CRP, LRUK_PARAM_RIP };
-/* Where a page is filed (see the structure in the header): resident, or
- * not resident with its history listed. */
-enum lruk_place { IN_YOUNG, IN_HEAP, IN_CORRELATED, IN_HISTORY };
+/*
+ * Where a resident page is filed (see the structure in the header), in the
+ * low PLACE_BITS of its record's last word, above them its frame slot; a
+ * page not resident is NOWHERE.
+ */
+enum lruk_place { IN_YOUNG, IN_HEAP, IN_CORRELATED, NOWHERE };
+#define PLACE_BITS 2
+#define PLACE_MASK ((1u << PLACE_BITS) - 1)
 
 enum { LRUK_CORRELATED_HITS, LRUK_RETAINED_REFAULTS, LRUK_FORGOTTEN, NR_LRUK_COUNTERS };
+
+/*
+ * An append-only log of pages, each entry stamped with a time: the entry
+ * holds only while its page's record agrees (young_live(), history_live()).  A page thus leaves the log by a
+ * change of its own record, never by unlinking, so leaving touches no
+ * other page.  Dead entries are dropped when the log fills (log_append());
+ * room for twice the most live entries makes that O(1) per append.
+ */
+struct page_log {
+	struct log_entry {
+		uint32_t page, stamp;
+	} *entry;
+	uint32_t head, end, cap;	/* entries [head, end) of [cap] */
+};
+
+/*
+ * A 4-ary max-heap of frame slots with their keys inline: a sift compares
+ * four children in one cache line, over half the levels of a binary heap,
+ * without looking a key up elsewhere -- the sifts are most of a fault's
+ * work.  pos[] finds a slot's entry for an update or removal.  Keys are
+ * unique (see victim_key()), so the top does not depend on the shape.
+ */
+struct slot_heap {
+	struct heap_entry {
+		uint64_t key;
+		uint32_t slot;
+	} *entry;		/* [len], entry[0] on top; children of i: 4i+1 .. 4i+4 */
+	void *block;		/* the allocation, aligned so that siblings share a line */
+	uint32_t *pos;		/* [slots] index of a slot's entry */
+	uint32_t len;
+};
 
 /*
  * Times are stored as step + 1, so that 0 means "none" and a page that has
@@ -92,17 +132,20 @@ struct lruk {
 	uint64_t crp;
 	int64_t rip;
 	uint32_t *times;	/* [npages * (k + 2)]: HIST(p, 1..K), LAST(p) and
-				 * where p is filed (enum lruk_place, if resident):
-				 * one page's record shares a cache line */
+				 * p's slot and place (where_of()): everything a
+				 * reference reads of its page, in one record */
 	struct frame_table table;
-	struct page_heap eligible;	/* slots of the resident pages outside their
+	struct slot_heap eligible;	/* slots of the resident pages outside their
 					 * correlated period */
-	struct pl_links links;	/* for the three lists below (a page is in one) */
-	struct pl_dlist young;	/* resident pages with fewer than K references,
-				 * oldest LAST first */
+	uint64_t *key;		/* [frames] the true key of each slot's page while
+				 * it is in the heap (the heap's may be stale) */
+	struct page_log young;	/* resident pages with fewer than K references,
+				 * oldest LAST first; stamped with LAST */
+	struct pl_links links;
 	struct pl_dlist correlated;	/* the others inside their correlated period,
 					 * oldest LAST first */
-	struct pl_dlist history;	/* evicted pages with history, newest first */
+	struct page_log history;	/* evicted pages with history, oldest eviction
+					 * first; stamped with the eviction's time */
 	uint32_t next;		/* the next reference's time (stored units) */
 	bool top_fresh;		/* the heap's top holds its page's true key */
 	bool top_vacated;	/* the heap's top is the slot evict() just emptied */
@@ -119,9 +162,30 @@ static uint32_t *last_of(const struct lruk *l, uint32_t page)
 	return &hist_of(l, page)[l->k];
 }
 
+/* slot << PLACE_BITS | place */
 static uint32_t *where_of(const struct lruk *l, uint32_t page)
 {
 	return &hist_of(l, page)[l->k + 1];
+}
+
+static enum lruk_place filed_in(const struct lruk *l, uint32_t page)
+{
+	return (enum lruk_place)(*where_of(l, page) & PLACE_MASK);
+}
+
+/*
+ * The heap holds frame slots, not page ids: its keys and positions then
+ * fit in a few hundred kilobytes for 64K frames, where per-page arrays
+ * would be a cache miss on every comparison.
+ */
+static uint32_t slot_of(const struct lruk *l, uint32_t page)
+{
+	return *where_of(l, page) >> PLACE_BITS;
+}
+
+static void set_place(struct lruk *l, uint32_t page, enum lruk_place place)
+{
+	*where_of(l, page) = (*where_of(l, page) & ~PLACE_MASK) | place;
 }
 
 /* The field value shown for a stored time: the step, -1 for none. */
@@ -143,23 +207,177 @@ static uint64_t victim_key(const struct lruk *l, uint32_t page)
 static void set_time(struct lruk *l, uint32_t page, unsigned field, uint32_t *slot,
 		     uint32_t value)
 {
-	if (*slot == value)
-		return;
-	pl_emit_set(l->ctx, page, field, shown(*slot), shown(value));
+	if (l->ctx->recording && *slot != value)
+		pl_emit_set(l->ctx, page, field, shown(*slot), shown(value));
 	*slot = value;
 }
 
-/* ------------------------------------------------------- eligibility */
+/* --------------------------------------------------------------- logs */
+
+/* A young log entry: its page is still young, with this LAST. */
+static bool young_live(const struct lruk *l, struct log_entry e)
+{
+	return filed_in(l, e.page) == IN_YOUNG && *last_of(l, e.page) == e.stamp;
+}
 
 /*
- * The heap holds frame slots, not page ids: its keys and positions then
- * fit in a few hundred kilobytes for 64K frames, where per-page arrays
- * would be a cache miss on every comparison.
+ * A history log entry, stamped with the time of its page's eviction: the
+ * page has not been referenced since.  (So evict() need not read the
+ * victim's record.)
  */
-static uint32_t slot_of(const struct lruk *l, uint32_t page)
+static bool history_live(const struct lruk *l, struct log_entry e)
 {
-	return l->table.page_slot[page];
+	return *last_of(l, e.page) < e.stamp;
 }
+
+/* Room for twice `most` live entries, so that a compaction frees half. */
+static int log_init(struct page_log *log, uint32_t most)
+{
+	log->head = log->end = 0;
+	log->cap = 2 * (most ? most : 1);
+	log->entry = malloc((size_t)log->cap * sizeof(*log->entry));
+	return log->entry ? 0 : -1;
+}
+
+/* Appends an entry; a full log first drops its dead entries, keeping the others' order. */
+static void log_append(struct lruk *l, struct page_log *log, uint32_t page, uint32_t stamp,
+		       bool (*live)(const struct lruk *, struct log_entry))
+{
+	if (log->end == log->cap) {
+		uint32_t kept = 0;
+
+		for (uint32_t i = log->head; i < log->end; i++)
+			if (live(l, log->entry[i]))
+				log->entry[kept++] = log->entry[i];
+		log->head = 0;
+		log->end = kept;
+	}
+	log->entry[log->end++] = (struct log_entry){ .page = page, .stamp = stamp };
+}
+
+/* Drops the dead entries at the young log's head, which is then the young
+ * page with the least recent LAST. */
+static void clean_young(struct lruk *l)
+{
+	struct page_log *log = &l->young;
+
+	while (log->head < log->end && !young_live(l, log->entry[log->head]))
+		log->head++;
+}
+
+/* The young page with the least recent LAST, or PL_NONE (after clean_young()). */
+static uint32_t oldest_young(const struct lruk *l)
+{
+	return l->young.head < l->young.end ? l->young.entry[l->young.head].page : PL_NONE;
+}
+
+/* --------------------------------------------------------------- heap */
+
+#define HEAP_ARITY 4
+
+static int heap_init(struct slot_heap *h, uint32_t slots)
+{
+	size_t line = HEAP_ARITY * sizeof(struct heap_entry);
+
+	h->len = 0;
+	/* entry[1], the first of a group of siblings, on a line boundary */
+	h->block = aligned_alloc(line, ((size_t)slots / HEAP_ARITY + 2) * line);
+	h->entry = h->block ? (struct heap_entry *)h->block + HEAP_ARITY - 1 : NULL;
+	h->pos = malloc((size_t)slots * sizeof(*h->pos));
+	return h->block && h->pos ? 0 : -1;
+}
+
+static void heap_free(struct slot_heap *h)
+{
+	free(h->block);
+	free(h->pos);
+}
+
+static uint32_t heap_top(const struct slot_heap *h)
+{
+	return h->len ? h->entry[0].slot : PL_NONE;
+}
+
+static void heap_place(struct slot_heap *h, uint32_t i, struct heap_entry e)
+{
+	h->entry[i] = e;
+	h->pos[e.slot] = i;
+}
+
+static void sift_up(struct slot_heap *h, uint32_t i, struct heap_entry e)
+{
+	while (i > 0) {
+		uint32_t parent = (i - 1) / HEAP_ARITY;
+
+		if (h->entry[parent].key >= e.key)
+			break;
+		heap_place(h, i, h->entry[parent]);
+		i = parent;
+	}
+	heap_place(h, i, e);
+}
+
+/* The child of i with the largest key (i has children). */
+static uint32_t largest_child(const struct slot_heap *h, uint32_t i)
+{
+	const struct heap_entry *c = &h->entry[HEAP_ARITY * i + 1];
+	uint32_t first = HEAP_ARITY * i + 1, n = h->len - first, a, b;
+
+	if (n < HEAP_ARITY) {
+		a = 0;
+		for (uint32_t j = 1; j < n; j++)
+			if (c[j].key > c[a].key)
+				a = j;
+		return first + a;
+	}
+	/* all four: a tournament, without a loop's branches */
+	a = c[1].key > c[0].key;
+	b = 2 + (c[3].key > c[2].key);
+	return first + (c[b].key > c[a].key ? b : a);
+}
+
+static void sift_down(struct slot_heap *h, uint32_t i, struct heap_entry e)
+{
+	while (HEAP_ARITY * i + 1 < h->len) {
+		uint32_t best = largest_child(h, i);
+
+		if (h->entry[best].key <= e.key)
+			break;
+		heap_place(h, i, h->entry[best]);
+		i = best;
+	}
+	heap_place(h, i, e);
+}
+
+/* Puts entry e at index i, where another entry was: up or down. */
+static void heap_resettle(struct slot_heap *h, uint32_t i, struct heap_entry e)
+{
+	if (i > 0 && h->entry[(i - 1) / HEAP_ARITY].key < e.key)
+		sift_up(h, i, e);
+	else
+		sift_down(h, i, e);
+}
+
+static void heap_push(struct slot_heap *h, uint32_t slot, uint64_t key)
+{
+	sift_up(h, h->len++, (struct heap_entry){ .key = key, .slot = slot });
+}
+
+static void heap_update(struct slot_heap *h, uint32_t slot, uint64_t key)
+{
+	heap_resettle(h, h->pos[slot], (struct heap_entry){ .key = key, .slot = slot });
+}
+
+static void heap_remove(struct slot_heap *h, uint32_t slot)
+{
+	uint32_t i = h->pos[slot];
+	struct heap_entry last = h->entry[--h->len];
+
+	if (i < h->len)
+		heap_resettle(h, i, last);
+}
+
+/* ------------------------------------------------------- eligibility */
 
 /* Has the page's correlated period ended by time `now` (stored units)? */
 static bool eligible_at(const struct lruk *l, uint32_t page, uint32_t now)
@@ -169,8 +387,11 @@ static bool eligible_at(const struct lruk *l, uint32_t page, uint32_t now)
 
 static void push_eligible(struct lruk *l, uint32_t page)
 {
-	page_heap_push(&l->eligible, slot_of(l, page), victim_key(l, page));
-	*where_of(l, page) = IN_HEAP;
+	uint32_t slot = slot_of(l, page);
+
+	l->key[slot] = victim_key(l, page);
+	heap_push(&l->eligible, slot, l->key[slot]);
+	set_place(l, page, IN_HEAP);
 	l->top_fresh = false;
 }
 
@@ -186,32 +407,46 @@ static void push_eligible(struct lruk *l, uint32_t page)
  */
 static void fill_vacated_top(struct lruk *l, uint32_t page, bool joins_heap)
 {
+	uint32_t slot = slot_of(l, page);
+
 	l->top_vacated = false;
 	l->top_fresh = false;
 	if (!joins_heap) {
-		page_heap_remove(&l->eligible, slot_of(l, page));
+		heap_remove(&l->eligible, slot);
 		return;
 	}
-	page_heap_update(&l->eligible, slot_of(l, page), victim_key(l, page));
-	*where_of(l, page) = IN_HEAP;
+	l->key[slot] = victim_key(l, page);
+	heap_update(&l->eligible, slot, l->key[slot]);
+	set_place(l, page, IN_HEAP);
 }
 
-static enum lruk_place place_of(const struct lruk *l, uint32_t page, uint32_t next)
+static enum lruk_place place_for(const struct lruk *l, uint32_t page, uint32_t next)
 {
 	if (!hist_of(l, page)[l->k - 1])
 		return IN_YOUNG;
 	return eligible_at(l, page, next) ? IN_HEAP : IN_CORRELATED;
 }
 
+/* A young page leaves the young log by its record changing: nothing to do. */
 static void unfile(struct lruk *l, uint32_t page)
 {
-	if (*where_of(l, page) == IN_HEAP) {
-		page_heap_remove(&l->eligible, slot_of(l, page));
+	if (filed_in(l, page) == IN_HEAP) {
+		heap_remove(&l->eligible, slot_of(l, page));
 		l->top_fresh = false;
-	} else {
-		pl_dlist_remove(&l->links, *where_of(l, page) == IN_YOUNG ? &l->young :
-				&l->correlated, page);
+	} else if (filed_in(l, page) == IN_CORRELATED) {
+		pl_dlist_remove(&l->links, &l->correlated, page);
 	}
+}
+
+/* A page in the heap was hit and stays: its key went down, and the heap's
+ * is left stale (see fresh_top()). */
+static void stay_in_heap(struct lruk *l, uint32_t page)
+{
+	uint32_t slot = slot_of(l, page);
+
+	l->key[slot] = victim_key(l, page);
+	if (heap_top(&l->eligible) == slot)
+		l->top_fresh = false;
 }
 
 /*
@@ -221,13 +456,10 @@ static void unfile(struct lruk *l, uint32_t page)
  */
 static void refile(struct lruk *l, uint32_t page, bool filed, uint32_t next)
 {
-	enum lruk_place place = place_of(l, page, next);
+	enum lruk_place place = place_for(l, page, next);
 
-	if (filed && place == IN_HEAP && *where_of(l, page) == IN_HEAP) {
-		/* its key went down: left stale, see fresh_top(); the top's
-		 * page, unlike this page's slot, is in the cache */
-		if (l->table.slot_page[page_heap_top(&l->eligible)] == page)
-			l->top_fresh = false;
+	if (filed && place == IN_HEAP && filed_in(l, page) == IN_HEAP) {
+		stay_in_heap(l, page);
 		return;
 	}
 	if (filed)
@@ -241,8 +473,11 @@ static void refile(struct lruk *l, uint32_t page, bool filed, uint32_t next)
 		push_eligible(l, page);
 		return;
 	}
-	pl_dlist_push_tail(&l->links, place == IN_YOUNG ? &l->young : &l->correlated, page);
-	*where_of(l, page) = place;
+	set_place(l, page, place);
+	if (place == IN_YOUNG)
+		log_append(l, &l->young, page, *last_of(l, page), young_live);
+	else
+		pl_dlist_push_tail(&l->links, &l->correlated, page);
 }
 
 /* Moves the pages whose correlated period is over by time `next` to the heap. */
@@ -259,11 +494,12 @@ static void end_correlated_periods(struct lruk *l, uint32_t next)
 /*
  * A hit only lowers a page's key (its HIST(K) and LAST can only grow), so
  * a hit leaves the page's heap entry with its old, larger key: every entry
- * holds at least its page's true key.  An entry whose key is its page's
- * true key and is on top is therefore the true maximum; a stale one on top
- * is re-keyed (sinks) until the top is fresh.  Each hit causes at most one
- * re-keying, and a page hit again before its entry surfaces costs none,
- * which is what makes hot pages cheap.
+ * holds at least its page's true key (kept per slot in l->key, so that
+ * checking the top reads no page's record).  An entry whose key is its
+ * page's true key and is on top is therefore the true maximum; a stale one
+ * on top is re-keyed (sinks) until the top is fresh.  Each hit causes at
+ * most one re-keying, and a page hit again before its entry surfaces costs
+ * none, which is what makes hot pages cheap.
  */
 static void fresh_top(struct lruk *l)
 {
@@ -271,13 +507,9 @@ static void fresh_top(struct lruk *l)
 
 	if (l->top_fresh)
 		return;
-	while ((slot = page_heap_top(&l->eligible)) != PL_NONE) {
-		uint64_t key = victim_key(l, l->table.slot_page[slot]);
-
-		if (l->eligible.key[slot] == key)
-			break;
-		page_heap_update(&l->eligible, slot, key);
-	}
+	while ((slot = heap_top(&l->eligible)) != PL_NONE &&
+	       l->eligible.entry[0].key != l->key[slot])
+		heap_update(&l->eligible, slot, l->key[slot]);
 	l->top_fresh = true;
 }
 
@@ -290,6 +522,7 @@ static void settle(struct lruk *l, uint32_t page, bool filed, uint32_t step)
 	refile(l, page, filed, next);
 	if (l->correlated.head != PL_NONE)
 		end_correlated_periods(l, next);
+	clean_young(l);
 	fresh_top(l);
 }
 
@@ -302,8 +535,11 @@ static void lruk_destroy(void *state)
 	if (!l)
 		return;
 	free(l->times);
+	free(l->young.entry);
+	free(l->history.entry);
+	free(l->key);
 	frame_table_free(&l->table);
-	page_heap_free(&l->eligible);
+	heap_free(&l->eligible);
 	pl_links_free(&l->links);
 	free(l);
 }
@@ -320,11 +556,12 @@ static void *lruk_create(struct pl_ctx *ctx, struct pl_error *err)
 	l->crp = (uint64_t)ctx->params[LRUK_PARAM_CRP];
 	l->rip = ctx->params[LRUK_PARAM_RIP];
 	l->times = calloc(npages * (l->k + 2), sizeof(*l->times));
-	pl_dlist_init(&l->young);
 	pl_dlist_init(&l->correlated);
-	pl_dlist_init(&l->history);
 	if (!l->times || pl_links_init(&l->links, npages) ||
-	    page_heap_init(&l->eligible, frames_usable(ctx), frames_usable(ctx)))
+	    log_init(&l->young, frames_usable(ctx)) ||
+	    log_init(&l->history, l->rip ? ctx->npages : 0) ||
+	    !(l->key = malloc(frames_usable(ctx) * sizeof(*l->key))) ||
+	    heap_init(&l->eligible, frames_usable(ctx)))
 		goto oom;
 	if (frame_table_init(&l->table, ctx, LRUK_FRAMES, err)) {
 		lruk_destroy(l);
@@ -340,20 +577,30 @@ oom:
 static void lruk_hit(void *state, const struct pl_ref *ref)
 {
 	struct lruk *l = state;
-	uint32_t page = ref->page, t = ref->step + 1;
-	uint32_t *hist = hist_of(l, page);
+	uint32_t page = ref->page, t = ref->step + 1, k = l->k;
+	uint32_t *hist = hist_of(l, page), last = hist[k];
+	bool in_heap = (hist[k + 1] & PLACE_MASK) == IN_HEAP;
 
-	if (t - *last_of(l, page) <= l->crp) {
+	if (t - last <= l->crp) {
 		l->count[LRUK_CORRELATED_HITS]++;
 	} else {
-		uint32_t period = *last_of(l, page) - hist[0];
+		uint32_t period = last - hist[0];
 
-		for (uint32_t i = l->k - 1; i > 0; i--)
+		for (uint32_t i = k - 1; i > 0; i--)
 			set_time(l, page, LRUK_HIST1 + i, &hist[i],
 				 hist[i - 1] ? hist[i - 1] + period : 0);
 		set_time(l, page, LRUK_HIST1, &hist[0], t);
 	}
-	set_time(l, page, LRUK_LAST, last_of(l, page), t);
+	set_time(l, page, LRUK_LAST, &hist[k], t);
+	if (in_heap && !l->crp) {
+		/* most hits: settle() with nothing else to do (without a
+		 * correlated period the page stays eligible, and no other
+		 * page's period can end) */
+		l->next = t + 1;
+		stay_in_heap(l, page);
+		fresh_top(l);
+		return;
+	}
 	settle(l, page, true, ref->step);
 }
 
@@ -364,7 +611,6 @@ static void recall_history(struct lruk *l, uint32_t page, uint32_t t)
 
 	if (!*last_of(l, page))
 		return;
-	pl_dlist_remove(&l->links, &l->history, page);
 	pl_emit_remove(l->ctx, page, LRUK_HISTORY);
 	if (l->rip >= 0 && t - *last_of(l, page) > (uint64_t)l->rip) {
 		memset(hist, 0, l->k * sizeof(*hist));
@@ -375,11 +621,29 @@ static void recall_history(struct lruk *l, uint32_t page, uint32_t t)
 	l->count[LRUK_RETAINED_REFAULTS]++;
 }
 
-/* A page enters with every field 0: sets a field of the page just inserted. */
-static void enter_field(struct lruk *l, uint32_t page, unsigned field, int32_t value)
+static void fill_fields(const void *state, uint32_t page, int32_t *values)
 {
-	if (value)
-		pl_emit_set(l->ctx, page, field, 0, value);
+	const struct lruk *l = state;
+
+	for (uint32_t i = 0; i < LRUK_MAX_K; i++)
+		values[LRUK_HIST1 + i] = i < l->k ? shown(hist_of(l, page)[i]) : -1;
+	values[LRUK_LAST] = shown(*last_of(l, page));
+}
+
+/*
+ * A page enters a list with every field 0: the SETs that give it its
+ * values, while recording (otherwise its record is not even read).
+ */
+static void enter_fields(struct lruk *l, uint32_t page)
+{
+	int32_t values[PL_MAX_FIELDS];
+
+	if (!l->ctx->recording)
+		return;
+	fill_fields(l, page, values);
+	for (unsigned field = 0; field < NR_LRUK_FIELDS; field++)
+		if (values[field])
+			pl_emit_set(l->ctx, page, field, 0, values[field]);
 }
 
 static void lruk_insert(void *state, const struct pl_ref *ref)
@@ -389,22 +653,20 @@ static void lruk_insert(void *state, const struct pl_ref *ref)
 	uint32_t *hist = hist_of(l, page);
 
 	recall_history(l, page, t);
-	frame_table_insert(&l->table, l->ctx, page);
+	*where_of(l, page) = frame_table_insert(&l->table, l->ctx, page) << PLACE_BITS | NOWHERE;
 	for (uint32_t i = l->k - 1; i > 0; i--)
 		hist[i] = hist[i - 1];
 	hist[0] = t;
 	*last_of(l, page) = t;
-	for (uint32_t i = 0; i < LRUK_MAX_K; i++)
-		enter_field(l, page, LRUK_HIST1 + i, i < l->k ? shown(hist[i]) : -1);
-	enter_field(l, page, LRUK_LAST, shown(t));
+	enter_fields(l, page);
 	settle(l, page, false, ref->step);
 }
 
 static uint32_t lruk_victim(const void *state)
 {
 	const struct lruk *l = state;
-	uint32_t young = l->young.head, old = l->correlated.head;
-	uint32_t slot = page_heap_top(&l->eligible);
+	uint32_t young = oldest_young(l), old = l->correlated.head;
+	uint32_t slot = heap_top(&l->eligible);
 
 	/* an eligible page with infinite distance beats every other one */
 	if (young != PL_NONE && eligible_at(l, young, l->next))
@@ -420,37 +682,39 @@ static uint32_t lruk_victim(const void *state)
 /* An evicted page's history joins the ghost list, or is dropped (rip = 0). */
 static void retain_history(struct lruk *l, uint32_t page)
 {
+	*where_of(l, page) = NOWHERE;
 	if (!l->rip) {
 		memset(hist_of(l, page), 0, (l->k + 1) * sizeof(uint32_t));
 		return;
 	}
-	pl_dlist_push_head(&l->links, &l->history, page);
-	*where_of(l, page) = IN_HISTORY;
+	log_append(l, &l->history, page, l->next, history_live);
 	pl_emit_insert(l->ctx, page, LRUK_HISTORY, 0);
-	for (uint32_t i = 0; i < LRUK_MAX_K; i++)
-		enter_field(l, page, LRUK_HIST1 + i, i < l->k ? shown(hist_of(l, page)[i]) : -1);
-	enter_field(l, page, LRUK_LAST, shown(*last_of(l, page)));
+	enter_fields(l, page);
 }
 
+/*
+ * The victim is the heap's top or the oldest young page unless nothing is
+ * eligible: only then is its record read before it is written.
+ */
 static void lruk_evict(void *state, uint32_t victim)
 {
 	struct lruk *l = state;
+	uint32_t top = heap_top(&l->eligible), slot;
 
-	if (*where_of(l, victim) == IN_HEAP)
+	/* insert() reads the faulting page's record next: fetch it meanwhile */
+	__builtin_prefetch(hist_of(l, l->ctx->faulting));
+
+	if (top != PL_NONE && l->table.slot_page[top] == victim) {
 		l->top_vacated = true;	/* see fill_vacated_top() */
-	else
-		unfile(l, victim);
-	frame_table_evict(&l->table, l->ctx, victim);
+		slot = top;
+	} else {
+		if (victim != oldest_young(l))
+			unfile(l, victim);	/* (the young log drops it lazily) */
+		slot = slot_of(l, victim);	/* (clean_young() has read its record) */
+	}
+	frame_table_evict_slot(&l->table, l->ctx, victim, slot);
 	retain_history(l, victim);
-}
-
-static void fill_fields(const void *state, uint32_t page, int32_t *values)
-{
-	const struct lruk *l = state;
-
-	for (uint32_t i = 0; i < LRUK_MAX_K; i++)
-		values[LRUK_HIST1 + i] = i < l->k ? shown(hist_of(l, page)[i]) : -1;
-	values[LRUK_LAST] = shown(*last_of(l, page));
+	clean_young(l);
 }
 
 static void lruk_snapshot(const void *state, struct pl_snapshot *out)
@@ -459,7 +723,11 @@ static void lruk_snapshot(const void *state, struct pl_snapshot *out)
 	int32_t values[PL_MAX_FIELDS] = { 0 };
 
 	frame_table_snapshot(&l->table, out, fill_fields, l);
-	for (uint32_t page = l->history.head; page != PL_NONE; page = l->links.link[page].next) {
+	for (uint32_t i = l->history.end; i-- > l->history.head;) {
+		uint32_t page = l->history.entry[i].page;
+
+		if (!history_live(l, l->history.entry[i]))
+			continue;
 		fill_fields(l, page, values);
 		pl_snapshot_push(out, LRUK_HISTORY, page, values);
 	}

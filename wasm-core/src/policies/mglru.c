@@ -107,13 +107,14 @@
  * activated, protected, refaults, tier_idx (the latest computed).
  * Cost: O(1) per hit; per fault amortized O(1) sorting (each page sorted
  * moves to a younger generation) and O(resident) per aging, which opens a
- * generation the evictions then empty.
+ * generation the evictions then empty.  Every list is a ring of page ids
+ * (struct page_ring), so the aging walk reads memory in order, prefetching
+ * the pages' states ahead, and no move touches another page.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "policy.h"
-#include "dlist.h"
+#include "frame_table.h"	/* frames_usable() */
 
 #define MAX_NR_GENS 4
 #define MIN_NR_GENS 2
@@ -133,6 +134,24 @@ struct page_state {
 	uint8_t young, referenced, workingset, lru_refs;
 	uint8_t shadow_refs;	/* folio_lru_refs() at eviction */
 	uint32_t seq;		/* its generation, or the min_seq of its eviction */
+	uint32_t at;		/* its entry in its list's ring */
+};
+
+/*
+ * A list's pages (a generation's, or the shadow entries), head to tail,
+ * as a ring of page ids: pushing at either end touches only the ring, and
+ * a page leaves by its entry (page_state.at) becoming PL_NONE, without
+ * unlinking anything.  So the aging walk reads the ring in order and the
+ * pages' states independently of each other, instead of chasing links
+ * from page to page (a cache miss each, one after another), and a refault
+ * or an eviction touches no other page.  The ring's tail entry is always
+ * a page (list_leave()); a full ring drops its empty entries
+ * (make_room()), and is sized so that this frees at least half of it.
+ */
+struct page_ring {
+	uint32_t *entry;	/* [cap], cap a power of 2 */
+	uint32_t head, end;	/* entries head .. end - 1, mod 2^32 */
+	uint32_t cap, len;	/* len: the entries that are pages */
 };
 
 struct ctrl_pos {
@@ -142,8 +161,7 @@ struct ctrl_pos {
 
 struct mglru {
 	struct pl_ctx *ctx;
-	struct pl_links links;
-	struct pl_dlist list[NR_LISTS];
+	struct page_ring list[NR_LISTS];	/* the generations, then the shadow entries */
 	struct page_state *page;	/* [npages] */
 	bool fd;
 	uint64_t min_batch;
@@ -185,7 +203,8 @@ static void mglru_destroy(void *state)
 
 	if (!m)
 		return;
-	pl_links_free(&m->links);
+	for (unsigned l = 0; l < NR_LISTS; l++)
+		free(m->list[l].entry);
 	free(m->page);
 	free(m);
 }
@@ -194,24 +213,106 @@ static void *mglru_create(struct pl_ctx *ctx, struct pl_error *err)
 {
 	struct mglru *m = calloc(1, sizeof(*m));
 	size_t n = ctx->npages ? ctx->npages : 1;
+	uint32_t cap = 2;
 
-	if (!m || pl_links_init(&m->links, ctx->npages) ||
-	    !(m->page = calloc(n, sizeof(*m->page)))) {
-		mglru_destroy(m);
-		snprintf(err->msg, sizeof(err->msg), "mglru: out of memory");
-		return NULL;
+	/* twice the most pages a list can hold (the shadow list one more
+	 * than the frames before trim_shadows()): see make_room() */
+	while (cap < 2 * ((uint64_t)frames_usable(ctx) + 1))
+		cap *= 2;
+	if (!m || !(m->page = calloc(n, sizeof(*m->page))))
+		goto oom;
+	for (unsigned l = 0; l < NR_LISTS; l++) {
+		m->list[l].cap = cap;
+		if (!(m->list[l].entry = malloc(cap * sizeof(*m->list[l].entry))))
+			goto oom;
 	}
 	m->ctx = ctx;
 	for (uint32_t i = 0; i < ctx->npages; i++)
 		m->page[i].where = NOWHERE;
-	for (int l = 0; l < NR_LISTS; l++)
-		pl_dlist_init(&m->list[l]);
 	m->fd = ctx->params[PARAM_ACCESS] == ACCESS_FD;
 	m->min_batch = (uint64_t)ctx->params[PARAM_MIN_BATCH];
 	m->max_seq = MIN_NR_GENS - 1;	/* lru_gen_init_lruvec(): min 0, max 1 */
 	m->tier_idx = MAX_NR_TIERS - 1;
 	return m;
+oom:
+	mglru_destroy(m);
+	snprintf(err->msg, sizeof(err->msg), "mglru: out of memory");
+	return NULL;
 }
+
+/* ------------------------------------------------------------- the rings */
+
+static uint32_t *ring_at(const struct page_ring *r, uint32_t i)
+{
+	return &r->entry[i & (r->cap - 1)];
+}
+
+/*
+ * Room for one more entry in list l's ring: a full one keeps only its
+ * pages, in order.  Those are at most the frames (+ 1), half the ring, so
+ * the compaction is paid by the pushes that filled the other half.
+ */
+static void make_room(struct mglru *m, unsigned l)
+{
+	struct page_ring *r = &m->list[l];
+	uint32_t kept = r->head;
+
+	if (r->end - r->head < r->cap)
+		return;
+	for (uint32_t i = r->head; i != r->end; i++) {
+		uint32_t page = *ring_at(r, i);
+
+		if (page == PL_NONE)
+			continue;
+		m->page[page].at = kept;
+		*ring_at(r, kept++) = page;
+	}
+	r->end = kept;
+}
+
+/* The tail page of list l, or PL_NONE. */
+static uint32_t list_tail(const struct mglru *m, unsigned l)
+{
+	const struct page_ring *r = &m->list[l];
+
+	return r->len ? *ring_at(r, r->end - 1) : PL_NONE;
+}
+
+/* Puts a page at the head or the tail of list l. */
+static void list_push(struct mglru *m, unsigned l, uint32_t page, bool tail)
+{
+	struct page_ring *r = &m->list[l];
+	uint32_t at;
+
+	make_room(m, l);
+	at = tail ? r->end++ : --r->head;
+	*ring_at(r, at) = page;
+	r->len++;
+	m->page[page].where = (uint8_t)l;
+	m->page[page].at = at;
+}
+
+/* The page leaves its list, whose tail is then a page again. */
+static void list_leave(struct mglru *m, uint32_t page)
+{
+	struct page_ring *r = &m->list[m->page[page].where];
+
+	*ring_at(r, m->page[page].at) = PL_NONE;
+	r->len--;
+	while (r->end != r->head && *ring_at(r, r->end - 1) == PL_NONE)
+		r->end--;
+}
+
+/* Starts loading the state of the page at entry i of r (if it is a page). */
+static void prefetch_entry(const struct mglru *m, const struct page_ring *r, uint32_t i)
+{
+	uint32_t page = *ring_at(r, i);
+
+	if (page != PL_NONE)
+		__builtin_prefetch(&m->page[page]);
+}
+
+
 
 /* ------------------------------------------------------- fields and lists */
 
@@ -262,12 +363,8 @@ static void move_to_gen(struct mglru *m, uint32_t page, uint32_t seq, bool tail)
 	struct page_state *p = &m->page[page];
 	unsigned from = p->where, to = gen_of(seq);
 
-	pl_dlist_remove(&m->links, &m->list[from], page);
-	if (tail)
-		pl_dlist_push_tail(&m->links, &m->list[to], page);
-	else
-		pl_dlist_push_head(&m->links, &m->list[to], page);
-	p->where = (uint8_t)to;
+	list_leave(m, page);
+	list_push(m, to, page, tail);
 	pl_emit_move(m->ctx, page, from, to, tail ? m->list[to].len - 1 : 0);
 	set_seq(m, page, seq);
 }
@@ -368,22 +465,33 @@ static bool should_run_aging(const struct mglru *m)
 	return (uint64_t)young * MIN_NR_GENS > total || (uint64_t)old * (MIN_NR_GENS + 2) < total;
 }
 
-/* try_to_inc_max_seq(): the walk promotes young pages, then a new generation. */
+/*
+ * try_to_inc_max_seq(): the walk promotes young pages, then a new
+ * generation.  Each generation's ring is read from the tail; pages moved
+ * out of it leave dead entries behind, and nothing is pushed to it while
+ * it is read (young pages go to gen(max_seq), read last, which moves none).
+ */
+#define AGING_AHEAD 16
+
 static void age(struct mglru *m)
 {
 	for (uint32_t seq = m->min_seq; seq <= m->max_seq; seq++) {
-		uint32_t p = m->list[gen_of(seq)].tail;
+		unsigned gen = gen_of(seq);
+		const struct page_ring *r = &m->list[gen];
 
-		while (p != PL_NONE) {
-			uint32_t prev = m->links.link[p].prev;
+		for (uint32_t i = r->end; i-- != r->head;) {
+			uint32_t p = *ring_at(r, i);
 
-			if (m->page[p].young) {
-				set_field(m, p, F_YOUNG, &m->page[p].young, 0);
-				clear_refs(m, p);
-				if (seq != m->max_seq)
-					move_to_gen(m, p, m->max_seq, false);
-			}
-			p = prev;
+			/* the states of the pages ahead load while this one is done */
+			if (i - r->head >= AGING_AHEAD)
+				prefetch_entry(m, r, i - AGING_AHEAD);
+
+			if (p == PL_NONE || !m->page[p].young)
+				continue;
+			set_field(m, p, F_YOUNG, &m->page[p].young, 0);
+			clear_refs(m, p);
+			if (seq != m->max_seq)
+				move_to_gen(m, p, m->max_seq, false);
 		}
 	}
 	clear_ctrl_pos(m);
@@ -421,7 +529,7 @@ static void prepare_victim(struct mglru *m)
 			age(m);
 			continue;
 		}
-		tail = m->list[gen_of(m->min_seq)].tail;
+		tail = list_tail(m, gen_of(m->min_seq));
 		if (tail == PL_NONE) {
 			if (!inc_min_seq(m))
 				return;		/* nothing resident: cannot happen when full */
@@ -444,6 +552,10 @@ static void prepare_victim(struct mglru *m)
 			m->activated++;
 			continue;
 		}
+		/* the next fault sorts the page before it: load its state */
+		if (m->list[gen_of(m->min_seq)].len > 1)
+			prefetch_entry(m, &m->list[gen_of(m->min_seq)],
+				       m->list[gen_of(m->min_seq)].end - 2);
 		return;
 	}
 }
@@ -459,7 +571,7 @@ static void mglru_hit(void *state, const struct pl_ref *ref)
 		inc_refs(m, x);
 	else
 		set_field(m, x, F_YOUNG, &m->page[x].young, 1);
-	if (x == m->list[gen_of(m->min_seq)].tail)
+	if (x == list_tail(m, gen_of(m->min_seq)))
 		prepare_victim(m);
 }
 
@@ -485,17 +597,16 @@ static void mglru_insert(void *state, const struct pl_ref *ref)
 	unsigned to = gen_of(seq);
 
 	if (p->where == SHADOW) {
-		pl_dlist_remove(&m->links, &m->list[SHADOW], x);
-		pl_dlist_push_head(&m->links, &m->list[to], x);
-		p->where = (uint8_t)to;
+		list_leave(m, x);
+		list_push(m, to, x, false);
 		pl_emit_move(m->ctx, x, SHADOW, to, 0);
 		if (p->shadow_refs)	/* the field showed the shadow entry's refs */
 			pl_emit_set(m->ctx, x, F_REFS, p->shadow_refs, 0);
 		refault(m, x);
 		set_seq(m, x, seq);
 	} else {
-		pl_dlist_push_head(&m->links, &m->list[to], x);
-		*p = (struct page_state){ .where = (uint8_t)to };
+		*p = (struct page_state){ 0 };
+		list_push(m, to, x, false);
 		pl_emit_insert(m->ctx, x, to, 0);
 		set_seq(m, x, seq);
 	}
@@ -512,7 +623,7 @@ static uint32_t mglru_victim(const void *state)
 
 	for (uint32_t seq = m->min_seq; seq <= m->max_seq; seq++)
 		if (m->list[gen_of(seq)].len)
-			return m->list[gen_of(seq)].tail;
+			return list_tail(m, gen_of(seq));
 	return PL_NONE;
 }
 
@@ -520,9 +631,9 @@ static uint32_t mglru_victim(const void *state)
 static void trim_shadows(struct mglru *m)
 {
 	while (m->list[SHADOW].len > m->ctx->frames) {
-		uint32_t old = m->list[SHADOW].tail;
+		uint32_t old = list_tail(m, SHADOW);
 
-		pl_dlist_remove(&m->links, &m->list[SHADOW], old);
+		list_leave(m, old);
 		m->page[old].where = NOWHERE;
 		pl_emit_remove(m->ctx, old, SHADOW);
 	}
@@ -535,12 +646,11 @@ static void mglru_evict(void *state, uint32_t victim)
 	unsigned from = p->where, refs = refs_of(p);
 
 	m->evicted[hist_of(m->min_seq)][tier_of(refs)]++;
-	pl_dlist_remove(&m->links, &m->list[from], victim);
 	pl_emit_evict(m->ctx, victim, from);
+	list_leave(m, victim);
 	/* lru_gen_eviction(): the shadow entry keeps min_seq and the refs */
-	pl_dlist_push_head(&m->links, &m->list[SHADOW], victim);
-	*p = (struct page_state){ .where = SHADOW, .shadow_refs = (uint8_t)refs,
-				  .seq = m->min_seq };
+	*p = (struct page_state){ .shadow_refs = (uint8_t)refs, .seq = m->min_seq };
+	list_push(m, SHADOW, victim, false);
 	pl_emit_insert(m->ctx, victim, SHADOW, 0);
 	if (m->min_seq)
 		pl_emit_set(m->ctx, victim, F_SEQ, 0, (int32_t)m->min_seq);
@@ -549,21 +659,28 @@ static void mglru_evict(void *state, uint32_t victim)
 	trim_shadows(m);
 }
 
+static void push_page(const struct mglru *m, struct pl_snapshot *out, unsigned list, uint32_t x)
+{
+	const struct page_state *p = &m->page[x];
+	int32_t values[NR_FIELDS] = {
+		[F_SEQ] = (int32_t)p->seq, [F_YOUNG] = p->young, [F_REFERENCED] = p->referenced,
+		[F_REFS] = (int32_t)(list == SHADOW ? p->shadow_refs : refs_of(p)),
+	};
+
+	pl_snapshot_push(out, list, x, values);
+}
+
 static void mglru_snapshot(const void *state, struct pl_snapshot *out)
 {
 	const struct mglru *m = state;
 
-	for (unsigned l = 0; l < NR_LISTS; l++)
-		for (uint32_t x = m->list[l].head; x != PL_NONE; x = m->links.link[x].next) {
-			const struct page_state *p = &m->page[x];
-			int32_t values[NR_FIELDS] = {
-				[F_SEQ] = (int32_t)p->seq, [F_YOUNG] = p->young,
-				[F_REFERENCED] = p->referenced,
-				[F_REFS] = (int32_t)(l == SHADOW ? p->shadow_refs : refs_of(p)),
-			};
+	for (unsigned l = 0; l < NR_LISTS; l++) {
+		const struct page_ring *r = &m->list[l];
 
-			pl_snapshot_push(out, l, x, values);
-		}
+		for (uint32_t i = r->head; i != r->end; i++)
+			if (*ring_at(r, i) != PL_NONE)
+				push_page(m, out, l, *ring_at(r, i));
+	}
 }
 
 static void mglru_read_counters(const void *state, uint64_t *counters)
