@@ -53,10 +53,36 @@ int frame_table_init(struct frame_table *t, const struct pl_ctx *ctx, unsigned l
 		     struct pl_error *err);
 void frame_table_free(struct frame_table *t);
 
-/* Puts page in the hole (or the next unused slot); returns the slot. */
-uint32_t frame_table_insert(struct frame_table *t, struct pl_ctx *ctx, uint32_t page);
+/*
+ * Puts page in the hole (or the next unused slot); returns the slot.
+ * Inline, as is evict: with the policy's calls inlined into the driver's
+ * loop (sim_loop.h), a fault is then one call in all.
+ */
+static inline uint32_t frame_table_insert(struct frame_table *t, struct pl_ctx *ctx,
+					  uint32_t page)
+{
+	uint32_t slot = t->hole;
+
+	if (slot == PL_NONE)
+		slot = t->used++;
+	t->hole = PL_NONE;
+	t->slot_page[slot] = page;
+	t->page_slot[page] = slot;
+	pl_emit_insert(ctx, page, t->list, slot);
+	return slot;
+}
+
 /* Removes a resident page, leaving its slot as the hole; returns the slot. */
-uint32_t frame_table_evict(struct frame_table *t, struct pl_ctx *ctx, uint32_t page);
+static inline uint32_t frame_table_evict(struct frame_table *t, struct pl_ctx *ctx,
+					 uint32_t page)
+{
+	uint32_t slot = t->page_slot[page];
+
+	t->slot_page[slot] = PL_NONE;
+	t->hole = slot;
+	pl_emit_evict(ctx, page, t->list);
+	return slot;
+}
 
 /*
  * Pushes the table to a snapshot in slot order; fill(state, page, values)
