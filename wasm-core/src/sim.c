@@ -38,8 +38,8 @@
  * set/hand() are one inline test unless a move can cross a ghost list;
  * pl_emit_remove() (ghosts only) is a call.  The step itself is a handful
  * of loads and the policy's own code, inlined into its loop, with one
- * call per fault (sim_loop.h); statistics other than misses, evictions
- * and resident_sum are derived when a run returns.  next_use is computed
+ * call per fault (sim_loop.h); statistics other than misses and
+ * resident_sum are derived when a run returns.  next_use is computed
  * (one backward pass, 4 bytes per reference) only for policies flagged
  * PL_POLICY_FUTURE.
  */
@@ -181,14 +181,14 @@ static void enter(struct pl_sim *sim, uint32_t page)
 {
 	struct pl_ctx *ctx = &sim->ctx;
 
-	if (unlikely(page != ctx->entering || page == PL_NONE)) {
+	if (unlikely(page != ctx->entering)) {
 		fail(sim, "page %llu entered memory outside insert() of that page",
 		     number_of(sim, page));
 		return;
 	}
 	ctx->page_state[page] = PL_PAGE_RESIDENT;
 	ctx->nresident++;
-	ctx->entering = PL_NONE;
+	ctx->entering = PL_CTX_NONE;
 }
 
 void pl_insert_other(struct pl_ctx *ctx, uint32_t page, unsigned list, uint32_t pos)
@@ -222,7 +222,7 @@ void __attribute__((cold)) pl_evict_other(struct pl_ctx *ctx, uint32_t page, uns
 		     sim->ops->lists[list]);
 	else if (page != ctx->leaving)
 		fail(sim, "page %llu evicted, but the victim being evicted is %s",
-		     number_of(sim, page), ctx->leaving == PL_NONE ? "none" : "another page");
+		     number_of(sim, page), ctx->leaving == PL_CTX_NONE ? "none" : "another page");
 	else
 		fail(sim, "victim() chose page %llu, which is not resident", number_of(sim, page));
 }
@@ -318,7 +318,7 @@ void __attribute__((cold)) sim_bad_victim(struct pl_sim *sim, uint32_t victim)
 /* evict(v) returned without pl_emit_evict() of v, or it failed. */
 void __attribute__((cold)) sim_bad_eviction(struct pl_sim *sim, uint32_t victim)
 {
-	sim->ctx.leaving = PL_NONE;
+	sim->ctx.leaving = PL_CTX_NONE;
 	if (sim->failed)
 		return;
 	if (is_resident(sim, victim))
@@ -330,8 +330,8 @@ void __attribute__((cold)) sim_bad_eviction(struct pl_sim *sim, uint32_t victim)
 /* insert() did not consume ctx.entering, or memory is over-full. */
 void __attribute__((cold)) sim_bad_insert(struct pl_sim *sim, uint32_t page)
 {
-	if (sim->ctx.entering != PL_NONE) {
-		sim->ctx.entering = PL_NONE;
+	if (sim->ctx.entering != PL_CTX_NONE) {
+		sim->ctx.entering = PL_CTX_NONE;
 		fail(sim, "insert() did not bring page %llu in", number_of(sim, page));
 	} else {
 		fail(sim, "page %llu inserted into full memory (%u frames): reclaim evicted too little",
@@ -341,11 +341,16 @@ void __attribute__((cold)) sim_bad_insert(struct pl_sim *sim, uint32_t page)
 
 SIM_LOOP(sim_loop_any, sim->ops)
 
-/* The counts not kept per reference follow from those that are. */
+/*
+ * The counts not kept per reference follow from those that are: every
+ * page in memory entered at a miss, one per miss (the loop checks it), so
+ * those that have left are the misses less those resident.
+ */
 static void sync_stats(struct pl_sim *sim)
 {
 	sim->stats.references = sim->pos;
 	sim->stats.hits = sim->pos - sim->stats.misses;
+	sim->stats.evictions = sim->stats.misses - sim->ctx.nresident;
 	sim->stats.writebacks = sim->ctx.writebacks;
 	sim->stats.resident_sum = sim->resident_steps +
 				  (uint64_t)sim->ctx.nresident * (sim->pos - sim->counted_to);
@@ -568,7 +573,7 @@ struct pl_sim *pl_sim_create(const struct pl_policy_ops *ops, uint32_t frames,
 	sim->ctx = (struct pl_ctx){
 		.frames = frames, .npages = trace->npages, .params = sim->params, .sim = sim,
 		.page_state = calloc((size_t)trace->npages + 1, 1),
-		.entering = PL_NONE, .leaving = PL_NONE,
+		.entering = PL_CTX_NONE, .leaving = PL_CTX_NONE,
 		.resident_lists = declared_lists(ops) & ~ops->ghost_lists,
 		.ghost_lists = declared_lists(ops) & ops->ghost_lists,
 		.vtime = trace->vtime, .number = trace->number,

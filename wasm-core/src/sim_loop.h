@@ -67,8 +67,8 @@ struct pl_sim {
 	 * now (entering, leaving) live in ctx, where the inline emit calls
 	 * of policy.h update them.  stats is brought up to date at the end
 	 * of every pl_sim_step()/pl_sim_run() (sim.c's sync_stats()): per
-	 * reference only misses and evictions are counted; references and
-	 * hits follow from pos, writebacks is ctx.writebacks.
+	 * reference only misses are counted; references, hits and evictions
+	 * follow from pos and nresident, writebacks is ctx.writebacks.
 	 */
 	struct pl_stats stats;
 	uint32_t pos;		/* steps done */
@@ -152,7 +152,9 @@ SIM_STEP struct loop_locals loop_locals_of(const struct pl_sim *sim)
  * Asks for a victim and evicts it.  Whether the victim was resident is
  * learnt from pl_emit_evict() (it clears ctx.leaving) rather than read up
  * front: that read would be a cache miss the CPU must wait for on every
- * fault of a large simulation.
+ * fault of a large simulation.  Evictions are not counted: every page
+ * enters at a miss, one per miss, so sync_stats() (sim.c) knows how many
+ * left.
  */
 SIM_STEP void loop_evict_one(struct pl_sim *sim, const struct pl_policy_ops *ops, void *state,
 			     const bool recording)
@@ -167,21 +169,19 @@ SIM_STEP void loop_evict_one(struct pl_sim *sim, const struct pl_policy_ops *ops
 		sim_record_victim(sim, victim);
 	sim->ctx.leaving = victim;
 	ops->evict(state, victim);
-	if (likely(sim->ctx.leaving == PL_NONE))
-		sim->stats.evictions++;
-	else
+	if (unlikely(sim->ctx.leaving != PL_CTX_NONE))
 		sim_bad_eviction(sim, victim);
 }
 
 /*
  * resident_sum is not added to per reference: memory changes only in a
- * fault or a tick, so those first count the steps since the previous
- * change, each with the pages resident then, and sync_stats() (sim.c)
- * counts the rest.
+ * fault or a tick, so those count the steps since the previous change,
+ * [counted_to, step), each with the `resident` pages resident then, and
+ * sync_stats() (sim.c) counts the rest.
  */
-SIM_STEP void loop_count_resident(struct pl_sim *sim, uint32_t step)
+SIM_STEP void loop_count_resident(struct pl_sim *sim, uint32_t step, uint32_t resident)
 {
-	sim->resident_steps += (uint64_t)sim->ctx.nresident * (step - sim->counted_to);
+	sim->resident_steps += (uint64_t)resident * (step - sim->counted_to);
 	sim->counted_to = step;
 }
 
@@ -190,29 +190,37 @@ SIM_STEP void loop_count_resident(struct pl_sim *sim, uint32_t step)
  * name_miss()): what it keeps live would crowd the registers of the far
  * more frequent hit path, and a call per fault is cheap beside the fault's
  * own work.  `pids`: the trace may have a pid column (misses per process).
+ * The step has not failed so far (the loop stops at a failed one).
  */
 SIM_STEP void loop_miss(struct pl_sim *sim, const struct pl_policy_ops *ops, void *state,
 			const struct pl_ref *ref, const bool recording, const bool pids)
 {
 	struct pl_ctx *ctx = &sim->ctx;
+	uint32_t resident = ctx->nresident;
 	uint32_t goal;
 
-	loop_count_resident(sim, ref->step);
 	ctx->faulting = ref->page;
-	goal = ops->reclaim_goal ? ops->reclaim_goal(state, ctx->nresident) :
-				   ctx->nresident >= ctx->frames;
-
+	goal = ops->reclaim_goal ? ops->reclaim_goal(state, resident) : resident >= ctx->frames;
 	if (recording)
 		sim_record_outcome(sim, PL_EV_MISS);
-	for (; goal > 0 && !sim->failed; goal--)
+	for (; goal > 0; goal--) {
 		loop_evict_one(sim, ops, state, recording);
-	if (unlikely(sim->failed))
-		return;
+		if (unlikely(sim->failed))
+			return;
+	}
 	ctx->entering = ref->page;
 	ops->insert(state, ref);
-	if (unlikely(ctx->entering != PL_NONE || ctx->nresident > ctx->frames))
+	/*
+	 * With the default reclaim goal memory cannot be over-full here: a
+	 * full memory has just lost its victim, and insert() can bring in
+	 * only the one page.
+	 */
+	if (unlikely(ctx->entering != PL_CTX_NONE ||
+		     (ops->reclaim_goal && ctx->nresident > ctx->frames)))
 		sim_bad_insert(sim, ref->page);
 	sim->stats.misses++;
+	if (ctx->nresident != resident)
+		loop_count_resident(sim, ref->step, resident);
 	if (pids && sim->procs.n)	/* the trace has pids: ref->pid is read */
 		sim->procs.misses[proc_table_find(&sim->procs, ref->pid)]++;
 }
@@ -234,7 +242,7 @@ SIM_STEP void loop_tick(struct pl_sim *sim, const struct pl_policy_ops *ops, voi
 {
 	uint32_t step = ref->step;
 
-	loop_count_resident(sim, step);
+	loop_count_resident(sim, step, sim->ctx.nresident);
 	sim->next_tick = sim->ctx.tick_period <= PL_NONE - step ?
 			 step + sim->ctx.tick_period : PL_NONE;
 	if (ops->tick)
