@@ -186,10 +186,7 @@ SIM_STEP void loop_count_resident(struct pl_sim *sim, uint32_t step, uint32_t re
 }
 
 /*
- * A fault.  Not recording, the loop calls it out of line (SIM_LOOP's
- * name_miss()): what it keeps live would crowd the registers of the far
- * more frequent hit path, and a call per fault is cheap beside the fault's
- * own work.  `pids`: the trace may have a pid column (misses per process).
+ * A fault.  `pids`: the trace may have a pid column (misses per process).
  * The step has not failed so far (the loop stops at a failed one).
  */
 SIM_STEP void loop_miss(struct pl_sim *sim, const struct pl_policy_ops *ops, void *state,
@@ -224,13 +221,6 @@ SIM_STEP void loop_miss(struct pl_sim *sim, const struct pl_policy_ops *ops, voi
 	if (pids && sim->procs.n)	/* the trace has pids: ref->pid is read */
 		sim->procs.misses[proc_table_find(&sim->procs, ref->pid)]++;
 }
-
-/*
- * The fault path of a loop not recording (SIM_LOOP's name_miss()): it
- * reads reference `step` again rather than being handed it, so that the
- * loop's copy never leaves the registers.
- */
-typedef void loop_miss_fn(struct pl_sim *sim, uint32_t step);
 
 /*
  * The tick due before reference ref->step (the caller has read the
@@ -270,12 +260,11 @@ SIM_STEP struct pl_ref loop_read_ref(const struct loop_locals *l, uint32_t step,
 
 /*
  * Processes reference `ref`, its tick (if one is due) done; the caller
- * checks sim->failed afterwards.  Not recording, a fault goes to
- * miss_fast().
+ * checks sim->failed afterwards.
  */
 SIM_STEP void loop_process(struct pl_sim *sim, const struct pl_policy_ops *ops,
 			   const struct loop_locals *l, const struct pl_ref *ref,
-			   loop_miss_fn *miss_fast, const bool recording, const bool writes)
+			   const bool recording, const bool columns, const bool writes)
 {
 	uint32_t page = ref->page;
 
@@ -283,23 +272,11 @@ SIM_STEP void loop_process(struct pl_sim *sim, const struct pl_policy_ops *ops,
 		if (recording)
 			sim_record_outcome(sim, PL_EV_HIT);
 		ops->hit(l->state, ref);
-	} else if (recording) {
-		loop_miss(sim, ops, l->state, ref, true, true);
 	} else {
-		miss_fast(sim, ref->step);
+		loop_miss(sim, ops, l->state, ref, recording, columns);
 	}
 	if (writes && (ref->flags & PL_REF_WRITE))
 		l->page_state[page] |= PL_PAGE_DIRTY;
-}
-
-/* The fault at reference `step`, not recording: name_miss()'s body. */
-SIM_STEP void loop_miss_at(struct pl_sim *sim, const struct pl_policy_ops *ops, uint32_t step,
-			   const bool columns)
-{
-	struct loop_locals l = loop_locals_of(sim);
-	struct pl_ref ref = loop_read_ref(&l, step, columns, true);
-
-	loop_miss(sim, ops, l.state, &ref, false, columns);
 }
 
 /* Steps from sim->pos to stop, recording: every step is a little different. */
@@ -314,7 +291,7 @@ SIM_STEP void loop_recorded(struct pl_sim *sim, const struct pl_policy_ops *ops,
 		sim->pos = step;
 		if (unlikely(step == sim->next_tick))
 			loop_tick(sim, ops, l.state, &ref, true);
-		loop_process(sim, ops, &l, &ref, NULL, true, true);
+		loop_process(sim, ops, &l, &ref, true, true, true);
 		if (unlikely(sim->failed))
 			break;
 		sim->pos = step + 1;
@@ -343,15 +320,14 @@ SIM_STEP void loop_recorded(struct pl_sim *sim, const struct pl_policy_ops *ops,
  */
 SIM_STEP uint32_t loop_span(struct pl_sim *sim, const struct pl_policy_ops *ops,
 			    const struct loop_locals *l, uint32_t step, uint32_t end,
-			    loop_miss_fn *miss_fast, const bool prefetch, const bool columns,
-			    const bool writes)
+			    const bool prefetch, const bool columns, const bool writes)
 {
 	for (; step < end; step++) {
 		struct pl_ref ref = loop_read_ref(l, step, columns, writes);
 
 		if (prefetch)
 			__builtin_prefetch(&l->page_state[l->page[step + LOOP_PREFETCH_AHEAD]]);
-		loop_process(sim, ops, l, &ref, miss_fast, false, writes);
+		loop_process(sim, ops, l, &ref, false, columns, writes);
 		if (unlikely(sim->failed))
 			break;
 	}
@@ -383,9 +359,8 @@ static inline bool loop_writes(const uint8_t *flags, uint32_t from, uint32_t to)
  * It runs in spans between ticks, so no step tests for one; sim->pos is
  * set when it stops (at the end, or at a failed step).
  */
-SIM_STEP void loop_fast(struct pl_sim *sim, const struct pl_policy_ops *ops,
-			loop_miss_fn *miss_fast, uint32_t stop, const bool columns,
-			const bool writes)
+SIM_STEP void loop_fast(struct pl_sim *sim, const struct pl_policy_ops *ops, uint32_t stop,
+			const bool columns, const bool writes)
 {
 	struct loop_locals l = loop_locals_of(sim);
 	uint32_t step = sim->pos;
@@ -404,10 +379,9 @@ SIM_STEP void loop_fast(struct pl_sim *sim, const struct pl_policy_ops *ops,
 		}
 		end = sim->next_tick < stop ? sim->next_tick : stop;
 		step = loop_span(sim, ops, &l, step, end < prefetch_stop ? end : prefetch_stop,
-				 miss_fast, true, columns, writes);
+				 true, columns, writes);
 		if (likely(!sim->failed))
-			step = loop_span(sim, ops, &l, step, end, miss_fast, false, columns,
-					 writes);
+			step = loop_span(sim, ops, &l, step, end, false, columns, writes);
 		if (unlikely(sim->failed))
 			break;
 	}
@@ -420,41 +394,29 @@ SIM_STEP void loop_fast(struct pl_sim *sim, const struct pl_policy_ops *ops,
  * reads them (and writes); one without, the loop that reads flags only
  * if a reference in the run writes.
  */
-SIM_STEP void loop_run(struct pl_sim *sim, const struct pl_policy_ops *ops,
-		       loop_miss_fn *miss_fast, loop_miss_fn *miss_columns, uint32_t stop)
+SIM_STEP void loop_run(struct pl_sim *sim, const struct pl_policy_ops *ops, uint32_t stop)
 {
 	if (sim->recording)
 		loop_recorded(sim, ops, stop);
 	else if (sim->next_use || sim->trace->pid)
-		loop_fast(sim, ops, miss_columns, stop, true, true);
+		loop_fast(sim, ops, stop, true, true);
 	else if (loop_writes(sim->trace->flags, sim->pos, stop))
-		loop_fast(sim, ops, miss_fast, stop, false, true);
+		loop_fast(sim, ops, stop, false, true);
 	else
-		loop_fast(sim, ops, miss_fast, stop, false, false);
+		loop_fast(sim, ops, stop, false, false);
 }
 
 /*
  * Defines `void name(struct pl_sim *sim, uint32_t stop)`, the loop for the
- * table `ops` (an expression, which may read sim), with its fault paths
- * out of line: name_miss(), and name_miss_columns() for traces with a pid
- * column.  `flatten` inlines into them whatever the policy's calls call
- * in the same unit, however often the loop's variants call it.
+ * table `ops` (an expression, which may read sim).  `flatten` inlines into
+ * it whatever the policy's calls call in the same unit, however often the
+ * loop's variants call it.
  */
 #define SIM_LOOP(name, ops)							\
-	static void __attribute__((noinline, flatten))				\
-	name##_miss(struct pl_sim *sim, uint32_t step)				\
-	{									\
-		loop_miss_at(sim, (ops), step, false);				\
-	}									\
-	static void __attribute__((noinline, flatten))				\
-	name##_miss_columns(struct pl_sim *sim, uint32_t step)			\
-	{									\
-		loop_miss_at(sim, (ops), step, true);				\
-	}									\
 	sim_loop_fn name;							\
 	void __attribute__((flatten)) name(struct pl_sim *sim, uint32_t stop)	\
 	{									\
-		loop_run(sim, (ops), name##_miss, name##_miss_columns, stop);	\
+		loop_run(sim, (ops), stop);					\
 	}
 
 #endif /* PAGELAB_SIM_LOOP_H */
