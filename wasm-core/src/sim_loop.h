@@ -335,19 +335,20 @@ SIM_STEP uint32_t loop_span(struct pl_sim *sim, const struct pl_policy_ops *ops,
 }
 
 /*
- * Does any of the references [from, to) write?  Read a word at a time:
- * the answer picks the loop for a whole run.
+ * Does any of the references [from, to) write?  Read four words at a
+ * time (a fraction of an instruction per reference): the answer picks the
+ * loop for a whole run.
  */
 static inline bool loop_writes(const uint8_t *flags, uint32_t from, uint32_t to)
 {
 	uint64_t any = 0;
 	uint32_t i = from;
 
-	for (; i + 8 <= to; i += 8) {
-		uint64_t word;
+	for (; to - i >= 4 * sizeof(uint64_t); i += 4 * sizeof(uint64_t)) {
+		uint64_t words[4];
 
-		__builtin_memcpy(&word, flags + i, sizeof(word));
-		any |= word;
+		__builtin_memcpy(words, flags + i, sizeof(words));
+		any |= words[0] | words[1] | words[2] | words[3];
 	}
 	for (; i < to; i++)
 		any |= flags[i];
