@@ -5,8 +5,9 @@
 #                                         same objects, for Node (bench/wasm-vs-native.mjs)
 #
 # The same sources as the native library (Makefile: every src/*.c -- the
-# CLI is in src/cli/ -- every src/policies/*.c, registry.c from
-# tools/registry.sh) plus the flat ABI src/wasm/abi.c, compiled by Debian's
+# CLI is in src/cli/ -- every src/policies/*.c inside its unit with the
+# step loop built for it, registry.c, both from tools/registry.sh) plus the
+# flat ABI src/wasm/abi.c, compiled by Debian's
 # emscripten (scripts/setup.sh wasm).  The module is an ES module factory for browsers
 # and workers; Node (the tests) passes the .wasm bytes in as wasmBinary.
 # Emscripten's optimiser runs under Node and needs Debian's node modules.
@@ -34,8 +35,9 @@ BENCH_LDFLAGS := $(OPT) -sASSERTIONS=0 -sENVIRONMENT=node -sSINGLE_FILE -sALLOW_
 	-sMAXIMUM_MEMORY=4GB
 
 POLICY_SRCS := $(wildcard src/policies/*.c)
-SRCS := $(wildcard src/*.c) $(POLICY_SRCS) src/wasm/abi.c
-OBJS := $(SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/registry.o
+SRCS := $(wildcard src/*.c) src/wasm/abi.c
+OBJS := $(SRCS:%.c=$(BUILD)/obj/%.o) $(POLICY_SRCS:src/policies/%.c=$(BUILD)/obj/units/%.o) \
+	$(BUILD)/obj/registry.o
 
 # abi.c's functions have no C callers, so no header declares them.
 $(BUILD)/obj/src/wasm/abi.o: CFLAGS += -Wno-missing-prototypes
@@ -58,7 +60,14 @@ $(BUILD)/registry.c: FORCE
 	@mkdir -p $(@D)
 	@sh tools/registry.sh $@ $(POLICY_SRCS)
 
+$(BUILD)/units/%.c: src/policies/%.c tools/registry.sh
+	@mkdir -p $(@D)
+	@sh tools/registry.sh --unit $@ $<
+
 $(BUILD)/obj/%.o: %.c $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(EMCC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/obj/units/%.o: $(BUILD)/units/%.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(EMCC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 $(BUILD)/obj/registry.o: $(BUILD)/registry.c $(FLAGS_STAMP)

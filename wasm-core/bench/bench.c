@@ -15,7 +15,9 @@
  *      pass) is shown apart.  Each rate is also given as a ratio to the
  *      yardstick, a deliberately minimal LRU (see minimal_lru_run()) timed
  *      on the same trace just before the policy: two runs moments apart
- *      see the same machine, so the ratio holds whatever the load;
+ *      see the same machine, so the ratio holds whatever the load.  Both
+ *      are run alternately up to three times and the least time of each
+ *      kept (measure());
  *   3. the cost per reference of every policy at 1M, 2M, 4M, 8M and 16M
  *      references: one run over a 16M-reference zipf trace, timed a million
  *      references at a time, so every figure comes from the same data
@@ -356,8 +358,8 @@ struct measurement {
 	const char *error;
 };
 
-/* Runs ops over the first n references of t, in chunks, within TIME_LIMIT. */
-static struct measurement measure(const struct pl_policy_ops *ops, const struct pl_trace *t)
+/* Runs ops over t once, in chunks, within TIME_LIMIT, the yardstick just before. */
+static struct measurement measure_once(const struct pl_policy_ops *ops, const struct pl_trace *t)
 {
 	struct measurement m = { 0 };
 	struct pl_error err;
@@ -381,6 +383,35 @@ static struct measurement measure(const struct pl_policy_ops *ops, const struct 
 	m.misses = pl_sim_stats(sim)->misses;
 	pl_sim_destroy(sim);
 	return m;
+}
+
+/*
+ * The yardstick and the policy, alternately, up to REPEATS times while
+ * the policy's runs take less than REPEAT_BUDGET seconds in all, keeping
+ * the least time of each: on a shared machine a run is only ever slowed
+ * by the others, so the least is the closest to the code's own cost, and
+ * both sides of the ratio are measured alike.
+ */
+#define REPEATS 3
+#define REPEAT_BUDGET 5.0
+
+static struct measurement measure(const struct pl_policy_ops *ops, const struct pl_trace *t)
+{
+	struct measurement best = measure_once(ops, t);
+	double spent = best.run_s;
+
+	for (unsigned r = 1; r < REPEATS && spent < REPEAT_BUDGET && !best.error &&
+			     best.done == t->n; r++) {
+		struct measurement m = measure_once(ops, t);
+
+		if (m.error || m.done < t->n)
+			return m;
+		spent += m.run_s;
+		best.run_s = fmin(best.run_s, m.run_s);
+		best.setup_s = fmin(best.setup_s, m.setup_s);
+		best.yardstick_s = fmin(best.yardstick_s, m.yardstick_s);
+	}
+	return best;
 }
 
 static double rate_of(const struct measurement *m)
@@ -481,7 +512,8 @@ static void print_goal(const struct pl_policy_ops *ops, const struct measurement
 /*
  * Recording (the browser's mode) at the browser's scale: the first
  * RECORD_REFS references of the zipf trace with RECORD_FRAMES frames, run
- * without recording and then with it, moments apart; the ratio of the
+ * without recording and then with it, moments apart (up to three times,
+ * the least time of each, as measure()); the ratio of the
  * times, the memory the recording holds per reference (event log,
  * step index and checkpoints, as allocated) and the mean time of a seek
  * (pl_sim_seek(), what the browser does to show a step) to SEEKS steps
@@ -544,6 +576,15 @@ static struct recording measure_recording(const struct pl_policy_ops *ops,
 	r.off_s = time_run(ops, &first, 0, NULL);
 	r.on_s = time_run(ops, &first, PL_SIM_RECORD, &r);
 	r.failed = r.off_s < 0 || r.on_s < 0 || r.seek_s < 0;
+	/* As measure(): alternately, the least time of each. */
+	for (unsigned i = 1; i < REPEATS && !r.failed && r.off_s + r.on_s < REPEAT_BUDGET; i++) {
+		double off_s = time_run(ops, &first, 0, NULL);
+		double on_s = time_run(ops, &first, PL_SIM_RECORD, NULL);
+
+		r.failed = off_s < 0 || on_s < 0;
+		r.off_s = fmin(r.off_s, off_s);
+		r.on_s = fmin(r.on_s, on_s);
+	}
 	return r;
 }
 

@@ -89,12 +89,19 @@ struct pl_ctx {
 	 */
 	uint8_t *page_state;	/* [npages] enum pl_page_state */
 	uint32_t nresident;	/* pages resident */
-	uint32_t entering;	/* the page insert() is bringing in, else PL_NONE */
-	uint32_t leaving;	/* the victim evict() is removing, else PL_NONE */
+	uint64_t entering;	/* the page insert() is bringing in, else PL_CTX_NONE */
+	uint64_t leaving;	/* the victim evict() is removing, else PL_CTX_NONE */
 	uint32_t resident_lists;	/* bit i: list i is declared and not a ghost list */
 	uint32_t ghost_lists;		/* bit i: list i is declared and a ghost list */
 	uint64_t writebacks;	/* dirty pages evicted */
 };
+
+/*
+ * ctx.entering and ctx.leaving outside insert() and evict(): wider than a
+ * page id, so that no page, not even PL_NONE, equals it and one compare
+ * checks a page against them.
+ */
+#define PL_CTX_NONE UINT64_MAX
 
 enum pl_policy_flags {
 	PL_POLICY_FUTURE = 1 << 0,	/* needs pl_ref.next_use (OPT) */
@@ -183,16 +190,14 @@ static inline bool pl_untracked_ghost(const struct pl_ctx *ctx, uint32_t page, u
 
 static inline void pl_emit_insert(struct pl_ctx *ctx, uint32_t page, unsigned list, uint32_t pos)
 {
-	/* entering is PL_NONE outside insert(), hence the test of page. */
-	if (__builtin_expect(page != ctx->entering || page == PL_NONE ||
-			     !pl_resident_list(ctx, list), 0)) {
+	if (__builtin_expect(page != ctx->entering || !pl_resident_list(ctx, list), 0)) {
 		if (!pl_untracked_ghost(ctx, page, list))
 			pl_insert_other(ctx, page, list, pos);
 		return;
 	}
 	ctx->page_state[page] = PL_PAGE_RESIDENT;
 	ctx->nresident++;
-	ctx->entering = PL_NONE;	/* one page per insert(), once */
+	ctx->entering = PL_CTX_NONE;	/* one page per insert(), once */
 	if (__builtin_expect(ctx->recording, 0))
 		pl_record_insert(ctx, page, list, pos);
 }
@@ -207,8 +212,7 @@ static inline void pl_emit_evict(struct pl_ctx *ctx, uint32_t page, unsigned lis
 {
 	uint8_t state;
 
-	if (__builtin_expect(page != ctx->leaving || page == PL_NONE ||
-			     !pl_resident_list(ctx, list), 0)) {
+	if (__builtin_expect(page != ctx->leaving || !pl_resident_list(ctx, list), 0)) {
 		pl_evict_other(ctx, page, list);
 		return;
 	}
@@ -219,7 +223,7 @@ static inline void pl_emit_evict(struct pl_ctx *ctx, uint32_t page, unsigned lis
 	}
 	ctx->page_state[page] = 0;
 	ctx->nresident--;
-	ctx->leaving = PL_NONE;		/* only the victim, only once */
+	ctx->leaving = PL_CTX_NONE;	/* only the victim, only once */
 	ctx->writebacks += (state & PL_PAGE_DIRTY) != 0;
 	if (__builtin_expect(ctx->recording, 0))
 		pl_record_evict(ctx, page, list, state & PL_PAGE_DIRTY);

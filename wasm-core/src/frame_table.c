@@ -31,33 +31,6 @@ void frame_table_free(struct frame_table *t)
 	t->page_slot = NULL;
 }
 
-uint32_t frame_table_insert(struct frame_table *t, struct pl_ctx *ctx, uint32_t page)
-{
-	uint32_t slot = t->hole;
-
-	if (slot == PL_NONE)
-		slot = t->used++;
-	t->hole = PL_NONE;
-	t->slot_page[slot] = page;
-	t->page_slot[page] = slot;
-	pl_emit_insert(ctx, page, t->list, slot);
-	return slot;
-}
-
-uint32_t frame_table_evict(struct frame_table *t, struct pl_ctx *ctx, uint32_t page)
-{
-	return frame_table_evict_slot(t, ctx, page, t->page_slot[page]);
-}
-
-uint32_t frame_table_evict_slot(struct frame_table *t, struct pl_ctx *ctx, uint32_t page,
-				uint32_t slot)
-{
-	t->slot_page[slot] = PL_NONE;
-	t->hole = slot;
-	pl_emit_evict(ctx, page, t->list);
-	return slot;
-}
-
 void frame_table_snapshot(const struct frame_table *t, struct pl_snapshot *out,
 			  void (*fill)(const void *state, uint32_t page, int32_t *values),
 			  const void *state)

@@ -26,6 +26,8 @@
 #ifndef PAGELAB_FRAME_TABLE_H
 #define PAGELAB_FRAME_TABLE_H
 
+#include <stdlib.h>
+
 #include "policy.h"
 
 /*
@@ -45,7 +47,7 @@ struct frame_table {
 	uint32_t hole;		/* slot emptied by the last eviction, or PL_NONE */
 	unsigned list;		/* the policy's list id for the table */
 	uint32_t *slot_page;	/* [frames_usable()] */
-	uint32_t *page_slot;	/* [npages] */
+	uint32_t *page_slot;	/* [npages], or NULL: see frame_table_drop_index() */
 };
 
 /* Returns 0, or -1 with err filled when out of memory. */
@@ -53,14 +55,58 @@ int frame_table_init(struct frame_table *t, const struct pl_ctx *ctx, unsigned l
 		     struct pl_error *err);
 void frame_table_free(struct frame_table *t);
 
-/* Puts page in the hole (or the next unused slot); returns the slot. */
-uint32_t frame_table_insert(struct frame_table *t, struct pl_ctx *ctx, uint32_t page);
+/*
+ * Puts page in the hole (or the next unused slot); returns the slot.
+ * Inline, as is evict: with the policy's calls inlined into the driver's
+ * loop (sim_loop.h), a fault is then one call in all.
+ */
+static inline uint32_t frame_table_insert(struct frame_table *t, struct pl_ctx *ctx,
+					  uint32_t page)
+{
+	uint32_t slot = t->hole;
+
+	if (slot == PL_NONE)
+		slot = t->used++;
+	t->hole = PL_NONE;
+	t->slot_page[slot] = page;
+	if (t->page_slot)
+		t->page_slot[page] = slot;
+	pl_emit_insert(ctx, page, t->list, slot);
+	return slot;
+}
+
+/* Removes the resident page in `slot`, leaving the slot as the hole. */
+static inline void frame_table_evict_slot(struct frame_table *t, struct pl_ctx *ctx,
+					  uint32_t slot)
+{
+	uint32_t page = t->slot_page[slot];
+
+	t->slot_page[slot] = PL_NONE;
+	t->hole = slot;
+	pl_emit_evict(ctx, page, t->list);
+}
+
 /* Removes a resident page, leaving its slot as the hole; returns the slot. */
-uint32_t frame_table_evict(struct frame_table *t, struct pl_ctx *ctx, uint32_t page);
-/* The same, for a caller that knows the page's slot: page_slot[] (one entry
- * per page of the trace, so likely a cache miss) is not read. */
-uint32_t frame_table_evict_slot(struct frame_table *t, struct pl_ctx *ctx, uint32_t page,
-				uint32_t slot);
+static inline uint32_t frame_table_evict(struct frame_table *t, struct pl_ctx *ctx,
+					 uint32_t page)
+{
+	uint32_t slot = t->page_slot[page];
+
+	frame_table_evict_slot(t, ctx, slot);
+	return slot;
+}
+
+/*
+ * For a policy that never looks a page up by id (Random: its victim is a
+ * slot): frees page_slot, so that a fault does not write a per-page array
+ * (a cache miss on a large trace); it then evicts with
+ * frame_table_evict_slot() only.
+ */
+static inline void frame_table_drop_index(struct frame_table *t)
+{
+	free(t->page_slot);
+	t->page_slot = NULL;
+}
 
 /*
  * Pushes the table to a snapshot in slot order; fill(state, page, values)

@@ -5,16 +5,13 @@
  * checkpoints (eventlog.c), and restores any earlier step.
  *
  * Interface: pl_sim_* and pl_event_kind_name in pagelab.h; the pl_emit_*
- * calls and pl_resident in policy.h.
+ * calls and pl_resident in policy.h; the out-of-line parts of the step
+ * loop, sim_*() in sim_loop.h.
  *
- * One step (reference `step` to page p):
- *   tick(step)          if the policy asked for one every tick_period
- *                       references and step is a positive multiple of it,
- *                       then expire_goal(ref) times: VICTIM v = victim(),
- *                       evict(v) (variable-space policies only);
- *   HIT, hit(p)         if p is resident; otherwise
- *   MISS, then reclaim_goal() times: VICTIM v = victim(), evict(v);
- *   then insert(p);     and finally a write marks p dirty.
+ * The steps themselves (tick, HIT or MISS, victim/evict, insert, the dirty
+ * bit) are sim_loop.h's loop, which the build compiles once per policy
+ * with the policy's calls inlined; this file runs it (sim->loop) and
+ * builds it once more for tables that are not registered.
  *
  * Invariants, checked on every step whether recording or not (a violation
  * stops the simulation with a message from pl_sim_error(), never silent
@@ -30,64 +27,29 @@
  *   hits + misses == references holds by construction.
  *
  * Recording (PL_SIM_RECORD): every event goes to the event log
- * (eventlog.h), which also keeps where each step's events begin and a
- * snapshot of the policy every `checkpoint_every` steps (K, default 256),
- * including step 0.  pl_sim_seek(k) copies checkpoint floor(k/K) and
- * replays at most K steps of events onto it; no policy code runs during a
- * seek.
+ * (eventlog.h), which also keeps where each step's events begin and
+ * snapshots of the policy (checkpoints: step 0, then spaced by size, or
+ * every `checkpoint_every` steps).  pl_sim_seek(k) opens the last
+ * checkpoint at or before k and replays the events up to k onto it
+ * (replay.h); no policy code runs during a seek.
  *
  * Cost when not recording: the common case of pl_emit_insert/evict() is
  * inline (policy.h): a few compares and the residency byte; pl_emit_move/
  * set/hand() are one inline test unless a move can cross a ghost list;
  * pl_emit_remove() (ghosts only) is a call.  The step itself is a handful
- * of loads, one indirect call to the policy per hit and three per fault;
- * statistics other than misses, evictions and resident_sum are derived
- * when a run returns.  next_use is computed (one backward pass, 4 bytes
- * per reference) only for policies flagged PL_POLICY_FUTURE.
+ * of loads and the policy's own code, inlined into its loop, with one
+ * call per fault (sim_loop.h); statistics other than misses and
+ * resident_sum are derived when a run returns.  next_use is computed
+ * (one backward pass, 4 bytes per reference) only for policies flagged
+ * PL_POLICY_FUTURE.
  */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "eventlog.h"
-#include "policy.h"
-#include "procs.h"
+#include "sim_loop.h"
 
-struct pl_sim {
-	const struct pl_policy_ops *ops;
-	void *state;
-	struct pl_ctx ctx;
-	const struct pl_trace *trace;
-	int64_t params[PL_MAX_PARAMS];
-	uint32_t npages, nlists;	/* copies of trace->npages, ops->nlists */
-	unsigned ghost_lists;		/* copy of ops->ghost_lists */
-
-	uint32_t *next_use;	/* [n], PL_POLICY_FUTURE only */
-	/*
-	 * Residency (page_state, nresident) and what the policy may do right
-	 * now (entering, leaving) live in ctx, where the inline emit calls
-	 * of policy.h update them.  stats is brought up to date at the end
-	 * of every pl_sim_step()/pl_sim_run() (sync_stats()): per reference
-	 * only misses and evictions are counted; references and hits follow
-	 * from pos, writebacks is ctx.writebacks.
-	 */
-	struct pl_stats stats;
-	uint32_t pos;		/* steps done */
-	uint32_t next_tick;	/* step before which tick() runs next, or PL_NONE */
-	/* resident_sum up to step counted_to (count_resident()) */
-	uint64_t resident_steps;
-	uint32_t counted_to;
-	const struct pl_ref *running;	/* the reference run_fast() is at (pos is not
-					 * kept per step there), or NULL */
-
-	bool failed;
-	struct pl_error error;
-
-	bool recording;
-	struct eventlog log;	/* while recording */
-
-	struct proc_table procs;	/* a trace with pids: misses per process */
-};
 
 static const char *const event_kind_names[PL_EV_KINDS] = {
 	[PL_EV_HIT] = "hit", [PL_EV_MISS] = "miss", [PL_EV_VICTIM] = "victim",
@@ -108,21 +70,36 @@ static unsigned long long number_of(const struct pl_sim *sim, uint32_t page)
 	return page < sim->trace->npages ? (unsigned long long)sim->trace->number[page] : page;
 }
 
-/* Stops the simulation; the first failure is the one reported. */
+/* Puts "policy NAME, step N: " before the message, N = sim->pos. */
+static void __attribute__((cold)) say_where(struct pl_sim *sim)
+{
+	char what[sizeof(sim->error.msg)];
+	int used;
+
+	memcpy(what, sim->error.msg, sizeof(what));
+	used = snprintf(sim->error.msg, sizeof(sim->error.msg), "policy %s, step %u: ",
+			sim->ops->name, sim->pos);
+	snprintf(sim->error.msg + used, sizeof(sim->error.msg) - used, "%s", what);
+}
+
+/*
+ * Stops the simulation; the first failure is the one reported.  During a
+ * run the step is not known here (the loop keeps it in a register): run()
+ * says where once the loop has stopped at it.
+ */
 static void __attribute__((cold, format(printf, 2, 3)))
 fail(struct pl_sim *sim, const char *fmt, ...)
 {
 	va_list ap;
-	int used;
 
 	if (sim->failed)
 		return;
 	sim->failed = true;
-	used = snprintf(sim->error.msg, sizeof(sim->error.msg), "policy %s, step %u: ",
-			sim->ops->name, sim->running ? sim->running->step : sim->pos);
 	va_start(ap, fmt);
-	vsnprintf(sim->error.msg + used, sizeof(sim->error.msg) - used, fmt, ap);
+	vsnprintf(sim->error.msg, sizeof(sim->error.msg), fmt, ap);
 	va_end(ap);
+	if (!sim->running)
+		say_where(sim);
 }
 
 const char *pl_sim_error(const struct pl_sim *sim)
@@ -132,27 +109,37 @@ const char *pl_sim_error(const struct pl_sim *sim)
 
 /* ------------------------------------------------------------- recording */
 
+static void __attribute__((cold, noinline)) log_full(struct pl_sim *sim)
+{
+	fail(sim, "out of memory for the event log (%u events)", sim->log->nevents);
+}
+
 static void record(struct pl_sim *sim, enum pl_event_kind kind, unsigned arg, uint32_t page,
 		   int32_t a, int32_t b)
 {
-	if (eventlog_append(&sim->log, kind, arg, page, a, b))
-		fail(sim, "out of memory for the event log (%u events)", sim->log.nevents);
+	if (eventlog_append(sim->log, kind, arg, page, a, b))
+		log_full(sim);
 }
 
 /* The HIT or MISS of step sim->pos. */
-static void record_outcome(struct pl_sim *sim, enum pl_event_kind kind)
+void sim_record_outcome(struct pl_sim *sim, enum pl_event_kind kind)
 {
-	if (eventlog_append_outcome(&sim->log, kind))
-		fail(sim, "out of memory for the event log (%u events)", sim->log.nevents);
+	if (eventlog_append_outcome(sim->log, kind))
+		log_full(sim);
+}
+
+void sim_record_victim(struct pl_sim *sim, uint32_t victim)
+{
+	record(sim, PL_EV_VICTIM, 0, victim, 0, 0);
 }
 
 /* Step sim->pos begins: marks it in the log and takes its checkpoint if due. */
-static void begin_recorded_step(struct pl_sim *sim)
+void sim_begin_recorded_step(struct pl_sim *sim)
 {
 	struct pl_snapshot *cp;
 
-	if (eventlog_begin_step(&sim->log, sim->pos, sim->ops, &cp))
-		fail(sim, "out of memory for the event log (%u events)", sim->log.nevents);
+	if (eventlog_begin_step(sim->log, sim->pos, sim->ops, &cp))
+		log_full(sim);
 	else if (cp && pl_sim_snapshot(sim, cp))
 		fail(sim, "snapshot() failed (out of memory or lists pushed out of order)");
 }
@@ -164,11 +151,6 @@ static void begin_recorded_step(struct pl_sim *sim)
  * this file is the rest: ghost lists, recording, and every broken rule,
  * which is reported out of line (cold).
  */
-#define likely(x) __builtin_expect(!!(x), 1)
-/* The step's parts are inlined into pl_sim_run(): fewer instructions per
- * step also let the CPU overlap more of the steps' cache misses. */
-#define step_inline inline __attribute__((always_inline))
-#define unlikely(x) __builtin_expect(!!(x), 0)
 
 static bool is_ghost(const struct pl_sim *sim, unsigned list)
 {
@@ -199,14 +181,14 @@ static void enter(struct pl_sim *sim, uint32_t page)
 {
 	struct pl_ctx *ctx = &sim->ctx;
 
-	if (unlikely(page != ctx->entering || page == PL_NONE)) {
+	if (unlikely(page != ctx->entering)) {
 		fail(sim, "page %llu entered memory outside insert() of that page",
 		     number_of(sim, page));
 		return;
 	}
 	ctx->page_state[page] = PL_PAGE_RESIDENT;
 	ctx->nresident++;
-	ctx->entering = PL_NONE;
+	ctx->entering = PL_CTX_NONE;
 }
 
 void pl_insert_other(struct pl_ctx *ctx, uint32_t page, unsigned list, uint32_t pos)
@@ -240,7 +222,7 @@ void __attribute__((cold)) pl_evict_other(struct pl_ctx *ctx, uint32_t page, uns
 		     sim->ops->lists[list]);
 	else if (page != ctx->leaving)
 		fail(sim, "page %llu evicted, but the victim being evicted is %s",
-		     number_of(sim, page), ctx->leaving == PL_NONE ? "none" : "another page");
+		     number_of(sim, page), ctx->leaving == PL_CTX_NONE ? "none" : "another page");
 	else
 		fail(sim, "victim() chose page %llu, which is not resident", number_of(sim, page));
 }
@@ -326,67 +308,17 @@ void pl_record_variable(struct pl_ctx *ctx, unsigned variable, int32_t from, int
 
 /* ---------------------------------------------------------------- steps */
 
-/*
- * What the hot loop reads on every step - the policy's calls and the
- * trace's columns - copied into a local of pl_sim_run(): the policy's calls
- * could change anything reachable from sim as far as the compiler knows, so
- * read through sim they would be reloaded, pointer after pointer, on every
- * step.
- */
-struct driver {
-	void *state;
-	void (*hit)(void *state, const struct pl_ref *ref);
-	void (*insert)(void *state, const struct pl_ref *ref);
-	uint32_t (*victim)(const void *state);
-	void (*evict)(void *state, uint32_t victim);
-	uint32_t (*reclaim_goal)(const void *state, uint32_t resident);
-	const uint32_t *page, *next_use, *pid;
-	const uint8_t *flags;
-};
-
-static struct driver driver_of(const struct pl_sim *sim)
+/* The step loop's broken rules (sim_loop.h). */
+void __attribute__((cold)) sim_bad_victim(struct pl_sim *sim, uint32_t victim)
 {
-	return (struct driver){
-		.state = sim->state, .hit = sim->ops->hit, .insert = sim->ops->insert,
-		.victim = sim->ops->victim, .evict = sim->ops->evict,
-		.reclaim_goal = sim->ops->reclaim_goal,
-		.page = sim->trace->page, .next_use = sim->next_use, .pid = sim->trace->pid,
-		.flags = sim->trace->flags,
-	};
+	fail(sim, "victim() chose %s%llu, which is not resident",
+	     victim == PL_NONE ? "no page " : "page id ", number_of(sim, victim));
 }
 
-/*
- * The steps below take `recording` as an argument although sim->recording
- * holds it: pl_sim_run() passes a constant, so the compiler builds one loop
- * with the event log and one without, and the latter tests nothing about
- * recording per reference.
- */
-
-/*
- * Asks for a victim and evicts it.  Whether the victim was resident is
- * learnt from pl_emit_evict() (it clears ctx.leaving) rather than read up
- * front: that read would be a cache miss the CPU must wait for on every
- * fault of a large simulation.
- */
-static step_inline void evict_one(struct pl_sim *sim, const struct driver *d,
-				  const bool recording)
+/* evict(v) returned without pl_emit_evict() of v, or it failed. */
+void __attribute__((cold)) sim_bad_eviction(struct pl_sim *sim, uint32_t victim)
 {
-	uint32_t victim = d->victim(d->state);
-
-	if (unlikely(victim >= sim->npages)) {
-		fail(sim, "victim() chose %s%llu, which is not resident",
-		     victim == PL_NONE ? "no page " : "page id ", number_of(sim, victim));
-		return;
-	}
-	if (recording)
-		record(sim, PL_EV_VICTIM, 0, victim, 0, 0);
-	sim->ctx.leaving = victim;
-	d->evict(d->state, victim);
-	if (likely(sim->ctx.leaving == PL_NONE)) {
-		sim->stats.evictions++;
-		return;
-	}
-	sim->ctx.leaving = PL_NONE;
+	sim->ctx.leaving = PL_CTX_NONE;
 	if (sim->failed)
 		return;
 	if (is_resident(sim, victim))
@@ -396,10 +328,10 @@ static step_inline void evict_one(struct pl_sim *sim, const struct driver *d,
 }
 
 /* insert() did not consume ctx.entering, or memory is over-full. */
-static void __attribute__((cold, noinline)) bad_insert(struct pl_sim *sim, uint32_t page)
+void __attribute__((cold)) sim_bad_insert(struct pl_sim *sim, uint32_t page)
 {
-	if (sim->ctx.entering != PL_NONE) {
-		sim->ctx.entering = PL_NONE;
+	if (sim->ctx.entering != PL_CTX_NONE) {
+		sim->ctx.entering = PL_CTX_NONE;
 		fail(sim, "insert() did not bring page %llu in", number_of(sim, page));
 	} else {
 		fail(sim, "page %llu inserted into full memory (%u frames): reclaim evicted too little",
@@ -407,236 +339,33 @@ static void __attribute__((cold, noinline)) bad_insert(struct pl_sim *sim, uint3
 	}
 }
 
-/*
- * resident_sum is not added to per reference: memory changes only in a
- * fault or a tick, so those first count the steps since the previous
- * change, each with the pages resident then (count_resident()), and
- * sync_stats() counts the rest.
- */
-static step_inline void count_resident(struct pl_sim *sim, uint32_t step)
-{
-	sim->resident_steps += (uint64_t)sim->ctx.nresident * (step - sim->counted_to);
-	sim->counted_to = step;
-}
+SIM_LOOP(sim_loop_any, sim->ops)
 
 /*
- * A fault.  Not inlined into the loop: what it keeps live would crowd the
- * registers of the far more frequent hit path; a call per fault is cheap
- * beside the fault's own work.  miss_fast() and miss_recorded() are its
- * two builds, with `recording` a constant in each.
+ * The counts not kept per reference follow from those that are: every
+ * page in memory entered at a miss, one per miss (the loop checks it), so
+ * those that have left are the misses less those resident.
  */
-static step_inline void miss(struct pl_sim *sim, const struct driver *d,
-			     const struct pl_ref *ref, const bool recording)
-{
-	struct pl_ctx *ctx = &sim->ctx;
-	uint32_t goal;
-
-	count_resident(sim, ref->step);
-	ctx->faulting = ref->page;
-	goal = d->reclaim_goal ? d->reclaim_goal(d->state, ctx->nresident) :
-				 ctx->nresident >= ctx->frames;
-
-	if (recording)
-		record_outcome(sim, PL_EV_MISS);
-	for (; goal > 0 && !sim->failed; goal--)
-		evict_one(sim, d, recording);
-	if (unlikely(sim->failed))
-		return;
-	ctx->entering = ref->page;
-	d->insert(d->state, ref);
-	if (unlikely(ctx->entering != PL_NONE || ctx->nresident > ctx->frames))
-		bad_insert(sim, ref->page);
-	sim->stats.misses++;
-	if (sim->procs.n)	/* the trace has pids: ref->pid is read */
-		sim->procs.misses[proc_table_find(&sim->procs, ref->pid)]++;
-}
-
-static __attribute__((noinline)) void miss_fast(struct pl_sim *sim, const struct driver *d,
-						const struct pl_ref *ref)
-{
-	miss(sim, d, ref, false);
-}
-
-static __attribute__((noinline)) void miss_recorded(struct pl_sim *sim, const struct driver *d,
-						    const struct pl_ref *ref)
-{
-	miss(sim, d, ref, true);
-}
-
-static step_inline void hit(struct pl_sim *sim, const struct driver *d,
-			    const struct pl_ref *ref, const bool recording)
-{
-	if (recording)
-		record_outcome(sim, PL_EV_HIT);
-	d->hit(d->state, ref);
-}
-
-/*
- * The tick due before reference ref->step (the caller has set ref->page,
- * step and flags): tick(), then expire_goal() evictions.
- */
-static __attribute__((noinline)) void run_tick(struct pl_sim *sim, const struct driver *d,
-					       const struct pl_ref *ref, const bool recording)
-{
-	uint32_t step = ref->step;
-
-	count_resident(sim, step);
-	sim->next_tick = sim->ctx.tick_period <= PL_NONE - step ?
-			 step + sim->ctx.tick_period : PL_NONE;
-	if (sim->ops->tick)
-		sim->ops->tick(sim->state, step);
-	if (!sim->ops->expire_goal)
-		return;
-	for (uint32_t i = sim->ops->expire_goal(sim->state, ref); i > 0 && !sim->failed; i--)
-		evict_one(sim, d, recording);
-}
-
-/*
- * Reads reference `step` into `ref`, which is the caller's and lives
- * across steps: page, step and flags are set here, and next_use and pid
- * when `columns` says the trace has them (a constant in each caller, so a
- * trace without them tests nothing per step).
- */
-static step_inline void read_ref(const struct driver *d, struct pl_ref *ref, uint32_t step,
-				 const bool columns)
-{
-	ref->page = d->page[step];
-	ref->step = step;
-	ref->flags = d->flags[step];
-	if (columns && d->next_use)
-		ref->next_use = d->next_use[step];
-	if (columns && d->pid)
-		ref->pid = d->pid[step];
-}
-
-/*
- * Processes the reference read into `ref`, its tick (if one is due) done;
- * the caller checks sim->failed afterwards.
- */
-static step_inline void process(struct pl_sim *sim, const struct driver *d,
-				const struct pl_ref *ref, const bool recording)
-{
-	uint32_t page = ref->page;
-
-	if (is_resident(sim, page))
-		hit(sim, d, ref, recording);
-	else if (recording)
-		miss_recorded(sim, d, ref);
-	else
-		miss_fast(sim, d, ref);
-	if (ref->flags & PL_REF_WRITE)
-		sim->ctx.page_state[page] |= PL_PAGE_DIRTY;
-}
-
-static const struct pl_ref first_ref = { .next_use = PL_NONE, .pid = 0 };
-
-/* The counts not kept per reference follow from those that are. */
 static void sync_stats(struct pl_sim *sim)
 {
 	sim->stats.references = sim->pos;
 	sim->stats.hits = sim->pos - sim->stats.misses;
+	sim->stats.evictions = sim->stats.misses - sim->ctx.nresident;
 	sim->stats.writebacks = sim->ctx.writebacks;
 	sim->stats.resident_sum = sim->resident_steps +
 				  (uint64_t)sim->ctx.nresident * (sim->pos - sim->counted_to);
 }
 
-/* Steps from sim->pos to stop, recording: every step is a little different. */
-static void run_recorded(struct pl_sim *sim, uint32_t stop)
-{
-	struct driver d = driver_of(sim);
-	struct pl_ref ref = first_ref;
-	uint32_t step;
-
-	for (step = sim->pos; step < stop; step++) {
-		sim->pos = step;
-		read_ref(&d, &ref, step, true);
-		if (unlikely(step == sim->next_tick))
-			run_tick(sim, &d, &ref, true);
-		process(sim, &d, &ref, true);
-		if (unlikely(sim->failed))
-			break;
-		sim->pos = step + 1;
-		begin_recorded_step(sim);
-		if (unlikely(sim->failed)) {
-			step++;
-			break;
-		}
-	}
-	sim->pos = step;
-}
-
-/*
- * The residency byte of the page PREFETCH_AHEAD references ahead is
- * requested before each step: with a large trace most of those bytes are
- * cache misses, and a step runs too many instructions for the CPU to reach
- * the next step's load on its own.  The last PREFETCH_AHEAD steps of a run
- * go without, so that the loop needs no test for the end of the trace.
- */
-#define PREFETCH_AHEAD 8
-
-/*
- * Steps [step, end) of a run that is not recording, none of them with a
- * tick; returns the step reached (a failed one, or end).  sim->pos is not
- * kept per step: fail() reads the step from sim->running.
- */
-static step_inline uint32_t run_span(struct pl_sim *sim, const struct driver *d,
-				     struct pl_ref *ref, uint32_t step, uint32_t end,
-				     const bool prefetch, const bool columns)
-{
-	for (; step < end; step++) {
-		if (prefetch)
-			__builtin_prefetch(&sim->ctx.page_state[d->page[step + PREFETCH_AHEAD]]);
-		read_ref(d, ref, step, columns);
-		process(sim, d, ref, false);
-		if (unlikely(sim->failed))
-			break;
-	}
-	return step;
-}
-
-/*
- * Steps from sim->pos to stop, not recording: the hot loop of the core.
- * It runs in spans between ticks, so no step tests for one.
- */
-static step_inline void run_fast(struct pl_sim *sim, uint32_t stop, const bool columns)
-{
-	struct driver d = driver_of(sim);
-	struct pl_ref ref = first_ref;
-	uint32_t step = sim->pos;
-	uint32_t prefetch_stop = stop - step > PREFETCH_AHEAD ? stop - PREFETCH_AHEAD : step;
-
-	sim->running = &ref;
-	while (step < stop) {
-		uint32_t end;
-
-		if (unlikely(step == sim->next_tick)) {
-			read_ref(&d, &ref, step, columns);
-			run_tick(sim, &d, &ref, false);
-			if (unlikely(sim->failed))
-				break;
-		}
-		end = sim->next_tick < stop ? sim->next_tick : stop;
-		step = run_span(sim, &d, &ref, step, end < prefetch_stop ? end : prefetch_stop,
-				true, columns);
-		if (likely(!sim->failed))
-			step = run_span(sim, &d, &ref, step, end, false, columns);
-		if (unlikely(sim->failed))
-			break;
-	}
-	sim->running = NULL;
-	sim->pos = step;
-}
-
+/* The loop stops at a failing step, which sim->pos then is. */
 static void run(struct pl_sim *sim, uint32_t stop)
 {
 	if (sim->failed)
 		return;
-	if (sim->recording)
-		run_recorded(sim, stop);
-	else if (sim->next_use || sim->trace->pid)
-		run_fast(sim, stop, true);
-	else
-		run_fast(sim, stop, false);
+	sim->running = true;
+	sim->loop(sim, stop);
+	sim->running = false;
+	if (unlikely(sim->failed))
+		say_where(sim);
 	sync_stats(sim);
 }
 
@@ -656,10 +385,9 @@ uint32_t pl_sim_run(struct pl_sim *sim, uint32_t steps)
 	return sim->pos - start;
 }
 
-/* During a run (a policy asking), the step being processed. */
 uint32_t pl_sim_position(const struct pl_sim *sim)
 {
-	return sim->running ? sim->running->step : sim->pos;
+	return sim->pos;
 }
 
 const struct pl_stats *pl_sim_stats(const struct pl_sim *sim)
@@ -716,29 +444,29 @@ const struct pl_event *pl_sim_events(struct pl_sim *sim, uint32_t from, uint32_t
 {
 	*count = 0;
 	if (!sim->recording || from >= to || from > sim->pos)
-		return sim->log.decoded;
-	return eventlog_decode(&sim->log, from, to, count);
+		return sim->log ? sim->log->decoded : NULL;
+	return eventlog_decode(sim->log, from, to, count);
 }
 
 void pl_sim_step_events(const struct pl_sim *sim, uint32_t step, uint32_t *begin, uint32_t *end)
 {
 	if (!sim->recording || step >= sim->pos) {
-		*begin = *end = sim->log.nevents;
+		*begin = *end = sim->log ? sim->log->nevents : 0;
 		return;
 	}
-	eventlog_step_range(&sim->log, step, begin, end);
+	eventlog_step_range(sim->log, step, begin, end);
 }
 
 size_t pl_sim_recording_bytes(const struct pl_sim *sim)
 {
-	return sim->recording ? eventlog_bytes(&sim->log, sim->trace->n) : 0;
+	return sim->recording ? eventlog_bytes(sim->log, sim->trace->n) : 0;
 }
 
 int pl_sim_seek(const struct pl_sim *sim, uint32_t k, struct pl_snapshot *out)
 {
 	if (!sim->recording || k > sim->pos)
 		return -1;
-	return eventlog_seek(&sim->log, k, out);
+	return eventlog_seek(sim->log, k, out);
 }
 
 /* ------------------------------------------------------ create / destroy */
@@ -782,11 +510,13 @@ static int check_params(const struct pl_policy_ops *ops, const int64_t *params,
 
 static int start_recording(struct pl_sim *sim, uint32_t checkpoint_every)
 {
-	if (eventlog_init(&sim->log, sim->trace->n, sim->trace->page, checkpoint_every))
+	sim->log = calloc(1, sizeof(*sim->log));
+	if (!sim->log ||
+	    eventlog_init(sim->log, sim->trace->n, sim->trace->page, checkpoint_every))
 		return -1;
 	sim->recording = true;
 	sim->ctx.recording = true;
-	begin_recorded_step(sim);
+	sim_begin_recorded_step(sim);
 	return sim->failed ? -1 : 0;
 }
 
@@ -796,6 +526,15 @@ static uint32_t declared_lists(const struct pl_policy_ops *ops)
 	unsigned n = ops->nlists < PL_MAX_LISTS ? ops->nlists : PL_MAX_LISTS;
 
 	return (1u << n) - 1;
+}
+
+/* The loop built for a registered table, else the one for any table. */
+static sim_loop_fn *loop_of(const struct pl_policy_ops *ops)
+{
+	for (unsigned i = 0; pl_policies[i]; i++)
+		if (pl_policies[i] == ops)
+			return pl_policy_loops[i];
+	return sim_loop_any;
 }
 
 static struct pl_sim *create_failed(struct pl_sim *sim, struct pl_error *err, const char *what)
@@ -820,6 +559,7 @@ struct pl_sim *pl_sim_create(const struct pl_policy_ops *ops, uint32_t frames,
 	if (!sim)
 		return create_failed(sim, err, "out of memory");
 	sim->ops = ops;
+	sim->loop = loop_of(ops);
 	sim->trace = trace;
 	sim->npages = trace->npages;
 	sim->nlists = ops->nlists;
@@ -833,7 +573,7 @@ struct pl_sim *pl_sim_create(const struct pl_policy_ops *ops, uint32_t frames,
 	sim->ctx = (struct pl_ctx){
 		.frames = frames, .npages = trace->npages, .params = sim->params, .sim = sim,
 		.page_state = calloc((size_t)trace->npages + 1, 1),
-		.entering = PL_NONE, .leaving = PL_NONE,
+		.entering = PL_CTX_NONE, .leaving = PL_CTX_NONE,
 		.resident_lists = declared_lists(ops) & ~ops->ghost_lists,
 		.ghost_lists = declared_lists(ops) & ops->ghost_lists,
 		.vtime = trace->vtime, .number = trace->number,
@@ -858,7 +598,9 @@ void pl_sim_destroy(struct pl_sim *sim)
 		return;
 	if (sim->state)
 		sim->ops->destroy(sim->state);
-	eventlog_free(&sim->log);
+	if (sim->log)
+		eventlog_free(sim->log);
+	free(sim->log);
 	free(sim->next_use);
 	free(sim->ctx.page_state);
 	proc_table_free(&sim->procs);

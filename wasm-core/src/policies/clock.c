@@ -165,7 +165,8 @@ static void clock_evict(void *state, uint32_t victim)
 		}
 		advance_hand(c);
 	}
-	frame_table_evict(&c->table, c->ctx, victim);
+	/* The victim is at the hand: no need to look its slot up. */
+	frame_table_evict_slot(&c->table, c->ctx, c->hand);
 }
 
 static void fill_fields(const void *state, uint32_t page, int32_t *values)

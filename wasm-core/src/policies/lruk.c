@@ -712,7 +712,7 @@ static void lruk_evict(void *state, uint32_t victim)
 			unfile(l, victim);	/* (the young log drops it lazily) */
 		slot = slot_of(l, victim);	/* (clean_young() has read its record) */
 	}
-	frame_table_evict_slot(&l->table, l->ctx, victim, slot);
+	frame_table_evict_slot(&l->table, l->ctx, slot);
 	retain_history(l, victim);
 	clean_young(l);
 }

@@ -21,7 +21,8 @@
  * Parameters
  *   seed   the generator's initial state (default 1).
  *
- * Cost: O(1) per reference.
+ * Cost: O(1) per reference; the frame table keeps no index by page (its
+ * victim is a slot), so a fault writes no per-page array.
  */
 #include <stdlib.h>
 
@@ -62,6 +63,7 @@ static void *random_create(struct pl_ctx *ctx, struct pl_error *err)
 		free(r);
 		return NULL;
 	}
+	frame_table_drop_index(&r->table);	/* the victim is found by slot */
 	return r;
 }
 
@@ -78,20 +80,27 @@ static void random_insert(void *state, const struct pl_ref *ref)
 	frame_table_insert(&r->table, r->ctx, ref->page);
 }
 
+/* The slot of the next victim: the generator's next number, not yet taken. */
+static uint32_t victim_slot(const struct random *r)
+{
+	return splitmix64_below(splitmix64_peek(r->rng), r->table.used);
+}
+
 static uint32_t random_victim(const void *state)
 {
 	const struct random *r = state;
-	uint32_t slot = splitmix64_below(splitmix64_peek(r->rng), r->table.used);
 
-	return r->table.slot_page[slot];
+	return r->table.slot_page[victim_slot(r)];
 }
 
+/* The victim is in the slot victim() read it from. */
 static void random_evict(void *state, uint32_t victim)
 {
 	struct random *r = state;
+	uint32_t slot = victim_slot(r);
 
 	splitmix64_next(&r->rng);
-	frame_table_evict(&r->table, r->ctx, victim);
+	frame_table_evict_slot(&r->table, r->ctx, slot);
 }
 
 static void random_snapshot(const void *state, struct pl_snapshot *out)

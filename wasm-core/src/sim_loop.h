@@ -1,0 +1,423 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sim_loop.h - the driver's step loop, written once and compiled once per
+ * policy.
+ *
+ * Interface: struct pl_sim (the driver's state, private to the core),
+ * SIM_LOOP(name, ops), which defines the loop `void name(struct pl_sim *,
+ * uint32_t stop)` for one ops table, and the out-of-line parts of a step
+ * that sim.c implements (sim_*()).  Only sim.c and the units the build
+ * makes of the policy files include it.
+ *
+ * Why per policy: through a table read at run time, every hit() is an
+ * indirect call and every fault three (victim, evict, insert), each with
+ * the calls' register saves and the checks around them, and in WebAssembly
+ * a call_indirect with its signature check.  The build instead compiles
+ * each src/policies/FILE.c inside a generated unit (tools/registry.sh)
+ * that ends with SIM_LOOP(pl_policy_NAME_loop, &pl_policy_NAME) for each
+ * table the file defines: the table is a constant whose initializer the
+ * compiler sees there, so ops->hit() and the others become direct calls
+ * to the policy's static functions, which it inlines.  The registry lists
+ * each table's loop beside it (pl_policy_loops[]) and pl_sim_create()
+ * takes it from there.  sim.c builds the same loop once more with the
+ * table read at run time (sim_loop_any()) for tables not registered, such
+ * as the tests' probes.  The steps are the same code either way, with the
+ * same checks; only what the compiler knows about the policy differs.
+ *
+ * One step (reference `step` to page p):
+ *   tick(step)          if the policy asked for one every tick_period
+ *                       references and step is a positive multiple of it,
+ *                       then expire_goal(ref) times: VICTIM v = victim(),
+ *                       evict(v) (variable-space policies only);
+ *   HIT, hit(p)         if p is resident; otherwise
+ *   MISS, then reclaim_goal() times: VICTIM v = victim(), evict(v);
+ *   then insert(p);     and finally a write marks p dirty.
+ * Checked on every step (sim.c's header lists all the rules): victim()
+ * names a page that exists and evict(v) removes exactly v (through
+ * pl_emit_evict(), which checks that v was resident); insert(p) brings in
+ * p and memory is not over-full afterwards.
+ *
+ * Names here are loop_*, sim_* and SIM_*: the units include this header
+ * after a policy's code, whose static names must not meet them.
+ */
+#ifndef PAGELAB_SIM_LOOP_H
+#define PAGELAB_SIM_LOOP_H
+
+#include "policy.h"
+#include "procs.h"
+
+struct eventlog;
+
+/* A policy's loop: steps from sim->pos up to `stop`. */
+typedef void sim_loop_fn(struct pl_sim *sim, uint32_t stop);
+
+struct pl_sim {
+	const struct pl_policy_ops *ops;
+	void *state;
+	struct pl_ctx ctx;
+	const struct pl_trace *trace;
+	sim_loop_fn *loop;	/* the loop built for ops, or sim_loop_any() */
+	int64_t params[PL_MAX_PARAMS];
+	uint32_t npages, nlists;	/* copies of trace->npages, ops->nlists */
+	unsigned ghost_lists;		/* copy of ops->ghost_lists */
+
+	uint32_t *next_use;	/* [n], PL_POLICY_FUTURE only */
+	/*
+	 * Residency (page_state, nresident) and what the policy may do right
+	 * now (entering, leaving) live in ctx, where the inline emit calls
+	 * of policy.h update them.  stats is brought up to date at the end
+	 * of every pl_sim_step()/pl_sim_run() (sim.c's sync_stats()): per
+	 * reference only misses are counted; references, hits and evictions
+	 * follow from pos and nresident, writebacks is ctx.writebacks.
+	 */
+	struct pl_stats stats;
+	uint32_t pos;		/* steps done */
+	uint32_t next_tick;	/* step before which tick() runs next, or PL_NONE */
+	/* resident_sum up to step counted_to (loop_count_resident()) */
+	uint64_t resident_steps;
+	uint32_t counted_to;
+	bool running;		/* in the loop, which keeps the step being
+				 * processed in a register, not in pos */
+
+	bool failed;
+	struct pl_error error;
+
+	bool recording;
+	struct eventlog *log;	/* while recording */
+
+	struct proc_table procs;	/* a trace with pids: misses per process */
+};
+
+/* ------------------------------------------- the out-of-line parts (sim.c) */
+
+/* Broken rules, reported (the first one only) and stopping the simulation. */
+void sim_bad_victim(struct pl_sim *sim, uint32_t victim);	/* not a page */
+void sim_bad_eviction(struct pl_sim *sim, uint32_t victim);	/* evict() kept it */
+void sim_bad_insert(struct pl_sim *sim, uint32_t page);	/* insert() or memory */
+
+/* Recording: the step's HIT or MISS, a VICTIM, the start of step sim->pos. */
+void sim_record_outcome(struct pl_sim *sim, enum pl_event_kind kind);
+void sim_record_victim(struct pl_sim *sim, uint32_t victim);
+void sim_begin_recorded_step(struct pl_sim *sim);
+
+/* The loop for any table, read at run time: tables not in the registry. */
+sim_loop_fn sim_loop_any;
+
+/* The registry's loops (tools/registry.sh): pl_policy_loops[i] is the loop
+ * built for pl_policies[i]. */
+extern sim_loop_fn *const pl_policy_loops[];
+
+/* ------------------------------------------------------------- the steps */
+
+#ifndef likely
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#endif
+/* The step's parts are inlined into the loop: fewer instructions per step
+ * also let the CPU overlap more of the steps' cache misses. */
+#define SIM_STEP static inline __attribute__((always_inline))
+
+/*
+ * What the hot loop reads on every step, copied into locals of the loop:
+ * the policy's calls could change anything reachable from sim as far as
+ * the compiler knows (and the residency bytes are chars, which alias
+ * everything), so read through sim these would be reloaded, pointer after
+ * pointer, on every step.
+ */
+struct loop_locals {
+	void *state;
+	uint8_t *page_state;
+	const uint32_t *page, *next_use, *pid;
+	const uint8_t *flags;
+};
+
+SIM_STEP struct loop_locals loop_locals_of(const struct pl_sim *sim)
+{
+	return (struct loop_locals){
+		.state = sim->state, .page_state = sim->ctx.page_state,
+		.page = sim->trace->page, .next_use = sim->next_use, .pid = sim->trace->pid,
+		.flags = sim->trace->flags,
+	};
+}
+
+/*
+ * The steps take their variants as constant arguments - recording or not,
+ * whether the trace has the next_use and pid columns, whether the steps
+ * may write - so that the compiler builds one loop for each and the
+ * common one (no recording, no columns, no writes) tests none of that per
+ * reference.
+ */
+
+/*
+ * Asks for a victim and evicts it.  Whether the victim was resident is
+ * learnt from pl_emit_evict() (it clears ctx.leaving) rather than read up
+ * front: that read would be a cache miss the CPU must wait for on every
+ * fault of a large simulation.  Evictions are not counted: every page
+ * enters at a miss, one per miss, so sync_stats() (sim.c) knows how many
+ * left.
+ */
+SIM_STEP void loop_evict_one(struct pl_sim *sim, const struct pl_policy_ops *ops, void *state,
+			     const bool recording)
+{
+	uint32_t victim = ops->victim(state);
+
+	if (unlikely(victim >= sim->npages)) {
+		sim_bad_victim(sim, victim);
+		return;
+	}
+	if (recording)
+		sim_record_victim(sim, victim);
+	sim->ctx.leaving = victim;
+	ops->evict(state, victim);
+	if (unlikely(sim->ctx.leaving != PL_CTX_NONE))
+		sim_bad_eviction(sim, victim);
+}
+
+/*
+ * resident_sum is not added to per reference: memory changes only in a
+ * fault or a tick, so those count the steps since the previous change,
+ * [counted_to, step), each with the `resident` pages resident then, and
+ * sync_stats() (sim.c) counts the rest.
+ */
+SIM_STEP void loop_count_resident(struct pl_sim *sim, uint32_t step, uint32_t resident)
+{
+	sim->resident_steps += (uint64_t)resident * (step - sim->counted_to);
+	sim->counted_to = step;
+}
+
+/*
+ * A fault.  `pids`: the trace may have a pid column (misses per process).
+ * The step has not failed so far (the loop stops at a failed one).
+ */
+SIM_STEP void loop_miss(struct pl_sim *sim, const struct pl_policy_ops *ops, void *state,
+			const struct pl_ref *ref, const bool recording, const bool pids)
+{
+	struct pl_ctx *ctx = &sim->ctx;
+	uint32_t resident = ctx->nresident;
+	uint32_t goal;
+
+	ctx->faulting = ref->page;
+	goal = ops->reclaim_goal ? ops->reclaim_goal(state, resident) : resident >= ctx->frames;
+	if (recording)
+		sim_record_outcome(sim, PL_EV_MISS);
+	for (; goal > 0; goal--) {
+		loop_evict_one(sim, ops, state, recording);
+		if (unlikely(sim->failed))
+			return;
+	}
+	ctx->entering = ref->page;
+	ops->insert(state, ref);
+	/*
+	 * With the default reclaim goal memory cannot be over-full here: a
+	 * full memory has just lost its victim, and insert() can bring in
+	 * only the one page.
+	 */
+	if (unlikely(ctx->entering != PL_CTX_NONE ||
+		     (ops->reclaim_goal && ctx->nresident > ctx->frames)))
+		sim_bad_insert(sim, ref->page);
+	sim->stats.misses++;
+	if (ctx->nresident != resident)
+		loop_count_resident(sim, ref->step, resident);
+	if (pids && sim->procs.n)	/* the trace has pids: ref->pid is read */
+		sim->procs.misses[proc_table_find(&sim->procs, ref->pid)]++;
+}
+
+/*
+ * The tick due before reference ref->step (the caller has read the
+ * reference): tick(), then expire_goal() evictions.  Outside the spans of
+ * steps without one (loop_fast()).
+ */
+SIM_STEP void loop_tick(struct pl_sim *sim, const struct pl_policy_ops *ops, void *state,
+			const struct pl_ref *ref, const bool recording)
+{
+	uint32_t step = ref->step;
+
+	loop_count_resident(sim, step, sim->ctx.nresident);
+	sim->next_tick = sim->ctx.tick_period <= PL_NONE - step ?
+			 step + sim->ctx.tick_period : PL_NONE;
+	if (ops->tick)
+		ops->tick(state, step);
+	if (!ops->expire_goal)
+		return;
+	for (uint32_t i = ops->expire_goal(state, ref); i > 0 && !sim->failed; i--)
+		loop_evict_one(sim, ops, state, recording);
+}
+
+/*
+ * Reference `step`: page, step and flags (0 unless `writes`), and next_use
+ * and pid when `columns` says the trace may have them.
+ */
+SIM_STEP struct pl_ref loop_read_ref(const struct loop_locals *l, uint32_t step,
+				     const bool columns, const bool writes)
+{
+	return (struct pl_ref){
+		.page = l->page[step], .step = step,
+		.flags = writes ? l->flags[step] : 0,
+		.next_use = columns && l->next_use ? l->next_use[step] : PL_NONE,
+		.pid = columns && l->pid ? l->pid[step] : 0,
+	};
+}
+
+/*
+ * Processes reference `ref`, its tick (if one is due) done; the caller
+ * checks sim->failed afterwards.
+ */
+SIM_STEP void loop_process(struct pl_sim *sim, const struct pl_policy_ops *ops,
+			   const struct loop_locals *l, const struct pl_ref *ref,
+			   const bool recording, const bool columns, const bool writes)
+{
+	uint32_t page = ref->page;
+
+	if (l->page_state[page] & PL_PAGE_RESIDENT) {
+		if (recording)
+			sim_record_outcome(sim, PL_EV_HIT);
+		ops->hit(l->state, ref);
+	} else {
+		loop_miss(sim, ops, l->state, ref, recording, columns);
+	}
+	if (writes && (ref->flags & PL_REF_WRITE))
+		l->page_state[page] |= PL_PAGE_DIRTY;
+}
+
+/* Steps from sim->pos to stop, recording: every step is a little different. */
+SIM_STEP void loop_recorded(struct pl_sim *sim, const struct pl_policy_ops *ops, uint32_t stop)
+{
+	struct loop_locals l = loop_locals_of(sim);
+	uint32_t step;
+
+	for (step = sim->pos; step < stop; step++) {
+		struct pl_ref ref = loop_read_ref(&l, step, true, true);
+
+		sim->pos = step;
+		if (unlikely(step == sim->next_tick))
+			loop_tick(sim, ops, l.state, &ref, true);
+		loop_process(sim, ops, &l, &ref, true, true, true);
+		if (unlikely(sim->failed))
+			break;
+		sim->pos = step + 1;
+		sim_begin_recorded_step(sim);
+		if (unlikely(sim->failed)) {
+			step++;
+			break;
+		}
+	}
+	sim->pos = step;
+}
+
+/*
+ * The residency byte of the page LOOP_PREFETCH_AHEAD references ahead is
+ * requested before each step: with a large trace most of those bytes are
+ * cache misses, and a step runs too many instructions for the CPU to reach
+ * the next step's load on its own.  The last LOOP_PREFETCH_AHEAD steps of
+ * a run go without, so that the loop needs no test for the end of the
+ * trace.
+ */
+#define LOOP_PREFETCH_AHEAD 8
+
+/*
+ * Steps [step, end) of a run that is not recording, none of them with a
+ * tick; returns the step reached (a failed one, or end).
+ */
+SIM_STEP uint32_t loop_span(struct pl_sim *sim, const struct pl_policy_ops *ops,
+			    const struct loop_locals *l, uint32_t step, uint32_t end,
+			    const bool prefetch, const bool columns, const bool writes)
+{
+	for (; step < end; step++) {
+		struct pl_ref ref = loop_read_ref(l, step, columns, writes);
+
+		if (prefetch)
+			__builtin_prefetch(&l->page_state[l->page[step + LOOP_PREFETCH_AHEAD]]);
+		loop_process(sim, ops, l, &ref, false, columns, writes);
+		if (unlikely(sim->failed))
+			break;
+	}
+	return step;
+}
+
+/*
+ * Does any of the references [from, to) write?  Read four words at a
+ * time (a fraction of an instruction per reference): the answer picks the
+ * loop for a whole run.
+ */
+static inline bool loop_writes(const uint8_t *flags, uint32_t from, uint32_t to)
+{
+	uint64_t any = 0;
+	uint32_t i = from;
+
+	for (; to - i >= 4 * sizeof(uint64_t); i += 4 * sizeof(uint64_t)) {
+		uint64_t words[4];
+
+		__builtin_memcpy(words, flags + i, sizeof(words));
+		any |= words[0] | words[1] | words[2] | words[3];
+	}
+	for (; i < to; i++)
+		any |= flags[i];
+	return any != 0;
+}
+
+/*
+ * Steps from sim->pos to stop, not recording: the hot loop of the core.
+ * It runs in spans between ticks, so no step tests for one; sim->pos is
+ * set when it stops (at the end, or at a failed step).
+ */
+SIM_STEP void loop_fast(struct pl_sim *sim, const struct pl_policy_ops *ops, uint32_t stop,
+			const bool columns, const bool writes)
+{
+	struct loop_locals l = loop_locals_of(sim);
+	uint32_t step = sim->pos;
+	uint32_t prefetch_stop = stop - step > LOOP_PREFETCH_AHEAD ?
+				 stop - LOOP_PREFETCH_AHEAD : step;
+
+	while (step < stop) {
+		uint32_t end;
+
+		if (unlikely(step == sim->next_tick)) {
+			struct pl_ref ref = loop_read_ref(&l, step, columns, writes);
+
+			loop_tick(sim, ops, l.state, &ref, false);
+			if (unlikely(sim->failed))
+				break;
+		}
+		end = sim->next_tick < stop ? sim->next_tick : stop;
+		step = loop_span(sim, ops, &l, step, end < prefetch_stop ? end : prefetch_stop,
+				 true, columns, writes);
+		if (likely(!sim->failed))
+			step = loop_span(sim, ops, &l, step, end, false, columns, writes);
+		if (unlikely(sim->failed))
+			break;
+	}
+	sim->pos = step;
+}
+
+/*
+ * Steps from sim->pos to stop: the loop, recording or not.  Not
+ * recording, a trace with next_use or pid columns takes the loop that
+ * reads them (and writes); one without, the loop that reads flags only
+ * if a reference in the run writes.
+ */
+SIM_STEP void loop_run(struct pl_sim *sim, const struct pl_policy_ops *ops, uint32_t stop)
+{
+	if (sim->recording)
+		loop_recorded(sim, ops, stop);
+	else if (sim->next_use || sim->trace->pid)
+		loop_fast(sim, ops, stop, true, true);
+	else if (loop_writes(sim->trace->flags, sim->pos, stop))
+		loop_fast(sim, ops, stop, false, true);
+	else
+		loop_fast(sim, ops, stop, false, false);
+}
+
+/*
+ * Defines `void name(struct pl_sim *sim, uint32_t stop)`, the loop for the
+ * table `ops` (an expression, which may read sim).  `flatten` inlines into
+ * it whatever the policy's calls call in the same unit, however often the
+ * loop's variants call it.
+ */
+#define SIM_LOOP(name, ops)							\
+	sim_loop_fn name;							\
+	void __attribute__((flatten)) name(struct pl_sim *sim, uint32_t stop)	\
+	{									\
+		loop_run(sim, (ops), stop);					\
+	}
+
+#endif /* PAGELAB_SIM_LOOP_H */
