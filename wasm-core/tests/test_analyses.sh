@@ -64,6 +64,29 @@ expect_status 0
 expect_out "lru: 0 sizes of 10 where one more frame gives more misses"
 done_
 
+# fifo on Belady's string, 1..11 frames: 12 12 9 10 5 5 5 5 5 5 5; the anomaly at 3 frames.
+test_case "anomaly --svg draws fifo's misses at every size run and rings the one anomaly"
+pagelab anomaly --policy fifo --frames 1:10 --refs "$BELADY" --svg "$tmp/anomaly.svg"
+expect_status 0
+expect_out "3 frames: 9 misses; 4 frames: 10 misses (+1)"
+[ "$(grep -c '<polyline' "$tmp/anomaly.svg")" = 1 ] || problem "not one line in the plot"
+points=$(sed -n 's/^<polyline.* points="\([^"]*\)".*/\1/p' "$tmp/anomaly.svg")
+# shellcheck disable=SC2086 # one argument a point
+set -- $points
+[ "$#" = 11 ] || problem "the line has $# points, not 11 (1 to 11 frames)"
+# one ring on the line at 3 frames (the third point), one in the legend
+grep -q "<circle cx=\"${3%,*}\" cy=\"${3#*,}\"" "$tmp/anomaly.svg" ||
+	problem "no ring on the point of 3 frames ($3)"
+[ "$(grep -c '<circle' "$tmp/anomaly.svg")" = 2 ] || problem "not one ring on the line and one in the legend"
+grep -q ">Belady's anomaly: fifo, misses against frames<" "$tmp/anomaly.svg" ||
+	problem "the title does not name the policy"
+grep -q '</svg>' "$tmp/anomaly.svg" || problem "the plot is not a whole SVG document"
+pagelab anomaly --policy lru --frames 1:10 --refs "$BELADY" --svg "$tmp/lru.svg" --json
+expect_status 0
+expect_json 'j.length === 0'
+[ "$(grep -c '<circle' "$tmp/lru.svg")" = 1 ] || problem "lru's plot rings a point (the legend's ring only expected)"
+done_
+
 # "1 2 3 1 2 4 1": four first uses; three reuses at distance 3 (bucket 2 .. 3).
 test_case "reuse buckets the stack distances of a hand-worked trace"
 pagelab reuse --refs "1 2 3 1 2 4 1" --json
@@ -107,6 +130,25 @@ pagelab pattern --refs "30 10 20 20" --svg "$tmp/p.svg"
 expect_status 0
 expect_out "lowest page 10 at the bottom, highest 30 at the top"
 [ "$(grep -c '<rect x=' "$tmp/p.svg")" -ge 3 ] || problem "fewer than 3 cells drawn"
+done_
+
+test_case "pattern --svg leaves the text picture 72 columns wide and plots on the finer grid of --json"
+refs=$(seq 0 299 | awk '{ printf "%d ", $1 % 37 }')
+pagelab pattern --refs "$refs" --json --svg "$tmp/json.svg"
+expect_status 0
+expect_json 'j.time_bins === 200 && j.page_bins === 37'
+pagelab pattern --refs "$refs" --svg "$tmp/text.svg"
+expect_status 0
+expect_out_lines 23
+[ "$(grep '^|' "$tmp/out" | awk '{ print length }' | sort -u)" = 73 ] ||
+	problem "the picture's rows are not '|' and 72 columns"
+cmp -s "$tmp/text.svg" "$tmp/json.svg" || problem "the plot beside the text is not the 200-column one"
+pagelab pattern --refs "$refs" --time-bins 30 --page-bins 8 --svg "$tmp/text.svg"
+expect_out_lines 11
+[ "$(grep '^|' "$tmp/out" | awk '{ print length }' | sort -u)" = 31 ] ||
+	problem "--time-bins 30 did not give 30 columns"
+[ "$(grep -c 'width="20.00" height="47.50"' "$tmp/text.svg")" -ge 1 ] ||
+	problem "--time-bins 30 --page-bins 8 did not make the plot 30 x 8 cells"
 done_
 
 # ------------------------------------------------- real programs' traces

@@ -280,6 +280,12 @@ struct svg_series {
 };
 int svg_lines(const char *path, const struct svg_chart *c, const struct svg_series *s,
 	      unsigned n);
+/*
+ * The same lines and a ring at each point of marks (points on the lines:
+ * the axes are the lines'), named in the legend too.
+ */
+int svg_lines_marked(const char *path, const struct svg_chart *c, const struct svg_series *s,
+		     unsigned n, const struct svg_series *marks);
 int svg_bars(const char *path, const struct svg_chart *c, const char *const *labels,
 	     const double *values, unsigned n);
 /* counts[col * rows + row]; row 0 at the bottom. */

@@ -5,14 +5,15 @@
  * sizes where the extra frame gives more faults (Belady, Nelson, Shedler,
  * "An anomaly in space-time characteristics of certain programs running
  * in a paging machine", CACM 12(6), 1969).  A stack algorithm (lru, opt)
- * never shows one; FIFO does on Belady's string at 3 frames.
+ * never shows one; FIFO does on Belady's string at 3 frames.  --svg draws
+ * the misses against the frames, every size run, with a ring at each size
+ * where one more frame gives more misses.
  */
 #include "cli.h"
 
 static const struct cli_option anomaly_options[] = {
 	{ "--policy", CLI_VALUE }, { "--frames", CLI_VALUE }, CLI_INPUT_OPTIONS,
-	{ "--param", CLI_REPEATED }, { "--jobs", CLI_VALUE },
-	{ "--json", CLI_FLAG }, { "--csv", CLI_FLAG }, { NULL },
+	{ "--param", CLI_REPEATED }, { "--jobs", CLI_VALUE }, CLI_ANALYSIS_OUTPUTS, { NULL },
 };
 
 /* The sizes asked for and each one plus one, ascending. */
@@ -82,11 +83,48 @@ static void report(char format, const struct cli_result *r, const struct cli_siz
 		       found ? " (listed above)" : "");
 }
 
+/* Misses at every size run, and a ring at each size the extra frame makes worse. */
+static int plot(const char *path, const struct cli_result *r, const struct cli_sizes *asked,
+		const struct cli_sizes *all, const uint64_t *misses)
+{
+	char title[96];
+	struct svg_chart chart = { .title = title, .x_label = "frames", .y_label = "misses" };
+	double *x = malloc(2 * all->n * sizeof(*x)), *y = malloc(2 * all->n * sizeof(*y));
+	struct svg_series line = { pl_policy_name(r->ops), x, y, all->n };
+	struct svg_series marks = { "Belady's anomaly", x + all->n, y + all->n, 0 };
+	int ret;
+
+	if (!x || !y) {
+		free(x);
+		free(y);
+		return cli_fail("out of memory");
+	}
+	snprintf(title, sizeof(title), "Belady's anomaly: %s, misses against frames",
+		 pl_policy_name(r->ops));
+	for (unsigned i = 0; i < all->n; i++) {
+		x[i] = all->size[i];
+		y[i] = (double)misses[i];
+	}
+	for (unsigned i = 0; i < asked->n; i++) {
+		uint32_t f = asked->size[i];
+		uint64_t m = misses_at(all, misses, f);
+
+		if (misses_at(all, misses, f + 1) > m) {
+			x[all->n + marks.n] = f;
+			y[all->n + marks.n++] = (double)m;
+		}
+	}
+	ret = svg_lines_marked(path, &chart, &line, 1, &marks);
+	free(x);
+	free(y);
+	return ret;
+}
+
 static int anomaly_main(const struct cli_args *a)
 {
 	static struct cli_sizes asked, all;
 	struct cli_result r = { 0 };
-	const char *params[CLI_MAX_ARGS];
+	const char *params[CLI_MAX_ARGS], *svg = cli_value(a, "--svg");
 	unsigned nparams = cli_values(a, "--param", params, CLI_MAX_ARGS), jobs;
 	struct pl_trace trace;
 	uint64_t *misses = NULL;
@@ -112,6 +150,8 @@ static int anomaly_main(const struct cli_args *a)
 		ret = cli_curve(&r, &trace, &all, jobs, misses);
 	if (!ret)
 		report(format, &r, &asked, &all, misses);
+	if (!ret && svg)
+		ret = plot(svg, &r, &asked, &all, misses);
 	free(misses);
 	pl_trace_free(&trace);
 	return ret;
@@ -123,6 +163,7 @@ const struct cli_command cli_command_anomaly = {
 	.usage =
 	"usage: pagelab anomaly --policy NAME --frames SIZES (--refs STRING | --trace FILE)\n"
 	"                       [--param NAME=VALUE]... [--jobs N] [--json | --csv]\n"
+	"                       [--svg FILE]\n"
 	"\n"
 	"Runs the policy at each size and at one frame more, and lists the sizes\n"
 	"where the extra frame gives more misses.\n"
@@ -132,7 +173,10 @@ const struct cli_command cli_command_anomaly = {
 	"  --param NAME=VALUE  a parameter of the policy (repeatable)\n"
 	"  --jobs N            threads (default: the processors online)\n"
 	"  --json              a JSON array of {\"frames\", \"misses\", \"next_misses\"}\n"
-	"  --csv               the same as comma-separated values\n",
+	"  --csv               the same as comma-separated values\n"
+	"  --svg FILE          also draw the misses against the frames (every size\n"
+	"                      run, one more included) into FILE, a ring at each\n"
+	"                      size where one more frame gives more misses\n",
 	.example = "example: pagelab anomaly --policy fifo --frames 1:10 "
 		   "--refs \"1 2 3 4 1 2 5 1 2 3 4 5\"\n",
 	.reads_trace = true,

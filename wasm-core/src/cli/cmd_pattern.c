@@ -4,7 +4,9 @@
  * across and pages (ordered by page number) up, as seed 004 plotted its
  * Valgrind traces: loops show as bands, scans as diagonals, phases as
  * changes of band.  Text draws it in characters, darker for more
- * references; --svg draws a heat map.
+ * references, 72 columns for a terminal; --svg draws a heat map on its own
+ * finer grid (200 x 100 unless --time-bins / --page-bins say), counted in
+ * the same pass as the printed one.
  */
 #include <math.h>
 
@@ -74,32 +76,79 @@ static void print_csv(const uint32_t *counts, uint32_t cols, uint32_t rows)
 				printf("%u,%u,%u\n", col, row, counts[(size_t)col * rows + row]);
 }
 
-/* A short trace gets one bin per reference or page; 0 or an exit status. */
-static int bins(uint64_t *cols, uint64_t *rows, uint64_t references, uint32_t pages,
-		uint32_t **counts)
+/*
+ * A grid of cells: the one printed and, when --svg asks for a plot beside
+ * the text picture, the plot's own (finer) one, counted in the same pass.
+ */
+struct grid {
+	uint64_t cols, rows;
+	uint32_t *counts;
+	struct pl_pattern *counter;	/* while a trace file streams */
+};
+
+#define MAX_GRIDS 2
+#define TEXT_COLS 72	/* a terminal's width */
+#define TEXT_ROWS 20
+#define PLOT_COLS 200	/* the plot's, and JSON's and CSV's for plotting elsewhere */
+#define PLOT_ROWS 100
+
+/* The sizes of the grids: --time-bins / --page-bins, else each one's default. */
+static int grid_sizes(const struct cli_args *a, char format, bool plot, struct grid *g,
+		      unsigned *n)
 {
-	*cols = *cols < references ? *cols : references;
-	*rows = *rows < pages ? *rows : pages;
-	*counts = malloc(*cols * *rows * sizeof(**counts));
-	return *counts ? 0 : cli_fail("out of memory");
+	bool text = !format;
+	int ret;
+
+	*n = 1;
+	if ((ret = cli_number(a, "--time-bins", 1, 4096, text ? TEXT_COLS : PLOT_COLS,
+			      &g[0].cols)) ||
+	    (ret = cli_number(a, "--page-bins", 1, 4096, text ? TEXT_ROWS : PLOT_ROWS,
+			      &g[0].rows)))
+		return ret;
+	if (!text || !plot)
+		return 0;
+	if ((ret = cli_number(a, "--time-bins", 1, 4096, PLOT_COLS, &g[1].cols)) ||
+	    (ret = cli_number(a, "--page-bins", 1, 4096, PLOT_ROWS, &g[1].rows)))
+		return ret;
+	if (g[1].cols != g[0].cols || g[1].rows != g[0].rows)
+		*n = 2;
+	return 0;
 }
+
+/* A short trace gets one bin per reference or page; 0 or an exit status. */
+static int bins(struct grid *g, uint64_t references, uint32_t pages)
+{
+	g->cols = g->cols < references ? g->cols : references;
+	g->rows = g->rows < pages ? g->rows : pages;
+	g->counts = malloc(g->cols * g->rows * sizeof(*g->counts));
+	return g->counts ? 0 : cli_fail("out of memory");
+}
+
+struct counters {
+	struct grid *g;
+	unsigned n;
+};
 
 static int feed_pattern(void *ctx, const uint32_t *ids, uint32_t n)
 {
+	const struct counters *c = ctx;
 	struct pl_error err;
 
-	return pl_pattern_add(ctx, ids, n, &err) ? cli_fail("%s", err.msg) : 0;
+	for (unsigned i = 0; i < c->n; i++)
+		if (pl_pattern_add(c->g[i].counter, ids, n, &err))
+			return cli_fail("%s", err.msg);
+	return 0;
 }
 
 /*
  * A trace file: parsed once (pages interned, ids spilled), the pages
- * ranked, then one replay counts the cells; `view` gets the trace's
- * length and pages (not its references) for the printers.
+ * ranked, then one replay counts the cells of every grid; `view` gets the
+ * trace's length and pages (not its references) for the printers.
  */
-static int count_streamed(const struct cli_args *a, uint64_t *cols, uint64_t *rows,
-			  uint32_t **counts, struct pl_trace *view, struct cli_stream **st)
+static int count_streamed(const struct cli_args *a, struct grid *g, unsigned n,
+			  struct pl_trace *view, struct cli_stream **st)
 {
-	struct pl_pattern *p;
+	struct counters c = { g, n };
 	struct pl_error err;
 	int ret;
 
@@ -108,16 +157,33 @@ static int count_streamed(const struct cli_args *a, uint64_t *cols, uint64_t *ro
 	view->n = (uint32_t)cli_stream_references(*st);
 	view->npages = cli_stream_distinct(*st);
 	view->number = (uint64_t *)cli_stream_numbers(*st);
-	if ((ret = bins(cols, rows, view->n, view->npages, counts)))
-		return ret;
-	p = pl_pattern_create(view->number, view->npages, view->n, (uint32_t)*cols,
-			      (uint32_t)*rows, *counts, &err);
-	if (!p)
-		return cli_fail("%s", err.msg);
-	ret = cli_stream_each(*st, feed_pattern, p);
-	if (!ret && pl_pattern_finish(p, &err))
-		ret = cli_fail("%s", err.msg);
-	pl_pattern_destroy(p);
+	for (unsigned i = 0; !ret && i < n; i++)
+		if (!(ret = bins(&g[i], view->n, view->npages)) &&
+		    !(g[i].counter = pl_pattern_create(view->number, view->npages, view->n,
+						       (uint32_t)g[i].cols, (uint32_t)g[i].rows,
+						       g[i].counts, &err)))
+			ret = cli_fail("%s", err.msg);
+	if (!ret)
+		ret = cli_stream_each(*st, feed_pattern, &c);
+	for (unsigned i = 0; !ret && i < n; i++)
+		if (pl_pattern_finish(g[i].counter, &err))
+			ret = cli_fail("%s", err.msg);
+	for (unsigned i = 0; i < n; i++)
+		pl_pattern_destroy(g[i].counter);
+	return ret;
+}
+
+static int count_loaded(const struct cli_args *a, struct grid *g, unsigned n,
+			struct pl_trace *trace)
+{
+	struct pl_error err;
+	int ret = cli_load_trace(a, trace);
+
+	for (unsigned i = 0; !ret && i < n; i++)
+		if (!(ret = bins(&g[i], trace->n, trace->npages)) &&
+		    pl_access_pattern(trace, (uint32_t)g[i].cols, (uint32_t)g[i].rows,
+				      g[i].counts, &err))
+			ret = cli_fail("%s", err.msg);
 	return ret;
 }
 
@@ -129,36 +195,35 @@ static int pattern_main(const struct cli_args *a)
 		.y_label = "pages, by page number",
 	};
 	struct pl_trace trace, view = { .n = 0 };
-	const struct pl_trace *shown;
+	struct grid g[MAX_GRIDS] = { { 0 } };
+	const struct grid *shown = &g[0], *plotted;
 	struct cli_stream *st = NULL;
-	struct pl_error err;
-	uint64_t cols, rows;
-	uint32_t *counts = NULL;
+	unsigned ngrids;
 	char format;
 	int ret;
 
 	if ((ret = cli_output_format(a, &format)) ||
-	    (ret = cli_number(a, "--time-bins", 1, 4096, format || svg ? 200 : 72, &cols)) ||
-	    (ret = cli_number(a, "--page-bins", 1, 4096, format || svg ? 100 : 20, &rows)))
+	    (ret = grid_sizes(a, format, svg, g, &ngrids)))
 		return ret;
+	plotted = &g[ngrids - 1];
 	pl_trace_init(&trace);
-	if (cli_value(a, "--trace")) {
-		ret = count_streamed(a, &cols, &rows, &counts, &view, &st);
-	} else if (!(ret = cli_load_trace(a, &trace)) &&
-		   !(ret = bins(&cols, &rows, trace.n, trace.npages, &counts)) &&
-		   pl_access_pattern(&trace, (uint32_t)cols, (uint32_t)rows, counts, &err)) {
-		ret = cli_fail("%s", err.msg);
-	}
-	shown = st ? &view : &trace;
+	if (cli_value(a, "--trace"))
+		ret = count_streamed(a, g, ngrids, &view, &st);
+	else
+		ret = count_loaded(a, g, ngrids, &trace);
 	if (!ret && format == 'j')
-		print_json(shown, counts, (uint32_t)cols, (uint32_t)rows);
+		print_json(st ? &view : &trace, shown->counts, (uint32_t)shown->cols,
+			   (uint32_t)shown->rows);
 	else if (!ret && format == 'c')
-		print_csv(counts, (uint32_t)cols, (uint32_t)rows);
+		print_csv(shown->counts, (uint32_t)shown->cols, (uint32_t)shown->rows);
 	else if (!ret)
-		print_text(shown, counts, (uint32_t)cols, (uint32_t)rows);
+		print_text(st ? &view : &trace, shown->counts, (uint32_t)shown->cols,
+			   (uint32_t)shown->rows);
 	if (!ret && svg)
-		ret = svg_heat_map(svg, &chart, counts, (unsigned)cols, (unsigned)rows);
-	free(counts);
+		ret = svg_heat_map(svg, &chart, plotted->counts, (unsigned)plotted->cols,
+				   (unsigned)plotted->rows);
+	for (unsigned i = 0; i < ngrids; i++)
+		free(g[i].counts);
 	cli_stream_close(st);
 	pl_trace_free(&trace);
 	return ret;
@@ -174,13 +239,15 @@ const struct cli_command cli_command_pattern = {
 	"References counted per cell of a time x page grid, pages ordered by\n"
 	"their page number.  As text: a character picture, darker = more.\n"
 	"\n"
-	"  --time-bins N  columns (default 72 for text, 200 otherwise; at most the\n"
-	"                 references)\n"
-	"  --page-bins N  rows (default 20 for text, 100 otherwise; at most the pages)\n"
+	"  --time-bins N  columns (default 72 for the text picture, 200 for JSON,\n"
+	"                 CSV and the plot; at most the references)\n"
+	"  --page-bins N  rows (default 20 for the text picture, 100 for JSON, CSV\n"
+	"                 and the plot; at most the pages)\n"
 	"  --json         {\"references\", \"pages\", \"time_bins\", \"page_bins\",\n"
 	"                 \"counts\": one array of page-bin counts per time bin}\n"
 	"  --csv          the non-zero cells: time_bin,page_bin,references\n"
-	"  --svg FILE     also draw a heat map into FILE\n",
+	"  --svg FILE     also draw a heat map into FILE (the text picture keeps\n"
+	"                 its terminal width)\n",
 	.example = "example: pagelab pattern --trace ls.trace.gz --svg pattern.svg\n",
 	.reads_trace = true,
 	.options = pattern_options,

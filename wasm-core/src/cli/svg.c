@@ -168,37 +168,88 @@ static void data_range(struct axis *ax, const struct svg_series *s, unsigned n, 
 	}
 }
 
-int svg_lines(const char *path, const struct svg_chart *c, const struct svg_series *s,
-	      unsigned n)
+/* The dash attribute of line style i, empty for a solid line. */
+static void dash_attribute(FILE *out, unsigned i)
+{
+	if (*dashes[i % 8])
+		fprintf(out, " stroke-dasharray=\"%s\"", dashes[i % 8]);
+}
+
+static void draw_line(FILE *out, const struct axis *x, const struct axis *y,
+		      const struct svg_series *s, unsigned i)
+{
+	fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"", colours[i % 8]);
+	dash_attribute(out, i);
+	fputs(" points=\"", out);
+	for (unsigned j = 0; j < s->n; j++) {
+		if (x->log && s->x[j] <= 0)
+			continue;
+		fprintf(out, "%.1f,%.1f ", LEFT + position(x, s->x[j], PLOT_W),
+			TOP + PLOT_H - position(y, s->y[j], PLOT_H));
+	}
+	fputs("\"/>\n", out);
+}
+
+/* A ring around each point: marks stand out from the lines whatever the colour. */
+static void ring(FILE *out, double cx, double cy, unsigned i)
+{
+	fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"7\" fill=\"none\" stroke=\"%s\" "
+		"stroke-width=\"2.5\"/>\n", cx, cy, colours[i % 8]);
+}
+
+static void draw_marks(FILE *out, const struct axis *x, const struct axis *y,
+		       const struct svg_series *s, unsigned i)
+{
+	for (unsigned j = 0; j < s->n; j++)
+		if (!x->log || s->x[j] > 0)
+			ring(out, LEFT + position(x, s->x[j], PLOT_W),
+			     TOP + PLOT_H - position(y, s->y[j], PLOT_H), i);
+}
+
+static void legend_entry(FILE *out, const struct svg_series *s, unsigned i, bool marks)
+{
+	int y = TOP + 10 + 22 * (int)i;
+
+	if (marks) {
+		ring(out, LEFT + PLOT_W + 30, y, i);
+	} else {
+		fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" "
+			"stroke-width=\"2\"", LEFT + PLOT_W + 15, y, LEFT + PLOT_W + 45, y,
+			colours[i % 8]);
+		dash_attribute(out, i);
+		fputs("/>\n", out);
+	}
+	label(out, LEFT + PLOT_W + 52, y + 5, "start", "", s->name);
+}
+
+int svg_lines_marked(const char *path, const struct svg_chart *c, const struct svg_series *s,
+		     unsigned n, const struct svg_series *marks)
 {
 	struct axis x = { .log = c->log_x }, y = { 0 };
 	FILE *out = open_plot(path, c);
 
 	if (!out)
 		return cli_fail("cannot write the plot '%s': %s", path, strerror(errno));
+	/* the marks lie on the lines, so the lines' range holds them */
 	data_range(&x, s, n, true);
 	data_range(&y, s, n, false);
 	x_ticks(out, &x);
 	y_ticks(out, &y);
 	for (unsigned i = 0; i < n; i++) {
-		const char *colour = colours[i % 8], *dash = dashes[i % 8];
-
-		fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s%s%s points=\"",
-			colour, *dash ? " stroke-dasharray=\"" : "", dash, *dash ? "\"" : "");
-		for (unsigned j = 0; j < s[i].n; j++) {
-			if (x.log && s[i].x[j] <= 0)
-				continue;
-			fprintf(out, "%.1f,%.1f ", LEFT + position(&x, s[i].x[j], PLOT_W),
-				TOP + PLOT_H - position(&y, s[i].y[j], PLOT_H));
-		}
-		fputs("\"/>\n", out);
-		fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" "
-			"stroke-width=\"2\"%s%s%s/>\n", LEFT + PLOT_W + 15, TOP + 10 + 22 * i,
-			LEFT + PLOT_W + 45, TOP + 10 + 22 * i, colour,
-			*dash ? " stroke-dasharray=\"" : "", dash, *dash ? "\"" : "");
-		label(out, LEFT + PLOT_W + 52, TOP + 15 + 22 * i, "start", "", s[i].name);
+		draw_line(out, &x, &y, &s[i], i);
+		legend_entry(out, &s[i], i, false);
+	}
+	if (marks) {
+		draw_marks(out, &x, &y, marks, n);
+		legend_entry(out, marks, n, true);
 	}
 	return close_plot(out, path);
+}
+
+int svg_lines(const char *path, const struct svg_chart *c, const struct svg_series *s,
+	      unsigned n)
+{
+	return svg_lines_marked(path, c, s, n, NULL);
 }
 
 int svg_bars(const char *path, const struct svg_chart *c, const char *const *labels,
