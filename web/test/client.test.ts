@@ -17,6 +17,22 @@ afterAll(() => client.dispose());
 
 const SILBERSCHATZ = '7 0 1 2 0 3 0 4 2 3 0 3 2 1 2 0 1 7 0 1';
 
+/* A client whose requests reach a host over structured clones, as the worker's would, and are kept in `sent`. */
+function keyedClient(): { sent: Request[]; keyed: Client } {
+	const sent: Request[] = [];
+	let listener: (reply: Reply) => void = () => {};
+	const host = new Host(loadEngine(), (reply) => queueMicrotask(() => listener(reply)));
+	const keyed = new Client({
+		send: (request) => {
+			sent.push(request);
+			void host.handle(structuredClone(request));
+		},
+		onReply: (l) => (listener = l),
+		close: () => {},
+	});
+	return { sent, keyed };
+}
+
 describe('the client', () => {
 	it('lists every policy with its lists, fields and parameters', async () => {
 		const policies = await client.listPolicies();
@@ -240,17 +256,7 @@ describe('the client', () => {
 	});
 
 	it('sends a big trace to the worker once and names it by its key after that, with the same answers and errors', async () => {
-		const sent: Request[] = [];
-		let listener: (reply: Reply) => void = () => {};
-		const host = new Host(loadEngine(), (reply) => queueMicrotask(() => listener(reply)));
-		const keyed = new Client({
-			send: (request) => {
-				sent.push(request);
-				void host.handle(structuredClone(request));
-			},
-			onReply: (l) => (listener = l),
-			close: () => {},
-		});
+		const { sent, keyed } = keyedClient();
 		/* Half the references among 40 hot pages, half over 701: hits and faults at 64 frames. */
 		const lines = Array.from({ length: 30_000 }, (_, i) => String(((i * 7919) % 701) % (i % 2 ? 40 : 701)));
 		const bytes = new TextEncoder().encode(lines.join('\n'));
@@ -277,17 +283,7 @@ describe('the client', () => {
 	});
 
 	it('keeps the keys of the last two big texts and drops an older one, storing it again when it comes back', async () => {
-		const sent: Request[] = [];
-		let listener: (reply: Reply) => void = () => {};
-		const host = new Host(loadEngine(), (reply) => queueMicrotask(() => listener(reply)));
-		const keyed = new Client({
-			send: (request) => {
-				sent.push(request);
-				void host.handle(structuredClone(request));
-			},
-			onReply: (l) => (listener = l),
-			close: () => {},
-		});
+		const { sent, keyed } = keyedClient();
 		const text = (seed: number) => Array.from({ length: 20_000 }, (_, i) => String((i * seed) % 500)).join(' ');
 		const [a, b, c] = [text(7), text(11), text(13)].map((t) => ({ kind: 'text' as const, text: t }));
 		const faults = async (trace: { kind: 'text'; text: string }) => (await keyed.simulate({ policy: 'lru', frames: 50, trace })).stats.misses;
