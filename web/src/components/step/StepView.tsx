@@ -6,7 +6,7 @@
  * worker for the snapshot of that step and shows it when it arrives, so
  * `structure`'s data-step can lag the counter for a moment but never shows
  * a mix of two steps.  The snapshots of the steps either side of the shown
- * one are fetched ahead, so a single step forward or back usually commits
+ * one (two ahead) are fetched ahead, so a single step forward or back usually commits
  * the structure with the grid, without waiting for the worker.  Arriving at step k from step k-1 animates what the
  * events of step k say happened; any other jump redraws without animation.
  *
@@ -89,9 +89,15 @@ function predictionForKey(key: string, run: Run, step: number): Prediction | nul
 	return page === undefined ? null : { hit: false, victim: page };
 }
 
-/* Cached snapshots around the shown step, so that a step forward or back draws at once. */
+/*
+ * Cached snapshots around the shown step, so that a step forward or back
+ * draws at once.  Two steps ahead: stepping on before the worker answered
+ * for the next step (a clicker pressed twice, a busy machine) would draw
+ * the step twice, the grid first and the structure when its snapshot
+ * arrives.
+ */
 const SNAPSHOT_CACHE_LIMIT = 8;
-const NEIGHBOURS = [1, -1];
+const NEIGHBOURS = [1, 2, -1];
 
 /** What the structure shows at `step` given what it showed before (`before`). */
 function shownAt(before: Shown | null, run: Run, step: number, snapshot: Snapshot): Shown {
