@@ -266,19 +266,24 @@ export function StepView({ run, step: requested, onStep, lecture, hideAnswers, p
 
 	const resident = step > 0 ? timeline.column(step - 1).rows.filter((p) => p !== null).length : 0;
 	const reference = step > 0 ? timeline.reference(step) : null;
-	const narration = useMemo(
-		() =>
-			step === 0
-				? `Memory is empty: ${run.scenario.frames} frames, ${total} references to come. Step forward to process the first.`
-				: narrate(run.policy, timeline.log.eventsOfStep(step), {
-						resident,
-						write: run.result.trace.writes[step - 1] === 1,
-						lengthsAfter: timeline.listLengths(step),
-						fieldMax: run.fieldMax,
-						nextUse: (page) => timeline.nextUse(page, step),
-					}),
-		[run, timeline, step, total, resident],
-	);
+	/* Lecture mode shows runs of like Linux clauses folded (four lines on a projector); a screen reader always hears every clause. */
+	const [narration, shownNarration] = useMemo(() => {
+		if (step === 0) {
+			const empty = `Memory is empty: ${run.scenario.frames} frames, ${total} references to come. Step forward to process the first.`;
+			return [empty, empty];
+		}
+		const tell = (fold: boolean) =>
+			narrate(run.policy, timeline.log.eventsOfStep(step), {
+				resident,
+				write: run.result.trace.writes[step - 1] === 1,
+				lengthsAfter: timeline.listLengths(step),
+				fieldMax: run.fieldMax,
+				nextUse: (page) => timeline.nextUse(page, step),
+				fold,
+			});
+		const full = tell(false);
+		return [full, lecture ? tell(true) : full];
+	}, [run, timeline, step, total, resident, lecture]);
 	const animation = { '--anim-ms': `${Math.round(Math.min(700, 800 / speed))}ms` } as CSSProperties;
 	const full = run.result.stats;
 	const wholeFaults = full.misses.toLocaleString('en');
@@ -367,7 +372,17 @@ export function StepView({ run, step: requested, onStep, lecture, hideAnswers, p
 			)}
 			{predict && <PredictPanel timeline={timeline} step={step} {...predictions} onPredict={predictions.setPrediction} />}
 			<p className="pl-step-narration" data-testid="narration" aria-live="polite">
-				{step > 0 && <span className="pl-step-tag">{step}.</span>} {narration}
+				{step > 0 && <span className="pl-step-tag">{step}.</span>}{' '}
+				{shownNarration === narration ? (
+					narration
+				) : (
+					<>
+						<span aria-hidden="true" data-testid="narration-folded">
+							{shownNarration}
+						</span>
+						<span className="pl-visually-hidden">{narration}</span>
+					</>
+				)}
 			</p>
 			<div className="pl-step-panels">
 				<section className="pl-step-panel pl-step-grid-panel">
