@@ -64,6 +64,19 @@ test('outside lecture mode no text on any view is under 14 px', async ({ lab, pa
 	}
 });
 
+test('lecture mode tells Linux short, folding clauses that differ only in their page, and a screen reader still hears every clause in full', async ({ lab }) => {
+	await lab.setScenario({ policy: 'linux', frames: 4, refs: '1 2 3 1 4 5 1 6' });
+	await lab.goToStep(8);
+	const kept = 'at the tail of inactive_anon, accessed but not referenced → kept';
+	await expect(lab.byTestId('narration')).toContainText(`page 1 ${kept}`);
+	await expect(lab.byTestId('narration-folded')).toHaveCount(0);
+	await lab.byTestId('lecture-mode').check();
+	const folded = lab.byTestId('narration-folded');
+	await expect(folded).toContainText('2 pages (1, 2) kept on inactive_anon: accessed, not referenced');
+	await expect(folded).toHaveAttribute('aria-hidden', 'true');
+	await expect(lab.byTestId('narration').locator('.pl-visually-hidden')).toContainText(`page 1 ${kept}: referenced set, back to the head (folio_check_references: keep); page 2 ${kept}`);
+});
+
 test('a clicker steps with the focus in any control, and Space does not press the focused button', async ({ lab, page }) => {
 	await lab.setScenario({ policy: 'fifo', frames: 3, refs: SILBERSCHATZ });
 	const counter = lab.byTestId('step-counter');

@@ -153,6 +153,31 @@ describe('the narration', () => {
 		expect(tell(r, big)).toMatch(/and \d+ more changes in this step \(\d+ evictions/);
 	});
 
+	it('folds, for a projector, a reclaim batch into one clause per kind of move, every page counted, the eviction counters as a range', async () => {
+		const refs = Array.from({ length: 3000 }, (_, i) => (i * 7919) % 1500).join(' ');
+		const r = await run('linux', 512, refs, { batch: 64, anon_percent: 0 });
+		const big = Array.from({ length: r.timeline.steps }, (_, k) => k + 1).find((k) => r.timeline.log.eventsOfStep(k).some((e) => e.kind === 'evict'))!;
+		const events = r.timeline.log.eventsOfStep(big);
+		const folded = narrate(r.policy, events, { resident: 512, lengthsAfter: r.timeline.listLengths(big), fieldMax: r.fieldMax, fold: true });
+		const evicted = events.filter((e) => e.kind === 'evict').length;
+		expect(evicted).toBeGreaterThan(1);
+		expect(folded).toContain(`${evicted} pages (`);
+		expect(folded).toMatch(new RegExp(`${evicted} pages \\([\\d, ]+…\\) reclaimed from the tail of inactive_file \\(accessed bit clear\\), shadows at \\d+–\\d+`));
+		expect(folded).not.toMatch(/more changes in this step/);
+		expect(folded.length).toBeLessThan(tell(r, big).length / 3);
+	});
+
+	it('tells, for a projector, each Linux rule in its short form, two pages kept by the same rule in one clause', async () => {
+		const r = await run('linux', 4, '1 2 3 1 4 5 1 6');
+		const at = (k: number, fold: boolean) =>
+			narrate(r.policy, r.timeline.log.eventsOfStep(k), { resident: 4, lengthsAfter: r.timeline.listLengths(k), fieldMax: r.fieldMax, fold });
+		expect(at(8, true)).toBe(
+			'page 6: miss; 2 pages (1, 2) kept on inactive_anon: accessed, not referenced; page 1 reclaimed from the tail of inactive_anon (accessed bit clear), shadow at 1; page 6 in at the head of inactive_file',
+		);
+		expect(at(8, false)).toContain('page 1 at the tail of inactive_anon, accessed but not referenced → kept');
+		for (let k = 1; k <= 8; k++) expect(at(k, true).length, `step ${k}`).toBeLessThanOrEqual(at(k, false).length);
+	});
+
 	it('gives the list lengths of any step from checkpoints as a full replay would', async () => {
 		const refs = Array.from({ length: 1200 }, (_, i) => (i * 31) % 97).join(' ');
 		const r = await run('linux', 16, refs);

@@ -21,6 +21,15 @@
  * would need more than MAX_CLAUSES clauses (Linux reclaiming a batch of 32
  * at 4096 frames) ends with a count of the rest, so a sentence stays
  * readable and cheap however large the step.
+ *
+ * With `fold` (lecture mode, where a projector shows four lines of a
+ * narrow column), Linux's clauses take their short form, the rule in a few
+ * words ("page 37 reclaimed from the tail of inactive_anon (accessed bit
+ * clear), shadow at 108", as its chip reads), and runs of them that differ
+ * only in their page fold into one: "12 pages (4101, 4102, 4103…)
+ * deactivated to inactive_file (inactive list low)" for twelve clauses,
+ * the shadow entries' eviction counters as a range.  The full sentence
+ * stays the one a screen reader reads.
  */
 import type { PageNumber, PolicyEvent, PolicyInfo } from '../wasm/protocol';
 
@@ -63,6 +72,8 @@ export interface NarrationContext {
 	fieldMax?: number[];
 	/** The reference (1-based) that next uses a page after this step, null for never. */
 	nextUse?: (page: PageNumber) => number | null;
+	/** Linux's clauses short, and runs of them that differ only in their page told as one (lecture mode). */
+	fold?: boolean;
 }
 
 type Story = { page: PageNumber | null; events: PolicyEvent[] };
@@ -122,26 +133,33 @@ function linuxClause(policy: PolicyInfo, story: Story, phase: 'hit' | 'reclaim' 
 	const move = story.events.find((e) => e.kind === 'move');
 	const evict = story.events.find((e) => e.kind === 'evict');
 	const insert = story.events.find((e) => e.kind === 'insert');
+	const short = ctx.fold ?? false;
 	if (evict) {
 		const shadow = insert && policy.lists[insert.arg]?.ghost ? setOf(policy, story, 'eviction') : undefined;
+		const list = listName(policy, evict.arg);
+		if (short) return `page ${page} reclaimed from the tail of ${list} (accessed bit clear)${evict.a ? ', written back' : ''}${shadow ? `, shadow at ${shadow.b}` : ''}`;
 		const dirty = evict.a ? ', written back (dirty)' : '';
 		const left = shadow ? `; shadow entry left with eviction counter ${shadow.b}` : '';
-		return `page ${page} at the tail of ${listName(policy, evict.arg)}, accessed bit clear → reclaimed (shrink_folio_list, pgsteal)${dirty}${left}`;
+		return `page ${page} at the tail of ${list}, accessed bit clear → reclaimed (shrink_folio_list, pgsteal)${dirty}${left}`;
 	}
 	if (move) {
 		const from = listName(policy, move.a);
 		const to = listName(policy, move.arg);
 		if (isInactive(from) && isActive(to)) {
-			if (phase === 'hit') return `referenced bit set on ${from} → promoted to ${to} (mark_page_accessed → folio_activate, pgactivate)`;
+			if (phase === 'hit') return `referenced bit set on ${from} → promoted to ${to} (mark_page_accessed${short ? '' : ' → folio_activate, pgactivate'})`;
+			if (short) return `page ${page} activated from the tail of ${from} (accessed and referenced)`;
 			return `page ${page} at the tail of ${from}, accessed and referenced → activated to ${to} (folio_check_references: activate, pgactivate)`;
 		}
 		if (isActive(from) && isInactive(to)) {
 			const rrpv = setOf(policy, story, 'rrpv');
 			const max = ctx.fieldMax?.[policy.fields.indexOf('rrpv')];
+			if (policy.fields.includes('rrpv') && short) return `page ${page} at RRPV ${rrpv ? rrpv.a : max ?? 'max'} deactivated to ${to} (RRIP aging)`;
 			if (policy.fields.includes('rrpv'))
 				return `page ${page} at RRPV ${rrpv ? rrpv.a : max ?? 'max'} (distant) → deactivated to ${to} (RRIP aging of the active list, pgdeactivate)`;
+			if (short) return `page ${page} deactivated to ${to} (inactive list low)`;
 			return `page ${page} at the tail of ${from} → deactivated to ${to}, the inactive list being low (shrink_active_list, pgdeactivate)`;
 		}
+		if (move.a === move.arg && short) return `page ${page} kept on ${from}: accessed, not referenced`;
 		if (move.a === move.arg)
 			return `page ${page} at the tail of ${from}, accessed but not referenced → kept: referenced set, back to the head (folio_check_references: keep)`;
 	}
@@ -159,6 +177,8 @@ function linuxClause(policy: PolicyInfo, story: Story, phase: 'hit' | 'reclaim' 
 		const distance = setOf(policy, story, 'refault_distance');
 		const sets = story.events.filter((e) => e.kind === 'set' && e !== distance && fieldName(policy, e.arg) !== 'active');
 		const fields = withFields(policy, sets);
+		if (distance && short) return `refault of page ${page}: distance ${distance.b} ${isActive(to) ? '≤' : '>'} working set → ${to}`;
+		if (short) return `page ${page} in at the head of ${to}`;
 		if (distance) {
 			const verdict = isActive(to)
 				? `≤ the working set → straight to ${to} (workingset_refault, workingset_activate)`
@@ -229,7 +249,7 @@ export function narrate(policy: PolicyInfo, events: PolicyEvent[], ctx: Narratio
 		if (e.kind === 'hit' || e.kind === 'miss') {
 			referenced = page;
 			phase = e.kind === 'hit' ? 'hit' : 'reclaim';
-			const head = `page ${page}: ${e.kind === 'hit' ? 'hit' : 'miss (page fault)'}${ctx.write ? ' (write)' : ''}`;
+			const head = `page ${page}: ${e.kind === 'hit' ? 'hit' : ctx.fold && linux ? 'miss' : 'miss (page fault)'}${ctx.write ? ' (write)' : ''}`;
 			/* The hit's own changes follow as the next story of the same page. */
 			const next = stories[i + 1];
 			if (linux && e.kind === 'hit') {
@@ -248,8 +268,9 @@ export function narrate(policy: PolicyInfo, events: PolicyEvent[], ctx: Narratio
 		if (linux) {
 			const clause = linuxClause(policy, story, phase, ctx);
 			if (clause) {
-				clauses.push(clause);
-				i++;
+				const run = ctx.fold ? linuxRun(policy, stories, i, clause, phase, ctx) : { clause, end: i + 1 };
+				clauses.push(run.clause);
+				i = run.end;
 				continue;
 			}
 		}
@@ -259,6 +280,45 @@ export function narrate(policy: PolicyInfo, events: PolicyEvent[], ctx: Narratio
 	}
 	if (i < stories.length) clauses.push(restCount(stories.slice(i)));
 	return clauses.filter((c) => c).join('; ');
+}
+
+/* A Linux clause with its page and eviction counter taken out: clauses of one template say the same of different pages. */
+const COUNTER = /shadow at (\d+)/;
+function template(clause: string, page: PageNumber): string {
+	return clause.replace(`page ${page} `, '{pages} ').replace(COUNTER, 'shadow at {counter}');
+}
+
+/*
+ * The run of stories from i whose Linux clauses share the template of
+ * story i's `clause`, told as one: "N pages (…) at the tail of …", the
+ * shadow entries' eviction counters "a–b".  A run of one is the clause.
+ */
+function linuxRun(
+	policy: PolicyInfo,
+	stories: Story[],
+	i: number,
+	clause: string,
+	phase: 'hit' | 'reclaim' | 'fault',
+	ctx: NarrationContext,
+): { clause: string; end: number } {
+	const first = stories[i].page as PageNumber;
+	const shape = template(clause, first);
+	if (!shape.startsWith('{pages} ')) return { clause, end: i + 1 };
+	const pages = [first];
+	const counters = [COUNTER.exec(clause)?.[1]];
+	let end = i + 1;
+	for (; end < stories.length; end++) {
+		const page = stories[end].page;
+		const next = page === null ? null : linuxClause(policy, stories[end], phase, ctx);
+		if (page === null || next === null || template(next, page) !== shape) break;
+		pages.push(page);
+		counters.push(COUNTER.exec(next)?.[1]);
+	}
+	if (pages.length === 1) return { clause, end };
+	const range = counters[0] === counters[counters.length - 1] ? counters[0] : `${counters[0]}–${counters[counters.length - 1]}`;
+	const some = pages.length <= 3 ? pages.join(', ') : `${pages.slice(0, 3).join(', ')}…`;
+	const folded = shape.replace('{pages} ', `${pages.length} pages (${some}) `).replace('shadow at {counter}', `shadows at ${range}`);
+	return { clause: folded, end };
 }
 
 /* "and 212 more changes: 30 evictions, 40 moves, 142 field changes". */

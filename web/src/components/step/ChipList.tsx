@@ -137,22 +137,32 @@ function WindowedChips({ testId, count, chip, follow, digits, children, rows: vi
 			}
 	});
 
-	/* Keep the followed chip's row in view: when it changes, not when the reader scrolls away from it. */
-	const followed = useRef<string | null>(null);
-	useLayoutEffect(() => {
-		const element = box.current;
-		/* ...or when the box gets fewer rows (lecture mode's FitBox), which can leave it out. */
-		const key = `${follow}/${visibleRows}`;
-		if (!element || !metrics || follow === null || follow < 0 || key === followed.current) return;
-		followed.current = key;
-		const top = Math.floor(follow / metrics.perRow) * metrics.rowHeight;
-		if (top < element.scrollTop || top + metrics.rowHeight > element.scrollTop + element.clientHeight) {
-			element.scrollTop = Math.max(0, top - (element.clientHeight - metrics.rowHeight) / 2);
-			setScrollTop(element.scrollTop);
-		}
-	}, [follow, metrics, visibleRows]);
-
+	/*
+	 * Keep the followed chip's row in view: when it changes (or the box gets
+	 * fewer rows, lecture mode's FitBox, which can leave it out), not when the
+	 * reader scrolls away from it.  The scroll position is worked out here,
+	 * in the render, from the metrics: the step then draws the rows it
+	 * scrolls to at once, where scrolling after the commit would lay the list
+	 * out, draw it a second time and lay it out again.
+	 */
 	const rows = metrics ? Math.ceil(count / metrics.perRow) : 0;
+	const [followed, setFollowed] = useState<string | null>(null);
+	const followKey = `${follow}/${visibleRows}`;
+	if (metrics && follow !== null && follow >= 0 && followKey !== followed) {
+		setFollowed(followKey);
+		const view = visibleRows * metrics.rowHeight;
+		const top = Math.floor(follow / metrics.perRow) * metrics.rowHeight;
+		if (top < scrollTop || top + metrics.rowHeight > scrollTop + view)
+			setScrollTop(Math.min(Math.max(0, rows * metrics.rowHeight - view), Math.max(0, top - (view - metrics.rowHeight) / 2)));
+	}
+	/* The box's own position, as last set here or scrolled by the reader: written only when the render moved it. */
+	const boxScrollTop = useRef(0);
+	useLayoutEffect(() => {
+		if (!box.current || scrollTop === boxScrollTop.current) return;
+		box.current.scrollTop = scrollTop;
+		boxScrollTop.current = scrollTop;
+	}, [scrollTop]);
+
 	const firstRow = metrics ? Math.max(0, Math.floor(scrollTop / metrics.rowHeight) - 1) : 0;
 	const lastRow = metrics ? Math.min(rows - 1, firstRow + visibleRows + 2) : 0;
 	const first = metrics ? firstRow * metrics.perRow : 0;
@@ -173,7 +183,10 @@ function WindowedChips({ testId, count, chip, follow, digits, children, rows: vi
 				tabIndex={0}
 				aria-label={`${count} pages; scroll for more`}
 				style={{ maxHeight: metrics ? `calc(${visibleRows * metrics.rowHeight}px + 0.35rem)` : `${visibleRows * ROW_ESTIMATE_EM}em` }}
-				onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}
+				onScroll={(event) => {
+					boxScrollTop.current = event.currentTarget.scrollTop;
+					setScrollTop(boxScrollTop.current);
+				}}
 			>
 				<ol className="pl-step-chips pl-step-windowed" data-testid={testId} ref={list} style={style} data-first={first} data-end={end}>
 					{drawn}

@@ -11,6 +11,7 @@
  * Reads only the snapshot (counters, countersBefore: kept per step by the
  * core's recorded run) and the whole run's final counters.
  */
+import { memo } from 'react';
 import type { PolicyInfo, Snapshot } from '../../wasm/protocol';
 import { linuxShaped } from './PageChip';
 
@@ -47,7 +48,8 @@ interface Props {
 	whole: Record<string, number>;
 }
 
-export function CountersPanel({ policy, snapshot, whole }: Props) {
+/* Memoized: it reads only the snapshot, which changes once a step. */
+export const CountersPanel = memo(function CountersPanel({ policy, snapshot, whole }: Props) {
 	if (!policy.counters.length) return null;
 	const { shown, alwaysZero } = countersShown(policy, whole);
 	const kernel = linuxShaped(policy);
@@ -83,4 +85,4 @@ export function CountersPanel({ policy, snapshot, whole }: Props) {
 			)}
 		</section>
 	);
-}
+});

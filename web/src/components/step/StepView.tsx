@@ -6,7 +6,7 @@
  * worker for the snapshot of that step and shows it when it arrives, so
  * `structure`'s data-step can lag the counter for a moment but never shows
  * a mix of two steps.  The snapshots of the steps either side of the shown
- * one are fetched ahead, so a single step forward or back usually commits
+ * one (two ahead) are fetched ahead, so a single step forward or back usually commits
  * the structure with the grid, without waiting for the worker.  Arriving at step k from step k-1 animates what the
  * events of step k say happened; any other jump redraws without animation.
  *
@@ -89,9 +89,15 @@ function predictionForKey(key: string, run: Run, step: number): Prediction | nul
 	return page === undefined ? null : { hit: false, victim: page };
 }
 
-/* Cached snapshots around the shown step, so that a step forward or back draws at once. */
+/*
+ * Cached snapshots around the shown step, so that a step forward or back
+ * draws at once.  Two steps ahead: stepping on before the worker answered
+ * for the next step (a clicker pressed twice, a busy machine) would draw
+ * the step twice, the grid first and the structure when its snapshot
+ * arrives.
+ */
 const SNAPSHOT_CACHE_LIMIT = 8;
-const NEIGHBOURS = [1, -1];
+const NEIGHBOURS = [1, 2, -1];
 
 /** What the structure shows at `step` given what it showed before (`before`). */
 function shownAt(before: Shown | null, run: Run, step: number, snapshot: Snapshot): Shown {
@@ -260,19 +266,24 @@ export function StepView({ run, step: requested, onStep, lecture, hideAnswers, p
 
 	const resident = step > 0 ? timeline.column(step - 1).rows.filter((p) => p !== null).length : 0;
 	const reference = step > 0 ? timeline.reference(step) : null;
-	const narration = useMemo(
-		() =>
-			step === 0
-				? `Memory is empty: ${run.scenario.frames} frames, ${total} references to come. Step forward to process the first.`
-				: narrate(run.policy, timeline.log.eventsOfStep(step), {
-						resident,
-						write: run.result.trace.writes[step - 1] === 1,
-						lengthsAfter: timeline.listLengths(step),
-						fieldMax: run.fieldMax,
-						nextUse: (page) => timeline.nextUse(page, step),
-					}),
-		[run, timeline, step, total, resident],
-	);
+	/* Lecture mode shows runs of like Linux clauses folded (four lines on a projector); a screen reader always hears every clause. */
+	const [narration, shownNarration] = useMemo(() => {
+		if (step === 0) {
+			const empty = `Memory is empty: ${run.scenario.frames} frames, ${total} references to come. Step forward to process the first.`;
+			return [empty, empty];
+		}
+		const tell = (fold: boolean) =>
+			narrate(run.policy, timeline.log.eventsOfStep(step), {
+				resident,
+				write: run.result.trace.writes[step - 1] === 1,
+				lengthsAfter: timeline.listLengths(step),
+				fieldMax: run.fieldMax,
+				nextUse: (page) => timeline.nextUse(page, step),
+				fold,
+			});
+		const full = tell(false);
+		return [full, lecture ? tell(true) : full];
+	}, [run, timeline, step, total, resident, lecture]);
 	const animation = { '--anim-ms': `${Math.round(Math.min(700, 800 / speed))}ms` } as CSSProperties;
 	const full = run.result.stats;
 	const wholeFaults = full.misses.toLocaleString('en');
@@ -361,7 +372,17 @@ export function StepView({ run, step: requested, onStep, lecture, hideAnswers, p
 			)}
 			{predict && <PredictPanel timeline={timeline} step={step} {...predictions} onPredict={predictions.setPrediction} />}
 			<p className="pl-step-narration" data-testid="narration" aria-live="polite">
-				{step > 0 && <span className="pl-step-tag">{step}.</span>} {narration}
+				{step > 0 && <span className="pl-step-tag">{step}.</span>}{' '}
+				{shownNarration === narration ? (
+					narration
+				) : (
+					<>
+						<span aria-hidden="true" data-testid="narration-folded">
+							{shownNarration}
+						</span>
+						<span className="pl-visually-hidden">{narration}</span>
+					</>
+				)}
 			</p>
 			<div className="pl-step-panels">
 				<section className="pl-step-panel pl-step-grid-panel">

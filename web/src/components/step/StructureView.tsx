@@ -7,6 +7,7 @@
  * (hands, list names), never from its name.  Below the chips, a legend of
  * their flag letters (the clock face has its own legend).
  */
+import { memo } from 'react';
 import { ClockFace } from './ClockFace';
 import { ClockProFace, isMergedClock } from './ClockProFace';
 import { Lanes, lanePairs } from './Lanes';
@@ -27,7 +28,8 @@ export function drawingFor(props: Pick<DrawingProps, 'policy' | 'frames'>): Draw
 	return 'lists';
 }
 
-export function StructureView(props: DrawingProps & { step: number }) {
+/* Memoized: a render that changes the step before its snapshot arrives (the grid, the narration) leaves the drawing alone. */
+export const StructureView = memo(function StructureView(props: DrawingProps & { step: number }) {
 	const drawing = drawingFor(props);
 	return (
 		<div className={`pl-step-structure pl-step-${drawing}`} data-testid="structure" data-step={String(props.step)}>
@@ -38,4 +40,4 @@ export function StructureView(props: DrawingProps & { step: number }) {
 			{drawing !== 'clock' && drawing !== 'clockpro' && <FlagLegend policy={props.policy} />}
 		</div>
 	);
-}
+});
