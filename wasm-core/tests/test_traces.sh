@@ -70,6 +70,19 @@ pagelab run --policy lru --frames 40 --trace "$tmp/m.txt"
 [ "$(misses)" = "$binary" ] || problem "binary gave $binary misses, text $(misses)"
 done_
 
+test_case "convert writes into a FIFO or device in place, never replacing it with a file"
+pagelab gen uniform --memory 16 --length 300 -o "$tmp/f.txt"
+mkfifo "$tmp/fifo"
+timeout 10 cat "$tmp/fifo" >"$tmp/through-fifo.txt" &
+reader=$!
+pagelab convert --trace "$tmp/f.txt" -o "$tmp/fifo"
+expect_status 0
+wait "$reader"
+[ -p "$tmp/fifo" ] || problem "the FIFO was replaced by a file"
+[ ! -e "$tmp/fifo.partial" ] || problem "a partial file was left beside the FIFO"
+grep -v '^#' "$tmp/f.txt" | cmp -s - "$tmp/through-fifo.txt" || problem "the reader of the FIFO did not get the trace"
+done_
+
 test_case "a gzip-compressed Lackey trace is detected, reported and read page by page"
 printf '==9== Lackey\nI  04000ba0,3\n S 1fff000ffc,8\nI  04000ba3,2\n L 04000ba8,4\n' | gzip >"$tmp/l.gz"
 pagelab run --policy lru --frames 2 --trace "$tmp/l.gz" --json

@@ -5,11 +5,13 @@
  * pagelab's binary format, a batch at a time: memory stays constant
  * however long the trace.  The output file is written beside its final
  * name and renamed only when complete, so a failed conversion never
- * leaves a truncated trace under the name asked for.
+ * leaves a truncated trace under the name asked for; a device or a FIFO
+ * (-o /dev/null) is written in place, never replaced by a file.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -65,6 +67,7 @@ static int convert_main(const struct cli_args *a)
 {
 	const char *path = cli_value(a, "-o");
 	char partial[4096];
+	struct stat target;
 	struct pl_reader *r;
 	enum pl_format to;
 	uint64_t count = 0;
@@ -81,7 +84,12 @@ static int convert_main(const struct cli_args *a)
 	if ((ret = cli_open_reader(a, &r)))
 		return ret;
 	if (path && strcmp(path, "-")) {
-		snprintf(partial, sizeof(partial), "%s.partial", path);
+		/* a device or a FIFO (-o /dev/null) is written in place: renaming the
+		 * finished file over it would replace the device with a file */
+		if (stat(path, &target) || S_ISREG(target.st_mode))
+			snprintf(partial, sizeof(partial), "%s.partial", path);
+		else
+			snprintf(partial, sizeof(partial), "%s", path);
 		if (!(out = fopen(partial, "wb"))) {
 			pl_reader_close(r);
 			return cli_fail("%s: %s", partial, strerror(errno));
@@ -93,9 +101,9 @@ static int convert_main(const struct cli_args *a)
 	if (out != stdout) {
 		if (fclose(out) && !ret)
 			ret = cli_fail("%s: %s", path, strerror(errno));
-		if (!ret && rename(partial, path))
+		if (!ret && strcmp(partial, path) && rename(partial, path))
 			ret = cli_fail("%s: %s", path, strerror(errno));
-		if (ret)
+		if (ret && strcmp(partial, path))
 			remove(partial);
 	}
 	if (!ret)
