@@ -9,6 +9,7 @@
  * (-o /dev/null) is written in place, never replaced by a file.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -68,6 +69,7 @@ static int convert_main(const struct cli_args *a)
 	const char *path = cli_value(a, "-o");
 	char partial[4096];
 	struct stat target;
+	bool in_place = false;
 	struct pl_reader *r;
 	enum pl_format to;
 	uint64_t count = 0;
@@ -86,10 +88,8 @@ static int convert_main(const struct cli_args *a)
 	if (path && strcmp(path, "-")) {
 		/* a device or a FIFO (-o /dev/null) is written in place: renaming the
 		 * finished file over it would replace the device with a file */
-		if (stat(path, &target) || S_ISREG(target.st_mode))
-			snprintf(partial, sizeof(partial), "%s.partial", path);
-		else
-			snprintf(partial, sizeof(partial), "%s", path);
+		in_place = !stat(path, &target) && !S_ISREG(target.st_mode);
+		snprintf(partial, sizeof(partial), in_place ? "%s" : "%s.partial", path);
 		if (!(out = fopen(partial, "wb"))) {
 			pl_reader_close(r);
 			return cli_fail("%s: %s", partial, strerror(errno));
@@ -101,9 +101,9 @@ static int convert_main(const struct cli_args *a)
 	if (out != stdout) {
 		if (fclose(out) && !ret)
 			ret = cli_fail("%s: %s", path, strerror(errno));
-		if (!ret && strcmp(partial, path) && rename(partial, path))
+		if (!ret && !in_place && rename(partial, path))
 			ret = cli_fail("%s: %s", path, strerror(errno));
-		if (ret && strcmp(partial, path))
+		if (ret && !in_place)
 			remove(partial);
 	}
 	if (!ret)
