@@ -11,7 +11,8 @@ Interface:
                                          pristine + base patch left it (None: new file)
         .layers                          host directories stacked at /build, top first
     SubmissionBuild(tree, log)           one grade's own build directory (context manager:
-                                         made empty, removed afterwards)
+                                         made empty, removed afterwards; one left by a
+                                         killed grade is removed when the next one starts)
         .overlay(contents)               writes the files that differ from their start
         .build() -> BuildResult          incremental `make bzImage` (and `modules` when the
                                          assignment lists some) in the sandbox;
@@ -420,23 +421,57 @@ class AssignmentTree:
 IMAGE = "arch/x86/boot/bzImage"
 
 
+# held (flock) by the grade that owns a build directory, for as long as it lives
+BUILD_OWNER = ".owner"
+
+
+def remove_abandoned_builds(root):
+	"""Removes the build directories of grades that were killed before they could clean up.
+
+	The kernel drops a grade's flock when the grade dies, however it dies, so a directory
+	whose owner lock can be taken belongs to nobody.  A directory without an owner file is
+	one that is being made right now and is left alone."""
+	for directory in root.iterdir():
+		try:
+			owner = open(directory / BUILD_OWNER, "r")
+		except OSError:
+			continue
+		with owner:
+			try:
+				fcntl.flock(owner, fcntl.LOCK_EX | fcntl.LOCK_NB)
+			except BlockingIOError:
+				continue
+			remove_tree(directory)
+
+
 class SubmissionBuild:
-	"""One grade's build directory under builds/: empty at the start, removed at the end."""
+	"""One grade's build directory under builds/: empty at the start, removed at the end.
+
+	While the grade runs it holds the lock on the directory's owner file; a directory left
+	behind by a killed grade is removed by the next grade that starts."""
 
 	def __init__(self, tree, log):
 		self.tree = tree
 		self.log = log
 		self.directory = None
+		self.owner = None
 		self.changed = []
 
 	def __enter__(self):
 		root = cache_dir() / "builds"
 		root.mkdir(exist_ok=True)
+		remove_abandoned_builds(root)
 		self.directory = Path(tempfile.mkdtemp(prefix=f"{self.tree.assignment.name}-", dir=root))
+		# locked before it takes its name, so no sweep can find it unlocked
+		unnamed = self.directory / (BUILD_OWNER + ".new")
+		self.owner = open(unnamed, "w")
+		fcntl.flock(self.owner, fcntl.LOCK_EX)
+		unnamed.rename(self.directory / BUILD_OWNER)
 		return self
 
 	def __exit__(self, *exc):
 		remove_tree(self.directory)
+		self.owner.close()
 
 	def overlay(self, contents):
 		"""Writes each student file that differs from its start into this build's upper."""

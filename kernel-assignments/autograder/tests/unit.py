@@ -6,8 +6,10 @@ import json
 import os
 import subprocess
 import tempfile
+import types
 import zipfile
 from pathlib import Path
+from unittest import mock
 
 import assignment as assignments
 import gradelib
@@ -247,6 +249,38 @@ def compiler_lines_filtered():
 	lines = kbuild.compiler_lines(output)
 	expect(lines[0].startswith("kernel/pagelab_selftest.c:15:9: error"), lines)
 	expect(not any(line.startswith("  CC") or "Entering" in line for line in lines), lines)
+
+
+# a grade that makes its build directory, says where, and is killed before it can clean up
+KILLED_GRADE = """
+import os, signal, sys, types
+import kbuild
+tree = types.SimpleNamespace(assignment=types.SimpleNamespace(name="killed"))
+build = kbuild.SubmissionBuild(tree, None).__enter__()
+(build.directory / "upper").mkdir()
+print(build.directory, flush=True)
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+@check("a build directory left by a killed grade is removed when the next grade starts;"
+       " a running grade's is kept")
+def killed_grade_cleaned_up():
+	with tempfile.TemporaryDirectory() as cache:
+		environment = dict(os.environ, PAGELAB_CACHE=cache)
+		killed = subprocess.run(["python3", "-c", KILLED_GRADE], cwd=AUTOGRADER, env=environment,
+					text=True, stdout=subprocess.PIPE)
+		left = Path(killed.stdout.strip())
+		expect(killed.returncode == -9 and left.is_dir(),
+		       f"the killed grade left no directory: {killed.returncode} {killed.stdout!r}")
+		tree = types.SimpleNamespace(assignment=types.SimpleNamespace(name="next"))
+		with mock.patch.dict(os.environ, PAGELAB_CACHE=cache):
+			with kbuild.SubmissionBuild(tree, None) as running:
+				expect(not left.exists(), f"{left} is still there after the next grade started")
+				with kbuild.SubmissionBuild(tree, None) as concurrent:
+					expect(running.directory.is_dir(),
+					       "a second grade removed the build directory of a running one")
+				expect(not concurrent.directory.exists(), "a finished grade left its directory")
 
 
 def selftest():
