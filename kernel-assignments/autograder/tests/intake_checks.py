@@ -40,15 +40,14 @@ def selftest(limits=None):
 	"""The self-test assignment, or a copy of its descriptor with LIMITS."""
 	if limits is None:
 		return assignments.load_assignment(SELFTEST)
-	directory = Path(tempfile.mkdtemp(prefix="pagelab-limits-"))
 	fields = json.loads((SELFTEST / "assignment.json").read_text())
 	fields = {"name": "selftest", "student_files": fields["student_files"],
 		  "tests": "tests.py", "limits": limits}
-	(directory / "tests.py").write_text("")
-	(directory / "assignment.json").write_text(json.dumps(fields))
-	loaded = assignments.load_assignment(directory)
-	shutil.rmtree(directory)
-	return loaded
+	with tempfile.TemporaryDirectory(prefix="pagelab-limits-") as name:
+		directory = Path(name)
+		(directory / "tests.py").write_text("")
+		(directory / "assignment.json").write_text(json.dumps(fields))
+		return assignments.load_assignment(directory)
 
 
 def start_version(path):
