@@ -10,7 +10,6 @@ import importlib.util
 import io
 import json
 import os
-import shutil
 import signal
 import socket
 import stat
