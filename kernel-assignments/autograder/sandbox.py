@@ -43,6 +43,7 @@ wall limit by more than a second; output beyond the cap is never held in memory.
 """
 import os
 import signal
+import stat
 import subprocess
 import threading
 import time
@@ -311,7 +312,31 @@ def available():
 	return _state["probe"] or None
 
 
+# bwrap's /dev binds the host's device nodes; Kbuild's compiler tests compile /dev/null
+NULL_DEVICE = "/dev/null"
+
+
+def null_device_problem():
+	"""None when NULL_DEVICE is the null device (char 1:3), else what it is instead.
+
+	A /dev/null that something replaced with a regular file makes every Kbuild compiler
+	test fail, so flags change and each build silently recompiles the whole kernel."""
+	try:
+		status = os.stat(NULL_DEVICE)
+	except OSError as error:
+		return f"{NULL_DEVICE} is missing ({error.strerror})"
+	if stat.S_ISCHR(status.st_mode) and os.major(status.st_rdev) == 1 and \
+	   os.minor(status.st_rdev) == 3:
+		return None
+	kind = "a regular file" if stat.S_ISREG(status.st_mode) else "not the null device"
+	return (f"{NULL_DEVICE} on this machine is {kind}; every build would see it and recompile"
+		f" the whole kernel. As root: rm {NULL_DEVICE} && mknod -m 666 {NULL_DEVICE} c 1 3")
+
+
 def probe():
+	problem = null_device_problem()
+	if problem:
+		return problem
 	for tool in ("bwrap", "unshare", "prlimit"):
 		if not any(Path(d, tool).exists() for d in PATH.split(":")):
 			return f"{tool} is not installed (scripts/setup.sh kernel installs it)"

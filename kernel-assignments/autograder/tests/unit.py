@@ -17,6 +17,7 @@ import initramfs
 import kbuild
 import qemu
 import results
+import sandbox
 import submission as submissions
 from harness import check, expect
 from report import gradescope_json, text_report
@@ -249,6 +250,15 @@ def compiler_lines_filtered():
 	lines = kbuild.compiler_lines(output)
 	expect(lines[0].startswith("kernel/pagelab_selftest.c:15:9: error"), lines)
 	expect(not any(line.startswith("  CC") or "Entering" in line for line in lines), lines)
+
+
+@check("a /dev/null replaced by a regular file stops the grader with how to restore it")
+def broken_null_device_refused():
+	expect(sandbox.null_device_problem() is None, sandbox.null_device_problem())
+	with tempfile.NamedTemporaryFile() as regular:
+		with mock.patch.object(sandbox, "NULL_DEVICE", regular.name):
+			problem = sandbox.null_device_problem()
+	expect(problem and "a regular file" in problem and "mknod" in problem, problem)
 
 
 # a grade that makes its build directory, says where, and is killed before it can clean up
