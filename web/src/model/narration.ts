@@ -22,14 +22,18 @@
  * at 4096 frames) ends with a count of the rest, so a sentence stays
  * readable and cheap however large the step.
  *
- * With `fold` (lecture mode, where a projector shows four lines of a
+ * With `fold` (lecture mode, where a projector shows a few lines of a
  * narrow column), Linux's clauses take their short form, the rule in a few
- * words ("page 37 reclaimed from the tail of inactive_anon (accessed bit
- * clear), shadow at 108", as its chip reads), and runs of them that differ
- * only in their page fold into one: "12 pages (4101, 4102, 4103…)
- * deactivated to inactive_file (inactive list low)" for twelve clauses,
- * the shadow entries' eviction counters as a range.  The full sentence
- * stays the one a screen reader reads.
+ * words ("page 37 reclaimed from inactive_anon (accessed bit clear),
+ * shadow at 108", as its chip reads; the drawing labels the tail reclaim
+ * takes from), and the clauses of a step
+ * that differ only in their page fold into one, told where the first of
+ * them falls: "12 pages (4101, 4102, 4103…) deactivated to inactive_file
+ * (inactive list low)" for twelve clauses, the shadow entries' eviction
+ * counters as a range.  A reclaim walk that keeps, activates and keeps
+ * again is told as one "kept" and one "activated" clause: each rule once,
+ * however the walk interleaved them.  The full sentence, in the order the
+ * policy acted, stays the one a screen reader reads.
  */
 import type { PageNumber, PolicyEvent, PolicyInfo } from '../wasm/protocol';
 
@@ -77,6 +81,7 @@ export interface NarrationContext {
 }
 
 type Story = { page: PageNumber | null; events: PolicyEvent[] };
+type Phase = 'hit' | 'reclaim' | 'fault';
 
 function listName(policy: PolicyInfo, list: number): string {
 	return policy.lists[list]?.name ?? `list ${list}`;
@@ -128,7 +133,7 @@ function withFields(policy: PolicyInfo, sets: PolicyEvent[]): string {
  * `phase` says where in the step the story sits: after a hit, inside the
  * reclaim a fault started, or bringing the faulting page in.
  */
-function linuxClause(policy: PolicyInfo, story: Story, phase: 'hit' | 'reclaim' | 'fault', ctx: NarrationContext): string | null {
+function linuxClause(policy: PolicyInfo, story: Story, phase: Phase, ctx: NarrationContext): string | null {
 	const page = story.page as PageNumber;
 	const move = story.events.find((e) => e.kind === 'move');
 	const evict = story.events.find((e) => e.kind === 'evict');
@@ -137,7 +142,7 @@ function linuxClause(policy: PolicyInfo, story: Story, phase: 'hit' | 'reclaim' 
 	if (evict) {
 		const shadow = insert && policy.lists[insert.arg]?.ghost ? setOf(policy, story, 'eviction') : undefined;
 		const list = listName(policy, evict.arg);
-		if (short) return `page ${page} reclaimed from the tail of ${list} (accessed bit clear)${evict.a ? ', written back' : ''}${shadow ? `, shadow at ${shadow.b}` : ''}`;
+		if (short) return `page ${page} reclaimed from ${list} (accessed bit clear)${evict.a ? ', written back' : ''}${shadow ? `, shadow at ${shadow.b}` : ''}`;
 		const dirty = evict.a ? ', written back (dirty)' : '';
 		const left = shadow ? `; shadow entry left with eviction counter ${shadow.b}` : '';
 		return `page ${page} at the tail of ${list}, accessed bit clear → reclaimed (shrink_folio_list, pgsteal)${dirty}${left}`;
@@ -147,7 +152,7 @@ function linuxClause(policy: PolicyInfo, story: Story, phase: 'hit' | 'reclaim' 
 		const to = listName(policy, move.arg);
 		if (isInactive(from) && isActive(to)) {
 			if (phase === 'hit') return `referenced bit set on ${from} → promoted to ${to} (mark_page_accessed${short ? '' : ' → folio_activate, pgactivate'})`;
-			if (short) return `page ${page} activated from the tail of ${from} (accessed and referenced)`;
+			if (short) return `page ${page} activated from ${from} (accessed and referenced)`;
 			return `page ${page} at the tail of ${from}, accessed and referenced → activated to ${to} (folio_check_references: activate, pgactivate)`;
 		}
 		if (isActive(from) && isInactive(to)) {
@@ -238,17 +243,20 @@ export function narrate(policy: PolicyInfo, events: PolicyEvent[], ctx: Narratio
 	const clauses: string[] = [];
 	const linux = policy.lists.some((l) => isActive(l.name)) && policy.lists.some((l) => isInactive(l.name));
 	const stories = storiesOf(events, linux);
+	const phases = linux ? phasesOf(policy, stories) : [];
+	/* Stories already told in a folded clause (lecture mode's Linux clauses). */
+	const told = new Set<number>();
 	const lastSet = new Map<PageNumber, PolicyEvent>();
-	let phase: 'hit' | 'reclaim' | 'fault' = 'hit';
-	let referenced: PageNumber | null = null;
 	let i = 0;
 	while (i < stories.length && clauses.length < MAX_CLAUSES) {
+		if (told.has(i)) {
+			i++;
+			continue;
+		}
 		const story = stories[i];
 		const e = story.events[0];
 		const page = story.page as PageNumber;
 		if (e.kind === 'hit' || e.kind === 'miss') {
-			referenced = page;
-			phase = e.kind === 'hit' ? 'hit' : 'reclaim';
 			const head = `page ${page}: ${e.kind === 'hit' ? 'hit' : ctx.fold && linux ? 'miss' : 'miss (page fault)'}${ctx.write ? ' (write)' : ''}`;
 			/* The hit's own changes follow as the next story of the same page. */
 			const next = stories[i + 1];
@@ -263,14 +271,11 @@ export function narrate(policy: PolicyInfo, events: PolicyEvent[], ctx: Narratio
 			i++;
 			continue;
 		}
-		if (page === referenced && phase === 'reclaim' && story.events.some((x) => x.kind === 'insert' || (x.kind === 'set' && fieldName(policy, x.arg) === 'refault_distance')))
-			phase = 'fault';
 		if (linux) {
-			const clause = linuxClause(policy, story, phase, ctx);
+			const clause = linuxClause(policy, story, phases[i], ctx);
 			if (clause) {
-				const run = ctx.fold ? linuxRun(policy, stories, i, clause, phase, ctx) : { clause, end: i + 1 };
-				clauses.push(run.clause);
-				i = run.end;
+				clauses.push(ctx.fold ? linuxFold(policy, stories, phases, i, clause, told, ctx) : clause);
+				i++;
 				continue;
 			}
 		}
@@ -278,8 +283,28 @@ export function narrate(policy: PolicyInfo, events: PolicyEvent[], ctx: Narratio
 		clauses.push(folded.clause);
 		i = folded.end;
 	}
-	if (i < stories.length) clauses.push(restCount(stories.slice(i)));
+	const rest = stories.filter((_, k) => k >= i && !told.has(k));
+	if (rest.length) clauses.push(restCount(rest));
 	return clauses.filter((c) => c).join('; ');
+}
+
+/*
+ * Where in a Linux step each story sits: after a hit, inside the reclaim a
+ * fault started, or (from the faulting page's insertion or refault on)
+ * bringing the faulting page in.
+ */
+function phasesOf(policy: PolicyInfo, stories: Story[]): Phase[] {
+	let phase: Phase = 'hit';
+	let referenced: PageNumber | null = null;
+	return stories.map(({ page, events }) => {
+		const e = events[0];
+		if (e.kind === 'hit' || e.kind === 'miss') {
+			referenced = page;
+			phase = e.kind === 'hit' ? 'hit' : 'reclaim';
+		} else if (page === referenced && phase === 'reclaim' && events.some((x) => x.kind === 'insert' || (x.kind === 'set' && fieldName(policy, x.arg) === 'refault_distance')))
+			phase = 'fault';
+		return phase;
+	});
 }
 
 /* A Linux clause with its page and eviction counter taken out: clauses of one template say the same of different pages. */
@@ -289,36 +314,38 @@ function template(clause: string, page: PageNumber): string {
 }
 
 /*
- * The run of stories from i whose Linux clauses share the template of
- * story i's `clause`, told as one: "N pages (…) at the tail of …", the
- * shadow entries' eviction counters "a–b".  A run of one is the clause.
+ * Story i's Linux `clause` told together with every later story of the
+ * step whose clause shares its template (each marked `told`): "N pages (…)
+ * at the tail of …", the shadow entries' eviction counters "a–b".  A
+ * clause no other story shares is told as it is.
  */
-function linuxRun(
+function linuxFold(
 	policy: PolicyInfo,
 	stories: Story[],
+	phases: Phase[],
 	i: number,
 	clause: string,
-	phase: 'hit' | 'reclaim' | 'fault',
+	told: Set<number>,
 	ctx: NarrationContext,
-): { clause: string; end: number } {
+): string {
 	const first = stories[i].page as PageNumber;
 	const shape = template(clause, first);
-	if (!shape.startsWith('{pages} ')) return { clause, end: i + 1 };
+	if (!shape.startsWith('{pages} ')) return clause;
 	const pages = [first];
 	const counters = [COUNTER.exec(clause)?.[1]];
-	let end = i + 1;
-	for (; end < stories.length; end++) {
-		const page = stories[end].page;
-		const next = page === null ? null : linuxClause(policy, stories[end], phase, ctx);
-		if (page === null || next === null || template(next, page) !== shape) break;
+	for (let k = i + 1; k < stories.length; k++) {
+		const page = stories[k].page;
+		if (page === null || told.has(k) || stories[k].events[0].kind === 'hit' || stories[k].events[0].kind === 'miss') continue;
+		const next = linuxClause(policy, stories[k], phases[k], ctx);
+		if (next === null || template(next, page) !== shape) continue;
+		told.add(k);
 		pages.push(page);
 		counters.push(COUNTER.exec(next)?.[1]);
 	}
-	if (pages.length === 1) return { clause, end };
+	if (pages.length === 1) return clause;
 	const range = counters[0] === counters[counters.length - 1] ? counters[0] : `${counters[0]}–${counters[counters.length - 1]}`;
 	const some = pages.length <= 3 ? pages.join(', ') : `${pages.slice(0, 3).join(', ')}…`;
-	const folded = shape.replace('{pages} ', `${pages.length} pages (${some}) `).replace('shadow at {counter}', `shadows at ${range}`);
-	return { clause: folded, end };
+	return shape.replace('{pages} ', `${pages.length} pages (${some}) `).replace('shadow at {counter}', `shadows at ${range}`);
 }
 
 /* "and 212 more changes: 30 evictions, 40 moves, 142 field changes". */

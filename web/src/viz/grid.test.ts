@@ -6,9 +6,19 @@ describe('the grid\'s columns on screen', () => {
 		expect(gridWindow(3, 10, 12)).toEqual({ first: 1, last: 10 });
 	});
 
-	it('keep the current step two thirds of the way across, and end at the last step', () => {
-		expect(gridWindow(50, 100, 12)).toEqual({ first: 42, last: 53 });
+	it('put the current step a third of the way across, and end at the last step', () => {
+		expect(gridWindow(50, 100, 12)).toEqual({ first: 46, last: 57 });
 		expect(gridWindow(100, 100, 12)).toEqual({ first: 89, last: 100 });
+	});
+
+	it('stay put while the step walks across them, one column of what is coming always shown, then move a page', () => {
+		expect(gridWindow(51, 100, 12, 46)).toEqual({ first: 46, last: 57 });
+		expect(gridWindow(56, 100, 12, 46)).toEqual({ first: 46, last: 57 });
+		expect(gridWindow(57, 100, 12, 46)).toEqual({ first: 53, last: 64 });
+		/* A step back before the window, or a jump, moves it too. */
+		expect(gridWindow(45, 100, 12, 46)).toEqual({ first: 41, last: 52 });
+		expect(gridWindow(99, 100, 12, 89)).toEqual({ first: 89, last: 100 });
+		expect(gridWindow(100, 100, 12, 89)).toEqual({ first: 89, last: 100 });
 	});
 });
 

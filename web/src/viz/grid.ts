@@ -2,12 +2,17 @@
  * grid.ts - which columns of the textbook frame grid are on screen.
  *
  * The grid shows at most `width` columns.  The window keeps the current
- * step's column visible, two thirds of the way across when it can, so the
- * audience sees what led up to the step and a little of what is coming.
+ * step's column visible with at least one column of what is coming, and
+ * stays where it was (`previousFirst`) while the step walks across it, as
+ * a page of a textbook's grid stays put: a step forward changes two
+ * columns, not every column's place (nothing to lay out and paint again
+ * but those two).  When the step leaves it, the window moves a page, the
+ * step a third of the way across, so the audience sees what led up to it.
  */
-export function gridWindow(step: number, total: number, width: number): { first: number; last: number } {
+export function gridWindow(step: number, total: number, width: number, previousFirst = 0): { first: number; last: number } {
 	if (total <= width) return { first: 1, last: total };
-	const first = Math.min(Math.max(1, step - Math.floor((width * 2) / 3)), total - width + 1);
+	const stays = previousFirst >= 1 && previousFirst + width - 1 <= total && step >= previousFirst && step <= Math.min(total, previousFirst + width - 2);
+	const first = stays ? previousFirst : Math.min(Math.max(1, step - Math.floor(width / 3)), total - width + 1);
 	return { first, last: first + width - 1 };
 }
 

@@ -64,15 +64,22 @@ export function FitBox({ fit, rows: mostRows, resetFor, children }: Props) {
 			}
 			const height = state.scale * inner.scrollHeight;
 			const tooTall = height > outer.clientHeight + 1;
-			if (tooTall && state.rows !== undefined && state.rows > 1) show(state.rows - 1, 1);
-			else if (tooTall || height < 0.9 * outer.clientHeight)
+			if (tooTall && state.rows !== undefined && state.rows > 1) {
+				show(state.rows - 1, 1);
+				/* Measured again once drawn: a row fewer may not change the content's size (no list used it), which no observer would report. */
+				frame = requestAnimationFrame(measure);
+			} else if (tooTall || height < 0.9 * outer.clientHeight)
 				show(state.rows, Math.max(MIN_SCALE, Math.min(1, (outer.clientHeight / Math.max(1, inner.scrollHeight)) * 0.98)));
 		};
+		let frame = 0;
 		measure();
 		const observer = new ResizeObserver(measure);
 		observer.observe(outer);
 		observer.observe(inner);
-		return () => observer.disconnect();
+		return () => {
+			cancelAnimationFrame(frame);
+			observer.disconnect();
+		};
 	}, [fit, mostRows, resetFor]);
 	if (!fit) return <>{children(undefined)}</>;
 	return (

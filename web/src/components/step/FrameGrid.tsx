@@ -215,11 +215,14 @@ function useRowRoom(fit: boolean) {
 
 export function FrameGrid({ timeline, step, columns, fit = false, onPick }: Props) {
 	const digits = useMemo(() => widestPage(timeline.pages), [timeline]);
-	const { first, last } = gridWindow(Math.max(step, 1), timeline.steps, columns);
+	/* The column window and the row window each stay put while the step stays inside them (viz/grid.ts). */
+	const previousColumn = useRef(0);
+	const { first, last } = gridWindow(Math.max(step, 1), timeline.steps, columns, previousColumn.current);
 	const { wrap, room } = useRowRoom(fit);
 	const previousFirst = useRef(0);
 	const shownRows = fit && Number.isFinite(room) ? rowWindow(timeline.frames, room, touchedFrame(timeline, step), previousFirst.current) : null;
 	useLayoutEffect(() => {
+		previousColumn.current = first;
 		if (shownRows) previousFirst.current = shownRows.first;
 	});
 	const rowsShown = shownRows ? shownRows.last - shownRows.first + 1 : Math.min(timeline.frames, MAX_GRID_ROWS);

@@ -11,6 +11,7 @@ import type { DrawingProps } from './ListsView';
 import { EvictedGhosts, ListRow, followedIndex, marksFor } from './ListsView';
 import { PageChip } from './PageChip';
 import { ChipList } from './ChipList';
+import { Shortened } from '../Shortened';
 
 /** Pairs of (active, inactive) list indexes by type suffix, e.g. file: [3, 2]. */
 export function lanePairs(names: string[]): Array<{ type: string; active: number; inactive: number }> {
@@ -34,7 +35,16 @@ function Lane(props: DrawingProps & { list: number; kind: 'active' | 'inactive' 
 				<span className="pl-step-count">{snapshot.lists[list].length}</span>
 				<span className="pl-step-ends">
 					<span className="pl-step-head-end">head: newest → </span>
-					{kind === 'inactive' ? 'tail: evict from here' : 'tail: deactivated first'}
+					{/* A 4:3 projector's narrower column shows "tail: evict", "tail: deactivated". */}
+					{kind === 'inactive' ? (
+						<Shortened full="tail: evict from here">
+							tail: evict<span className="pl-step-narrow-hidden"> from here</span>
+						</Shortened>
+					) : (
+						<Shortened full="tail: deactivated first">
+							tail: deactivated<span className="pl-step-narrow-hidden"> first</span>
+						</Shortened>
+					)}
 				</span>
 			</header>
 			<ChipList

@@ -96,6 +96,8 @@ function predictionForKey(key: string, run: Run, step: number): Prediction | nul
  * the step twice, the grid first and the structure when its snapshot
  * arrives.
  */
+/* A 4:3 projector (lecture.css's max-width: 1100px), where lecture mode's two columns share the width half and half. */
+const NARROW_PROJECTOR_PX = 1100;
 const SNAPSHOT_CACHE_LIMIT = 8;
 const NEIGHBOURS = [1, 2, -1];
 
@@ -295,12 +297,13 @@ export function StepView({ run, step: requested, onStep, lecture, hideAnswers, p
 	/*
 	 * As many grid columns as fit at the widest page number's width: in
 	 * lecture mode the grid has the left column, 45% of the view's width
-	 * (lecture.css; the structure the rest), elsewhere the whole width (the
-	 * structure wraps below it).
+	 * (half of it on a 4:3 projector; lecture.css; the structure the rest),
+	 * elsewhere the whole width (the structure wraps below it).
 	 */
 	const digits = useMemo(() => widestPage(timeline.pages), [timeline]);
 	const cellPx = viewSize.em * (digits * 0.65 + 0.9 + 0.3);
-	const gridPx = viewSize.width * (lecture ? 0.45 : 1) - 3.5 * viewSize.em;
+	const leftColumn = window.innerWidth <= NARROW_PROJECTOR_PX ? 0.5 : 0.45;
+	const gridPx = viewSize.width * (lecture ? leftColumn : 1) - 3.5 * viewSize.em;
 	const columns = viewSize.width ? Math.max(4, Math.min(lecture ? 24 : 30, Math.floor(gridPx / cellPx))) : 16;
 
 	return (
@@ -353,7 +356,8 @@ export function StepView({ run, step: requested, onStep, lecture, hideAnswers, p
 					</span>
 					<span className="pl-step-value pl-step-small" data-testid="stat-whole">
 						<Shortened full={`${wholeFaults} faults / ${wholeReferences} refs (${wholePercent}%)`}>
-							{wholeFaults} faults / {wholeReferences}
+							{wholeFaults}
+							<span className="pl-step-narrow-hidden"> faults</span> / {wholeReferences}
 							<span className="pl-step-narrow-hidden">
 								{' '}
 								refs ({wholePercent}%)
