@@ -323,7 +323,7 @@ static void counter_tick(void *state, uint32_t step)
 	vec->next_tick = now > UINT64_MAX - to_next ? UINT64_MAX : now + to_next;
 }
 
-static const struct lru_aging counter_aging = {
+static const struct lru_aging lru_variant_aging = {
 	/* the active list ages as in stock Linux (linux.c) */
 	.shrink_active = lruvec_deactivate_tail,
 	.first_deactivated = lruvec_tail_or_newcomer,
@@ -336,7 +336,7 @@ static const struct lru_aging counter_aging = {
 
 static void *counter_clock_create(struct pl_ctx *ctx, struct pl_error *err)
 {
-	struct lruvec *vec = lruvec_create(ctx, &counter_aging, LRU_RECENT + 1, err);
+	struct lruvec *vec = lruvec_create(ctx, LRU_RECENT + 1, err);
 	uint64_t period = (uint64_t)ctx->params[PERIOD_PARAM];
 
 	if (!vec)

@@ -56,14 +56,14 @@
  */
 #include "lru_lists.h"
 
-static const struct lru_aging second_chance_aging = {
+static const struct lru_aging lru_variant_aging = {
 	.shrink_active = lruvec_deactivate_tail,
 	.first_deactivated = lruvec_tail_or_newcomer,
 };
 
 static void *linux_create(struct pl_ctx *ctx, struct pl_error *err)
 {
-	return lruvec_create(ctx, &second_chance_aging, LRU_COMMON_FIELDS, err);
+	return lruvec_create(ctx, LRU_COMMON_FIELDS, err);
 }
 
 static const struct pl_param linux_params[] = { LRU_PARAMS };

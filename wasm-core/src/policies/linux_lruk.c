@@ -54,7 +54,7 @@ static bool lruk_may_activate(const struct lruvec *vec, uint32_t page)
 	return lruvec_field(vec, page, LRU_CLOSE);
 }
 
-static const struct lru_aging lruk_aging = {
+static const struct lru_aging lru_variant_aging = {
 	/* the active list ages as in stock Linux (linux.c) */
 	.shrink_active = lruvec_deactivate_tail,
 	.first_deactivated = lruvec_tail_or_newcomer,
@@ -64,7 +64,7 @@ static const struct lru_aging lruk_aging = {
 
 static void *linux_lruk_create(struct pl_ctx *ctx, struct pl_error *err)
 {
-	struct lruvec *vec = lruvec_create(ctx, &lruk_aging, LRU_CLOSE + 1, err);
+	struct lruvec *vec = lruvec_create(ctx, LRU_CLOSE + 1, err);
 
 	if (!vec)
 		return NULL;

@@ -109,7 +109,7 @@ static uint32_t rrip_first_deactivated(const struct lruvec *vec, enum lru_list_i
 	return best;
 }
 
-static const struct lru_aging rrip_aging = {
+static const struct lru_aging lru_variant_aging = {
 	.activated = rrip_activated,
 	.accessed_active = rrip_hit_active,
 	.shrink_active = rrip_shrink_active,
@@ -118,7 +118,7 @@ static const struct lru_aging rrip_aging = {
 
 static void *linux_rrip_create(struct pl_ctx *ctx, struct pl_error *err)
 {
-	struct lruvec *vec = lruvec_create(ctx, &rrip_aging, LRU_COMMON_FIELDS + 1, err);
+	struct lruvec *vec = lruvec_create(ctx, LRU_COMMON_FIELDS + 1, err);
 
 	if (vec)
 		vec->rrpv_max = (1 << ctx->params[RRPV_BITS_PARAM]) - 1;
