@@ -200,8 +200,12 @@ struct lru_aging {
 	void (*destroy)(struct lruvec *vec);
 };
 
-/* What the model keeps per page, together so that a reference touches one line. */
+/*
+ * What the model keeps per page, its list links included, together so that
+ * a reference touches one record (24 bytes), not one per array.
+ */
 struct lru_page {
+	struct pl_link link;	/* in the list `lru` (pl_rdlist_*()) */
 	uint64_t shadow;	/* nonresident_age at eviction + 1, 0: none */
 	uint8_t lru;		/* its list, LRU_SHADOW or LRU_NOT_RESIDENT */
 	bool file;		/* a file page (else anon): fixed at creation */
@@ -214,7 +218,6 @@ struct lruvec {
 	uint32_t anon_percent, swappiness, batch, wmark_low, wmark_high;
 	bool file_mapped, workingset;
 	struct pl_dlist lists[NR_LRU_ALL_LISTS];
-	struct pl_links links;
 	struct lru_page *page;	/* [npages] */
 	uint64_t count[NR_LRU_COUNTERS];
 	int64_t scan_credit[2];	/* anon, file: see scan_lru() */
@@ -247,6 +250,12 @@ struct lruvec {
 	.snapshot = lruvec_snapshot,				\
 	.read_counters = lruvec_read_counters
 
+/* The lists' links, in the pages' records. */
+static inline struct pl_record_links lru_links(const struct lruvec *vec)
+{
+	return PL_RECORD_LINKS(vec->page, link);
+}
+
 /* For the aging hooks. */
 static inline int32_t lruvec_field(const struct lruvec *vec, uint32_t page, enum lru_field f)
 {
@@ -261,7 +270,7 @@ static inline uint32_t lruvec_tail(const struct lruvec *vec, enum lru_list_id lr
 /* The neighbour of a page towards the head of its list (PL_NONE at the head). */
 static inline uint32_t lruvec_toward_head(const struct lruvec *vec, uint32_t page)
 {
-	return vec->links.link[page].prev;
+	return vec->page[page].link.prev;
 }
 
 /* The head of a list (PL_NONE if empty) and a page's neighbour toward its tail. */
@@ -272,7 +281,7 @@ static inline uint32_t lruvec_head(const struct lruvec *vec, enum lru_list_id lr
 
 static inline uint32_t lruvec_toward_tail(const struct lruvec *vec, uint32_t page)
 {
-	return vec->links.link[page].next;
+	return vec->page[page].link.next;
 }
 
 #include "lru_model.h"

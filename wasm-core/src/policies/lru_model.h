@@ -235,8 +235,8 @@ static inline void lruvec_move_head(struct lruvec *vec, uint32_t page, enum lru_
 {
 	enum lru_list_id from = vec->page[page].lru;
 
-	pl_dlist_remove(&vec->links, &vec->lists[from], page);
-	pl_dlist_push_head(&vec->links, &vec->lists[to], page);
+	pl_rdlist_remove(lru_links(vec), &vec->lists[from], page);
+	pl_rdlist_push_head(lru_links(vec), &vec->lists[to], page);
 	vec->page[page].lru = to;
 	listed(vec, page, from, to, false);
 	pl_emit_move(vec->ctx, page, from, to, 0);
@@ -304,7 +304,9 @@ static inline void mark_accessed(struct lruvec *vec, uint32_t page)
 		lru_variant_aging.accessed_active(vec, page);
 }
 
-static inline void touch(struct lruvec *vec, const struct pl_ref *ref, bool fault)
+/* Inlined into hit() and insert(), each with its own `fault`. */
+static inline __attribute__((always_inline)) void touch(struct lruvec *vec,
+							 const struct pl_ref *ref, bool fault)
 {
 	uint32_t page = ref->page;
 
@@ -360,7 +362,7 @@ static inline void lruvec_set_wide(struct lruvec *vec, uint32_t page, int64_t va
 /* Drops a page's entry from the shadow list (its shadow value stays). */
 static inline void forget_shadow(struct lruvec *vec, uint32_t page)
 {
-	pl_dlist_remove(&vec->links, &vec->lists[LRU_SHADOW], page);
+	pl_rdlist_remove(lru_links(vec), &vec->lists[LRU_SHADOW], page);
 	vec->page[page].lru = LRU_NOT_RESIDENT;
 	pl_emit_remove(vec->ctx, page, LRU_SHADOW);
 }
@@ -370,7 +372,7 @@ static inline void add_shadow(struct lruvec *vec, uint32_t page)
 {
 	struct pl_dlist *shadow = &vec->lists[LRU_SHADOW];
 
-	pl_dlist_push_head(&vec->links, shadow, page);
+	pl_rdlist_push_head(lru_links(vec), shadow, page);
 	vec->page[page].lru = LRU_SHADOW;
 	pl_emit_insert(vec->ctx, page, LRU_SHADOW, 0);
 	pl_emit_set(vec->ctx, page, vec->nfields, 0, clamp_field(vec->page[page].shadow - 1));
@@ -401,7 +403,7 @@ static inline void *lruvec_create(struct pl_ctx *ctx, unsigned nfields, struct p
 	for (unsigned i = 0; i < NR_LRU_ALL_LISTS; i++)
 		pl_dlist_init(&vec->lists[i]);
 	vec->page = calloc(npages, sizeof(*vec->page));
-	if (!vec->page || pl_links_init(&vec->links, npages))
+	if (!vec->page)
 		goto oom;
 	for (size_t page = 0; page < npages; page++) {
 		vec->page[page].lru = LRU_NOT_RESIDENT;
@@ -423,7 +425,6 @@ static inline void lruvec_destroy(void *state)
 		return;
 	if (lru_variant_aging.destroy)
 		lru_variant_aging.destroy(vec);
-	pl_links_free(&vec->links);
 	free(vec->page);
 	free(vec->wide);
 	free(vec);
@@ -467,7 +468,7 @@ static inline void lruvec_insert(void *state, const struct pl_ref *ref)
 	vec->reclaiming = false;	/* the fault's reclaim is over */
 	if (active)
 		lru += LRU_ACTIVE;
-	pl_dlist_push_head(&vec->links, &vec->lists[lru], page);
+	pl_rdlist_push_head(lru_links(vec), &vec->lists[lru], page);
 	vec->page[page].lru = lru;
 	listed(vec, page, LRU_NOT_RESIDENT, lru, false);
 	pl_emit_insert(vec->ctx, page, lru, 0);
@@ -515,10 +516,9 @@ static inline void scan_weights(const struct lruvec *vec, int64_t weight[2])
 	weight[1] = (int64_t)pages_of_type(vec, LRU_INACTIVE_FILE) * (200 - vec->swappiness);
 }
 
-static inline enum lru_list_id scan_lru(const struct lruvec *vec)
+static inline enum lru_list_id scan_lru(const struct lruvec *vec, int64_t weight[2])
 {
-	int64_t weight[2];
-
+	weight[0] = weight[1] = 0;	/* no choice: charge_scan() charges nothing */
 	if (!pages_of_type(vec, LRU_INACTIVE_ANON))
 		return LRU_INACTIVE_FILE;
 	if (!pages_of_type(vec, LRU_INACTIVE_FILE))
@@ -528,13 +528,10 @@ static inline enum lru_list_id scan_lru(const struct lruvec *vec)
 	       LRU_INACTIVE_ANON : LRU_INACTIVE_FILE;
 }
 
-static inline void charge_scan(struct lruvec *vec, enum lru_list_id scanned)
+/* Settles the credits with the weights scan_lru() chose by. */
+static inline void charge_scan(struct lruvec *vec, enum lru_list_id scanned,
+			       const int64_t weight[2])
 {
-	int64_t weight[2];
-
-	if (!pages_of_type(vec, LRU_INACTIVE_ANON) || !pages_of_type(vec, LRU_INACTIVE_FILE))
-		return;	/* no choice was made */
-	scan_weights(vec, weight);
 	vec->scan_credit[0] += weight[0];
 	vec->scan_credit[1] += weight[1];
 	vec->scan_credit[scanned == LRU_INACTIVE_FILE] -= weight[0] + weight[1];
@@ -605,7 +602,7 @@ static inline uint32_t reclaim(struct lruvec *vec, uint32_t page)
 {
 	enum lru_list_id lru = vec->page[page].lru;
 
-	pl_dlist_remove(&vec->links, &vec->lists[lru], page);
+	pl_rdlist_remove(lru_links(vec), &vec->lists[lru], page);
 	listed(vec, page, lru, LRU_NOT_RESIDENT, false);
 	if (lruvec_field(vec, page, LRU_REFERENCED))
 		vec->count[referenced_gauge(lru)]--;
@@ -630,10 +627,14 @@ static inline uint32_t reclaim(struct lruvec *vec, uint32_t page)
 static inline void pages_moved_at_reclaim(const struct lruvec *vec, uint32_t moved[NR_LRU_LISTS])
 {
 	for (unsigned lru = 0; lru < NR_LRU_LISTS; lru++) {
-		moved[lru] = vec->reclaiming || !lru_variant_aging.tail_at_reclaim ? PL_NONE :
-			     lru_variant_aging.tail_at_reclaim(vec, lru);
-		if (moved[lru] == vec->lists[lru].tail)
-			moved[lru] = PL_NONE;
+		uint32_t page;
+
+		moved[lru] = PL_NONE;
+		if (!lru_variant_aging.tail_at_reclaim || vec->reclaiming)
+			continue;
+		page = lru_variant_aging.tail_at_reclaim(vec, lru);
+		if (page != vec->lists[lru].tail)
+			moved[lru] = page;
 	}
 }
 
@@ -642,8 +643,8 @@ static inline void move_tail(struct lruvec *vec, uint32_t page)
 	enum lru_list_id lru = vec->page[page].lru;
 	struct pl_dlist *list = &vec->lists[lru];
 
-	pl_dlist_remove(&vec->links, list, page);
-	pl_dlist_push_tail(&vec->links, list, page);
+	pl_rdlist_remove(lru_links(vec), list, page);
+	pl_rdlist_push_tail(lru_links(vec), list, page);
 	listed(vec, page, lru, lru, true);
 	pl_emit_move(vec->ctx, page, lru, lru, list->len - 1);
 }
@@ -654,10 +655,13 @@ static inline void move_tail(struct lruvec *vec, uint32_t page)
  * walked first, then the old tail, and is skipped where it was.
  */
 static inline uint32_t walk_next(const struct lruvec *vec, uint32_t page, uint32_t moved,
-			  uint32_t old_tail)
+				 uint32_t old_tail)
 {
-	uint32_t next = page == moved ? old_tail : lruvec_toward_head(vec, page);
+	uint32_t next;
 
+	if (!lru_variant_aging.tail_at_reclaim)
+		return lruvec_toward_head(vec, page);	/* nothing is ever moved */
+	next = page == moved ? old_tail : lruvec_toward_head(vec, page);
 	return next != PL_NONE && next == moved ? lruvec_toward_head(vec, next) : next;
 }
 
@@ -680,9 +684,11 @@ static inline uint32_t walk_next(const struct lruvec *vec, uint32_t page, uint32
  * without another look; the peek asks the aging hooks which page that will
  * be (the moved page, if the active list's tail was moved).
  */
-static inline uint32_t reclaim_walk(struct lruvec *vec, bool commit)
+/* Inlined into victim() and evict(), so that each keeps only its half. */
+static inline __attribute__((always_inline)) uint32_t reclaim_walk(struct lruvec *vec, bool commit)
 {
-	enum lru_list_id inactive = scan_lru(vec);
+	int64_t weight[2];
+	enum lru_list_id inactive = scan_lru(vec, weight);
 	enum lru_list_id active = inactive + LRU_ACTIVE;
 	bool low = inactive_is_low(vec, inactive);
 	uint32_t moved[NR_LRU_LISTS], page, next, old_tail, left;
@@ -690,7 +696,7 @@ static inline uint32_t reclaim_walk(struct lruvec *vec, bool commit)
 	enum lru_counter pgscan = inactive == LRU_INACTIVE_FILE ? LRU_PGSCAN_FILE : LRU_PGSCAN_ANON;
 
 	pages_moved_at_reclaim(vec, moved);
-	if (commit) {
+	if (commit && lru_variant_aging.tail_at_reclaim) {
 		for (unsigned lru = 0; lru < NR_LRU_LISTS; lru++)
 			if (moved[lru] != PL_NONE)
 				move_tail(vec, moved[lru]);
@@ -701,11 +707,12 @@ static inline uint32_t reclaim_walk(struct lruvec *vec, bool commit)
 	left = vec->lists[inactive].len;
 	if (commit) {
 		vec->reclaiming = true;
-		charge_scan(vec, inactive);
+		charge_scan(vec, inactive, weight);
 		if (low)
 			shrink_active_list(vec, inactive);
 	}
-	page = moved[inactive] != PL_NONE ? moved[inactive] : old_tail;
+	page = lru_variant_aging.tail_at_reclaim && moved[inactive] != PL_NONE ?
+	       moved[inactive] : old_tail;
 	for (; left && page != PL_NONE; left--, page = next) {
 		enum folio_references verdict;
 
@@ -721,7 +728,8 @@ static inline uint32_t reclaim_walk(struct lruvec *vec, bool commit)
 			first_activated = page;
 	}
 	if (!commit) {
-		if (moved[active] != PL_NONE && (low || first_kept == PL_NONE))
+		if (lru_variant_aging.tail_at_reclaim && moved[active] != PL_NONE &&
+		    (low || first_kept == PL_NONE))
 			return moved[active];
 		if (low)
 			return lru_variant_aging.first_deactivated(vec, active, PL_NONE);
@@ -756,7 +764,7 @@ static inline void lruvec_snapshot(const void *state, struct pl_snapshot *out)
 
 	for (unsigned lru = 0; lru < NR_LRU_ALL_LISTS; lru++) {
 		for (uint32_t page = vec->lists[lru].head; page != PL_NONE;
-		     page = vec->links.link[page].next) {
+		     page = lruvec_toward_tail(vec, page)) {
 			for (unsigned f = 0; f < vec->nfields; f++)
 				values[f] = lruvec_field(vec, page, f);
 			if (vec->wide && lru != LRU_SHADOW)
