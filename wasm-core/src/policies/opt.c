@@ -24,26 +24,26 @@
  * Parameters: none.
  *
  * Cost: O(log frames) per reference: the slots of the resident pages sit
- * in a binary max-heap keyed by next use, kept in this file because OPT's
+ * in a 4-ary max-heap keyed by next use, kept in this file because OPT's
  * keys allow what the general one (page_heap.h) cannot: every key is
  * distinct (a step, or a step past the last reference), so entries compare
- * by key alone, and the keys sit in the heap array beside their slots, so a
- * level of a sift reads one entry, not an id then its key elsewhere.  What
- * OPT does per reference that LRU does not:
+ * by key alone, and the keys sit in the heap array beside their slots, a
+ * node's four children in one cache line.  What OPT does per reference
+ * that LRU does not:
  *   - a hit re-keys its page: the page hit held the smallest key (its next
  *     use was this step), so it is a leaf, and its new key only rises: one
  *     sift up, a few levels on average, a comparison and a move each;
- *   - a fault removes the top: the hole sinks to a leaf along the larger
- *     children (log2(frames) levels, one comparison each: 16 at 64K
- *     frames) and the heap's last entry rises from there (Floyd), then the
- *     new page's entry is pushed and sifts up;
+ *   - a fault removes the top: the hole sinks to a leaf along the largest
+ *     children (log4(frames) levels, three comparisons and one cache line
+ *     each: 8 at 64K frames) and the heap's last entry rises from there
+ *     (Floyd), then the new page's entry is pushed and sifts up;
  *   - the driver reads each reference's next use (a column it computes
  *     once per trace), which LRU does not need.
  * Measured with callgrind on the benchmark's zipf trace (64K frames, first
- * million references): 291 instructions per reference before this heap
- * (page_heap.h, two comparisons a level through the ids), 248 after, of
- * which about 45 are the step loop every policy has (lru: 55 in all); see
- * the README's speed section.
+ * million references), per reference: 291 instructions and 7.4 L1 data
+ * misses with page_heap.h (two comparisons a level, each through an id to
+ * its key), 252 and 4.9 with this heap; lru: 55 and 1.9, of which the step
+ * loop every policy has is about 25.  README, Benchmark, has the times.
  */
 #include <stdlib.h>
 
@@ -66,12 +66,20 @@ struct next_use {
 };
 
 /*
- * The heap: entry[0 .. len-1] with entry[i].key > the keys of entries
- * 2i+1 and 2i+2; pos[slot] is the index of the slot's entry.
+ * The heap, 4-ary: entry[0 .. len-1] with entry[i].key > the keys of its
+ * children 4i+1 .. 4i+4; pos[slot] is the index of the slot's entry.  Four
+ * children of 16 bytes fill one cache line, and entry[] starts 3 entries
+ * into a 64-byte aligned block so that they share one: a level costs one
+ * line where a binary heap's two levels cost two, and half the levels.
  */
+#define HEAP_ARITY 4
+#define HEAP_LINE 64
+#define HEAP_OFFSET 3	/* entries before entry[0] in its aligned block */
+
 struct next_use_heap {
 	uint32_t len;
-	struct next_use *entry;	/* [frames_usable()] */
+	struct next_use *entry;	/* [frames_usable()], in block */
+	struct next_use *block;	/* the aligned allocation */
 	uint32_t *pos;		/* [frames_usable()] */
 };
 
@@ -80,6 +88,24 @@ struct opt {
 	struct frame_table table;
 	struct next_use_heap heap;	/* the slots of resident pages; keys as above */
 };
+
+static int heap_init(struct next_use_heap *h, uint32_t capacity)
+{
+	size_t bytes = sizeof(*h->entry) * ((size_t)capacity + HEAP_OFFSET);
+
+	bytes = (bytes + HEAP_LINE - 1) / HEAP_LINE * HEAP_LINE;
+	h->len = 0;
+	h->block = aligned_alloc(HEAP_LINE, bytes);
+	h->entry = h->block ? h->block + HEAP_OFFSET : NULL;
+	h->pos = malloc(sizeof(*h->pos) * (capacity ? capacity : 1));
+	return h->block && h->pos ? 0 : -1;
+}
+
+static void heap_free(struct next_use_heap *h)
+{
+	free(h->block);
+	free(h->pos);
+}
 
 static void heap_place(struct next_use_heap *h, uint32_t i, struct next_use e)
 {
@@ -91,7 +117,7 @@ static void heap_place(struct next_use_heap *h, uint32_t i, struct next_use e)
 static void sift_up(struct next_use_heap *h, uint32_t i, struct next_use e)
 {
 	while (i > 0) {
-		uint32_t parent = (i - 1) / 2;
+		uint32_t parent = (i - 1) / HEAP_ARITY;
 
 		if (h->entry[parent].key > e.key)
 			break;
@@ -101,16 +127,26 @@ static void sift_up(struct next_use_heap *h, uint32_t i, struct next_use e)
 	heap_place(h, i, e);
 }
 
+/* The child of i with the largest key, or h->len if i has none. */
+static uint32_t largest_child(const struct next_use_heap *h, uint32_t i)
+{
+	uint32_t first = HEAP_ARITY * i + 1, best = first;
+	uint32_t end = first + HEAP_ARITY < h->len ? first + HEAP_ARITY : h->len;
+
+	if (first >= h->len)
+		return h->len;
+	for (uint32_t c = first + 1; c < end; c++)
+		if (h->entry[c].key > h->entry[best].key)
+			best = c;
+	return best;
+}
+
 /* Puts e at hole i or below it, moving up the entries it passes. */
 static void sift_down(struct next_use_heap *h, uint32_t i, struct next_use e)
 {
 	uint32_t child;
 
-	while ((child = 2 * i + 1) < h->len) {
-		if (child + 1 < h->len && h->entry[child + 1].key > h->entry[child].key)
-			child++;
-		if (e.key > h->entry[child].key)
-			break;
+	while ((child = largest_child(h, i)) < h->len && h->entry[child].key > e.key) {
 		heap_place(h, i, h->entry[child]);
 		i = child;
 	}
@@ -135,9 +171,9 @@ static void heap_rekey(struct next_use_heap *h, uint32_t slot, uint64_t key)
 
 /*
  * Removes a slot's entry (OPT's victim: the top).  The hole sinks to a leaf
- * along the larger children, one comparison a level, and the last entry,
- * which came from the bottom, rises from there: sifting it down from the
- * top instead would take two comparisons a level all the way.
+ * along the largest children and the last entry, which came from the
+ * bottom, rises from there: sifting it down from the top instead would
+ * compare it at every level too, all the way down (Floyd's variant).
  */
 static void heap_remove(struct next_use_heap *h, uint32_t slot)
 {
@@ -146,9 +182,7 @@ static void heap_remove(struct next_use_heap *h, uint32_t slot)
 
 	if (i == h->len)
 		return;
-	while ((child = 2 * i + 1) < h->len) {
-		if (child + 1 < h->len && h->entry[child + 1].key > h->entry[child].key)
-			child++;
+	while ((child = largest_child(h, i)) < h->len) {
 		heap_place(h, i, h->entry[child]);
 		i = child;
 	}
@@ -180,8 +214,7 @@ static void opt_destroy(void *state)
 	if (!o)
 		return;
 	frame_table_free(&o->table);
-	free(o->heap.entry);
-	free(o->heap.pos);
+	heap_free(&o->heap);
 	free(o);
 }
 
@@ -198,9 +231,7 @@ static void *opt_create(struct pl_ctx *ctx, struct pl_error *err)
 		free(o);
 		return NULL;
 	}
-	o->heap.entry = malloc(sizeof(*o->heap.entry) * (frames_usable(ctx) + 1));
-	o->heap.pos = malloc(sizeof(*o->heap.pos) * (frames_usable(ctx) + 1));
-	if (!o->heap.entry || !o->heap.pos) {
+	if (heap_init(&o->heap, frames_usable(ctx))) {
 		opt_destroy(o);
 		snprintf(err->msg, sizeof(err->msg), "out of memory for OPT");
 		return NULL;
