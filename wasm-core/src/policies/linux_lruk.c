@@ -5,10 +5,10 @@
  * the active list only when its previous reference lies within `threshold`
  * time units of this one; otherwise it stays inactive, with the time of its
  * last reference updated.  Everything else is Linux 6.1's model
- * (lru_lists.c): the same four lists, folio_mark_accessed(), reclaim and
+ * (lru_model.h): the same four lists, folio_mark_accessed(), reclaim and
  * refault detection.  The classic algorithm is lruk.c.
  *
- * Where the rule applies (both promotion points of lru_lists.c)
+ * Where the rule applies (both promotion points of lru_model.h)
  *   folio_mark_accessed(): inactive,referenced -> active only if close;
  *                          else it stays inactive,referenced.
  *   reclaim, folio_check_references(): accessed,referenced -> activate

@@ -29,8 +29,9 @@
  *   A variant may also keep one int64 per page (lruvec.wide, shown as the
  *   field after the common ones: linux_lruk's last_ref, counter_clock's
  *   counter).
- *   lruvec_create() takes the number of fields before the shadow fields.  The parameters are LRU_PARAMS (below), in
- *   that order; a variant may append its own after them.
+ *   lruvec_create() takes the number of fields before the shadow fields.
+ *   The parameters are LRU_PARAMS (below), in that order; a variant may
+ *   append its own after them.
  *
  * Invariants
  *   every resident page is on exactly one of the four lists, the one of its
@@ -146,7 +147,7 @@ enum lru_file_access {
 
 struct lruvec;
 
-/* How a variant ages its active lists (see lru_lists.c for stock Linux). */
+/* How a variant ages its active lists (see lru_model.h for stock Linux). */
 struct lru_aging {
 	/* The page has just joined an active list (promotion). */
 	void (*activated)(struct lruvec *vec, uint32_t page);

@@ -210,7 +210,8 @@ static inline enum lru_counter referenced_gauge(enum lru_list_id lru)
 }
 
 /* Sets a field of a resident page. */
-static inline void lruvec_set_field(struct lruvec *vec, uint32_t page, enum lru_field f, int32_t value)
+static inline void lruvec_set_field(struct lruvec *vec, uint32_t page, enum lru_field f,
+				    int32_t value)
 {
 	uint8_t *slot = &vec->page[page].field[f];
 
@@ -225,7 +226,8 @@ static inline void lruvec_set_field(struct lruvec *vec, uint32_t page, enum lru_
 }
 
 /* Tells a variant that indexes the lists where a page went. */
-static inline void listed(struct lruvec *vec, uint32_t page, unsigned from, unsigned to, bool tail)
+static inline void listed(struct lruvec *vec, uint32_t page, unsigned from, unsigned to,
+			  bool tail)
 {
 	if (lru_variant_aging.listed)
 		lru_variant_aging.listed(vec, page, from, to, tail);
@@ -272,7 +274,8 @@ static inline bool may_activate(const struct lruvec *vec, uint32_t page)
 }
 
 /* shrink_active_list() of 6.1 for anything but executable file pages. */
-static inline void lruvec_deactivate_tail(struct lruvec *vec, enum lru_list_id active, uint32_t nr)
+static inline void lruvec_deactivate_tail(struct lruvec *vec, enum lru_list_id active,
+					  uint32_t nr)
 {
 	for (uint32_t i = 0; i < nr; i++) {
 		vec->count[LRU_PGREFILL]++;
@@ -281,7 +284,7 @@ static inline void lruvec_deactivate_tail(struct lruvec *vec, enum lru_list_id a
 }
 
 static inline uint32_t lruvec_tail_or_newcomer(const struct lruvec *vec, enum lru_list_id active,
-				 uint32_t newcomer)
+					       uint32_t newcomer)
 {
 	uint32_t tail = lruvec_tail(vec, active);
 
@@ -305,8 +308,8 @@ static inline void mark_accessed(struct lruvec *vec, uint32_t page)
 }
 
 /* Inlined into hit() and insert(), each with its own `fault`. */
-static inline __attribute__((always_inline)) void touch(struct lruvec *vec,
-							 const struct pl_ref *ref, bool fault)
+static inline __attribute__((always_inline))
+void touch(struct lruvec *vec, const struct pl_ref *ref, bool fault)
 {
 	uint32_t page = ref->page;
 
@@ -624,7 +627,8 @@ static inline uint32_t reclaim(struct lruvec *vec, uint32_t page)
  * its tail (tail_at_reclaim).  moved[lru] is that page, or PL_NONE when the
  * variant moves none or the page is already at the tail.
  */
-static inline void pages_moved_at_reclaim(const struct lruvec *vec, uint32_t moved[NR_LRU_LISTS])
+static inline void pages_moved_at_reclaim(const struct lruvec *vec,
+					  uint32_t moved[NR_LRU_LISTS])
 {
 	for (unsigned lru = 0; lru < NR_LRU_LISTS; lru++) {
 		uint32_t page;
@@ -685,7 +689,8 @@ static inline uint32_t walk_next(const struct lruvec *vec, uint32_t page, uint32
  * be (the moved page, if the active list's tail was moved).
  */
 /* Inlined into victim() and evict(), so that each keeps only its half. */
-static inline __attribute__((always_inline)) uint32_t reclaim_walk(struct lruvec *vec, bool commit)
+static inline __attribute__((always_inline))
+uint32_t reclaim_walk(struct lruvec *vec, bool commit)
 {
 	int64_t weight[2];
 	enum lru_list_id inactive = scan_lru(vec, weight);

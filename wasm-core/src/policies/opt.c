@@ -42,8 +42,8 @@
  * Measured with callgrind on the benchmark's zipf trace (64K frames, first
  * million references), per reference: 291 instructions and 7.4 L1 data
  * misses with page_heap.h (two comparisons a level, each through an id to
- * its key), 252 and 4.9 with this heap; lru: 55 and 1.9, of which the step
- * loop every policy has is about 25.  README, Benchmark, has the times.
+ * its key), 252 and 4.9 with this heap; lru: 55 and 1.9.  README,
+ * Benchmark, has the times.
  */
 #include <stdlib.h>
 
