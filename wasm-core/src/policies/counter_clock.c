@@ -11,7 +11,7 @@
  * each list to that list's tail (on a tie the one nearest the tail), so
  * that the unchanged second-chance reclaim, which works from the tails,
  * reaches the least frequently used pages first.  Everything else is
- * Linux 6.1's model (lru_lists.c): the lists, folio_mark_accessed(),
+ * Linux 6.1's model (lru_model.h): the lists, folio_mark_accessed(),
  * reclaim, refault detection.
  *
  * Transition table (t = the reference's time, pl_time())
@@ -38,7 +38,7 @@
  *     only the PTE's accessed bit.
  *   - Once per reclaim round (the fault that needs frames), as
  *     try_to_free_pages() runs once per direct reclaim; a round frees
- *     `batch` frames (lru_lists.c).
+ *     `batch` frames (lru_model.h).
  *   - The report's tick is one second of wall-clock time.  Here it is
  *     `period` units of the trace's time: its time column (pagelab gen
  *     writes milliseconds, so 1000 is the report's second), or else the
@@ -323,7 +323,7 @@ static void counter_tick(void *state, uint32_t step)
 	vec->next_tick = now > UINT64_MAX - to_next ? UINT64_MAX : now + to_next;
 }
 
-static const struct lru_aging counter_aging = {
+static const struct lru_aging lru_variant_aging = {
 	/* the active list ages as in stock Linux (linux.c) */
 	.shrink_active = lruvec_deactivate_tail,
 	.first_deactivated = lruvec_tail_or_newcomer,
@@ -336,7 +336,7 @@ static const struct lru_aging counter_aging = {
 
 static void *counter_clock_create(struct pl_ctx *ctx, struct pl_error *err)
 {
-	struct lruvec *vec = lruvec_create(ctx, &counter_aging, LRU_RECENT + 1, err);
+	struct lruvec *vec = lruvec_create(ctx, LRU_RECENT + 1, err);
 	uint64_t period = (uint64_t)ctx->params[PERIOD_PARAM];
 
 	if (!vec)

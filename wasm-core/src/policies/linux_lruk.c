@@ -5,10 +5,10 @@
  * the active list only when its previous reference lies within `threshold`
  * time units of this one; otherwise it stays inactive, with the time of its
  * last reference updated.  Everything else is Linux 6.1's model
- * (lru_lists.c): the same four lists, folio_mark_accessed(), reclaim and
+ * (lru_model.h): the same four lists, folio_mark_accessed(), reclaim and
  * refault detection.  The classic algorithm is lruk.c.
  *
- * Where the rule applies (both promotion points of lru_lists.c)
+ * Where the rule applies (both promotion points of lru_model.h)
  *   folio_mark_accessed(): inactive,referenced -> active only if close;
  *                          else it stays inactive,referenced.
  *   reclaim, folio_check_references(): accessed,referenced -> activate
@@ -54,7 +54,7 @@ static bool lruk_may_activate(const struct lruvec *vec, uint32_t page)
 	return lruvec_field(vec, page, LRU_CLOSE);
 }
 
-static const struct lru_aging lruk_aging = {
+static const struct lru_aging lru_variant_aging = {
 	/* the active list ages as in stock Linux (linux.c) */
 	.shrink_active = lruvec_deactivate_tail,
 	.first_deactivated = lruvec_tail_or_newcomer,
@@ -64,7 +64,7 @@ static const struct lru_aging lruk_aging = {
 
 static void *linux_lruk_create(struct pl_ctx *ctx, struct pl_error *err)
 {
-	struct lruvec *vec = lruvec_create(ctx, &lruk_aging, LRU_CLOSE + 1, err);
+	struct lruvec *vec = lruvec_create(ctx, LRU_CLOSE + 1, err);
 
 	if (!vec)
 		return NULL;

@@ -6,7 +6,7 @@
  *
  * Algorithm
  *   Everything but the active list is the stock Linux 6.1 model of
- *   lru_lists.c (inactive lists, PG_referenced, folio_mark_accessed(),
+ *   lru_model.h (inactive lists, PG_referenced, folio_mark_accessed(),
  *   folio_check_references(), watermarks, inactive_is_low()).  Each page
  *   also carries an RRPV (re-reference prediction value, 0 .. 2^M - 1),
  *   meaningful only while it is active.  As in the seed:
@@ -36,12 +36,13 @@
  * Cost per reference: amortized O(2^M): a deactivation may pass over
  * active pages several times, but each pass raises their RRPV, and an RRPV
  * only falls again on a reference.  Per reference it does all that linux
- * does (linux.c lists it: the type hash, the mark_accessed table with its
- * field updates, the refault test, two reclaim walks per eviction, the
- * shadow entry) plus the RRPV updates on promotion and on active hits, and
+ * does (linux.c lists it: the mark_accessed table or the accessed bit, with
+ * their field updates, the refault test, two reclaim walks per eviction,
+ * the shadow entry) plus the RRPV updates on promotion and on active hits, and
  * at isolation the rotations of active pages below the maximum RRPV; by
- * callgrind on the benchmark's zipf trace, about 8 times LRU's
- * instructions per reference (433 against 55; README, Benchmark).
+ * callgrind on the benchmark's zipf trace (64K frames, first million
+ * references), 197 instructions per reference against LRU's 55 and linux's
+ * 188 (433 when the model was a unit of its own; README, Benchmark).
  */
 #include "lru_lists.h"
 
@@ -109,7 +110,7 @@ static uint32_t rrip_first_deactivated(const struct lruvec *vec, enum lru_list_i
 	return best;
 }
 
-static const struct lru_aging rrip_aging = {
+static const struct lru_aging lru_variant_aging = {
 	.activated = rrip_activated,
 	.accessed_active = rrip_hit_active,
 	.shrink_active = rrip_shrink_active,
@@ -118,7 +119,7 @@ static const struct lru_aging rrip_aging = {
 
 static void *linux_rrip_create(struct pl_ctx *ctx, struct pl_error *err)
 {
-	struct lruvec *vec = lruvec_create(ctx, &rrip_aging, LRU_COMMON_FIELDS + 1, err);
+	struct lruvec *vec = lruvec_create(ctx, LRU_COMMON_FIELDS + 1, err);
 
 	if (vec)
 		vec->rrpv_max = (1 << ctx->params[RRPV_BITS_PARAM]) - 1;

@@ -3,8 +3,13 @@
  * lru_lists.h - the Linux 6.1 two-list LRU machinery (multi-gen LRU off),
  * shared by the policies "linux" (linux.c), "linux_rrip" (linux_rrip.c,
  * seed 000's hybrid), "linux_lruk" (seed 002) and "counter_clock" (seed
- * 001).  lru_lists.c holds the full model and cites the
- * kernel function behind each rule; this header is its interface.
+ * 001).  lru_model.h holds the full model and cites the kernel function
+ * behind each rule; this header is its interface and includes it at its
+ * end.  The model is a header of static functions so that each variant's
+ * unit compiles its own copy: the driver's step loop built for the
+ * variant (sim_loop.h) then inlines hit(), insert(), victim() and evict()
+ * with everything they call, and the variant's aging hooks are constants
+ * the compiler resolves (a hook a variant leaves NULL costs nothing).
  *
  * What is shared and what is not
  *   Both policies keep the same four lists, the same page flags, the same
@@ -15,16 +20,18 @@
  *   difference is a struct lru_aging: four hooks a variant provides.
  *
  * Interface
- *   A variant defines its ops table with the lruvec_*() functions below as
- *   the ops, its own struct lru_aging, and its own field list (the first
+ *   A variant includes this header, defines its ops table with
+ *   LRUVEC_OPS (the lruvec_*() functions of lru_model.h as the ops), its
+ *   aging hooks as `static const struct lru_aging lru_variant_aging` (the
+ *   name the model reads them by), and its own field list (the first
  *   three fields are always referenced, active, accessed; a variant may add
  *   more after them, e.g. "rrpv"; the two shadow fields come last).
  *   A variant may also keep one int64 per page (lruvec.wide, shown as the
  *   field after the common ones: linux_lruk's last_ref, counter_clock's
  *   counter).
- *   lruvec_create() takes the aging hooks and the number of fields before
- *   the shadow fields.  The parameters are LRU_PARAMS (below), in
- *   that order; a variant may append its own after them.
+ *   lruvec_create() takes the number of fields before the shadow fields.
+ *   The parameters are LRU_PARAMS (below), in that order; a variant may
+ *   append its own after them.
  *
  * Invariants
  *   every resident page is on exactly one of the four lists, the one of its
@@ -105,8 +112,6 @@ enum lru_file_access {
 	LRU_FILE_MAPPED,	/* file references are loads/stores through mmap */
 };
 
-extern const char *const lru_list_names[NR_LRU_ALL_LISTS];
-
 /*
  * A variant's field names: LRU_FIELD_NAMES, its own, then
  * LRU_SHADOW_FIELD_NAMES.  The shadow fields are 0 on resident pages; on an
@@ -118,8 +123,6 @@ extern const char *const lru_list_names[NR_LRU_ALL_LISTS];
 #define LRU_FIELD_NAMES "referenced", "active", "accessed"
 #define LRU_SHADOW_FIELD_NAMES "eviction", "refault_distance"
 #define LRU_SHADOW_FIELDS 2
-extern const char *const lru_counter_names[NR_LRU_COUNTERS];
-extern const char *const lru_file_access_names[];
 
 /* The shared parameters, as initializers of a struct pl_param array. */
 #define LRU_PARAMS							\
@@ -144,7 +147,7 @@ extern const char *const lru_file_access_names[];
 
 struct lruvec;
 
-/* How a variant ages its active lists (see lru_lists.c for stock Linux). */
+/* How a variant ages its active lists (see lru_model.h for stock Linux). */
 struct lru_aging {
 	/* The page has just joined an active list (promotion). */
 	void (*activated)(struct lruvec *vec, uint32_t page);
@@ -198,21 +201,24 @@ struct lru_aging {
 	void (*destroy)(struct lruvec *vec);
 };
 
-/* What the model keeps per page, together so that a reference touches one line. */
+/*
+ * What the model keeps per page, its list links included, together so that
+ * a reference touches one record (24 bytes), not one per array.
+ */
 struct lru_page {
+	struct pl_link link;	/* in the list `lru` (pl_rdlist_*()) */
 	uint64_t shadow;	/* nonresident_age at eviction + 1, 0: none */
 	uint8_t lru;		/* its list, LRU_SHADOW or LRU_NOT_RESIDENT */
+	bool file;		/* a file page (else anon): fixed at creation */
 	uint8_t field[LRU_MAX_FIELDS];	/* 0 while not resident */
 };
 
 struct lruvec {
 	struct pl_ctx *ctx;
-	const struct lru_aging *aging;
 	unsigned nfields;	/* the variant's own, before the shadow fields */
 	uint32_t anon_percent, swappiness, batch, wmark_low, wmark_high;
 	bool file_mapped, workingset;
 	struct pl_dlist lists[NR_LRU_ALL_LISTS];
-	struct pl_links links;
 	struct lru_page *page;	/* [npages] */
 	uint64_t count[NR_LRU_COUNTERS];
 	int64_t scan_credit[2];	/* anon, file: see scan_lru() */
@@ -245,16 +251,11 @@ struct lruvec {
 	.snapshot = lruvec_snapshot,				\
 	.read_counters = lruvec_read_counters
 
-void *lruvec_create(struct pl_ctx *ctx, const struct lru_aging *aging, unsigned nfields,
-		    struct pl_error *err);
-void lruvec_destroy(void *state);
-void lruvec_hit(void *state, const struct pl_ref *ref);
-void lruvec_insert(void *state, const struct pl_ref *ref);
-uint32_t lruvec_victim(const void *state);
-void lruvec_evict(void *state, uint32_t victim);
-uint32_t lruvec_reclaim_goal(const void *state, uint32_t resident);
-void lruvec_snapshot(const void *state, struct pl_snapshot *out);
-void lruvec_read_counters(const void *state, uint64_t *counters);
+/* The lists' links, in the pages' records. */
+static inline struct pl_record_links lru_links(const struct lruvec *vec)
+{
+	return PL_RECORD_LINKS(vec->page, link);
+}
 
 /* For the aging hooks. */
 static inline int32_t lruvec_field(const struct lruvec *vec, uint32_t page, enum lru_field f)
@@ -270,13 +271,9 @@ static inline uint32_t lruvec_tail(const struct lruvec *vec, enum lru_list_id lr
 /* The neighbour of a page towards the head of its list (PL_NONE at the head). */
 static inline uint32_t lruvec_toward_head(const struct lruvec *vec, uint32_t page)
 {
-	return vec->links.link[page].prev;
+	return vec->page[page].link.prev;
 }
 
-void lruvec_set_field(struct lruvec *vec, uint32_t page, enum lru_field f, int32_t value);
-void lruvec_set_wide(struct lruvec *vec, uint32_t page, int64_t value);
-/* Moves a resident page to the head of list `to`. */
-void lruvec_move_head(struct lruvec *vec, uint32_t page, enum lru_list_id to);
 /* The head of a list (PL_NONE if empty) and a page's neighbour toward its tail. */
 static inline uint32_t lruvec_head(const struct lruvec *vec, enum lru_list_id lru)
 {
@@ -285,17 +282,9 @@ static inline uint32_t lruvec_head(const struct lruvec *vec, enum lru_list_id lr
 
 static inline uint32_t lruvec_toward_tail(const struct lruvec *vec, uint32_t page)
 {
-	return vec->links.link[page].next;
+	return vec->page[page].link.next;
 }
-/*
- * Stock Linux's aging hooks (shrink_active_list deactivates the tail), for
- * variants that change something else: linux, linux_lruk.
- */
-void lruvec_deactivate_tail(struct lruvec *vec, enum lru_list_id active, uint32_t nr);
-uint32_t lruvec_tail_or_newcomer(const struct lruvec *vec, enum lru_list_id active,
-				 uint32_t newcomer);
 
-/* Moves an active page to the head of its inactive list, as shrink_active_list does. */
-void lruvec_deactivate(struct lruvec *vec, uint32_t page);
+#include "lru_model.h"
 
 #endif /* PAGELAB_LRU_LISTS_H */

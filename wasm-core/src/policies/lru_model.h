@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * lru_lists.c - the Linux 6.1 two-list LRU model (CONFIG_LRU_GEN off), the
- * machinery behind the policies "linux" and "linux_rrip".  Interface and
- * invariants: lru_lists.h.
+ * lru_model.h - the Linux 6.1 two-list LRU model (CONFIG_LRU_GEN off), the
+ * machinery behind the policies "linux", "linux_rrip", "linux_lruk" and
+ * "counter_clock".  Interface and invariants: lru_lists.h, which includes
+ * this file; every variant's unit compiles its own copy, with its hooks
+ * (lru_variant_aging) as constants.
  *
  * Pages and lists
  *   A page is anonymous or a file page, for its whole life: a fixed hash of
@@ -129,16 +131,24 @@
  * its accessed bit or PG_referenced set by a reference, and passing clears
  * it.  victim() takes evict()'s walk read-only, doubling that work.
  */
+#ifndef PAGELAB_LRU_MODEL_H
+#define PAGELAB_LRU_MODEL_H
+
 #include <stdlib.h>
 #include <string.h>
 
 #include "lru_lists.h"
 
-const char *const lru_list_names[NR_LRU_ALL_LISTS] = {
+/* The variant's aging hooks, which it defines after including lru_lists.h. */
+static const struct lru_aging lru_variant_aging;
+
+static inline void lruvec_destroy(void *state);
+
+static const char *const lru_list_names[NR_LRU_ALL_LISTS] = {
 	"inactive_anon", "active_anon", "inactive_file", "active_file", "shadow",
 };
 
-const char *const lru_counter_names[NR_LRU_COUNTERS] = {
+static const char *const lru_counter_names[NR_LRU_COUNTERS] = {
 	"pgactivate", "pgdeactivate", "pgrefill", "pgscan_anon", "pgscan_file",
 	"pgsteal_anon", "pgsteal_file", "pgrotated", "workingset_refault",
 	"workingset_activate",
@@ -147,7 +157,7 @@ const char *const lru_counter_names[NR_LRU_COUNTERS] = {
 	"promoted", "demoted", "evicted",
 };
 
-const char *const lru_file_access_names[] = { "syscall", "mapped", NULL };
+static const char *const lru_file_access_names[] = { "syscall", "mapped", NULL };
 
 /* What folio_check_references() decides for an inactive page at reclaim. */
 enum folio_references {
@@ -158,7 +168,8 @@ enum folio_references {
 
 /* ------------------------------------------------------------ page basics */
 
-static bool page_is_file(const struct lruvec *vec, uint32_t page)
+/* A page's type, fixed for its life: computed once per page at creation. */
+static inline bool page_hash_is_file(uint32_t page, uint32_t anon_percent)
 {
 	/* murmur3's finalizer: consecutive ids land far apart */
 	uint32_t h = page;
@@ -168,33 +179,39 @@ static bool page_is_file(const struct lruvec *vec, uint32_t page)
 	h ^= h >> 13;
 	h *= 0xc2b2ae35u;
 	h ^= h >> 16;
-	return h % 100 >= vec->anon_percent;
+	return h % 100 >= anon_percent;
+}
+
+static inline bool page_is_file(const struct lruvec *vec, uint32_t page)
+{
+	return vec->page[page].file;
 }
 
 /* Does a reference to this page go through folio_mark_accessed()? */
-static bool marks_accessed(const struct lruvec *vec, uint32_t page)
+static inline bool marks_accessed(const struct lruvec *vec, uint32_t page)
 {
 	return page_is_file(vec, page) && !vec->file_mapped;
 }
 
-static enum lru_list_id inactive_lru_of(const struct lruvec *vec, uint32_t page)
+static inline enum lru_list_id inactive_lru_of(const struct lruvec *vec, uint32_t page)
 {
 	return page_is_file(vec, page) ? LRU_INACTIVE_FILE : LRU_INACTIVE_ANON;
 }
 
-static bool is_active_lru(enum lru_list_id lru)
+static inline bool is_active_lru(enum lru_list_id lru)
 {
 	return lru & LRU_ACTIVE;
 }
 
 /* The memstat gauge counting the referenced pages of list `lru`. */
-static enum lru_counter referenced_gauge(enum lru_list_id lru)
+static inline enum lru_counter referenced_gauge(enum lru_list_id lru)
 {
 	return is_active_lru(lru) ? LRU_REFERENCED_ACTIVE : LRU_REFERENCED_INACTIVE;
 }
 
 /* Sets a field of a resident page. */
-void lruvec_set_field(struct lruvec *vec, uint32_t page, enum lru_field f, int32_t value)
+static inline void lruvec_set_field(struct lruvec *vec, uint32_t page, enum lru_field f,
+				    int32_t value)
 {
 	uint8_t *slot = &vec->page[page].field[f];
 
@@ -209,18 +226,19 @@ void lruvec_set_field(struct lruvec *vec, uint32_t page, enum lru_field f, int32
 }
 
 /* Tells a variant that indexes the lists where a page went. */
-static void listed(struct lruvec *vec, uint32_t page, unsigned from, unsigned to, bool tail)
+static inline void listed(struct lruvec *vec, uint32_t page, unsigned from, unsigned to,
+			  bool tail)
 {
-	if (vec->aging->listed)
-		vec->aging->listed(vec, page, from, to, tail);
+	if (lru_variant_aging.listed)
+		lru_variant_aging.listed(vec, page, from, to, tail);
 }
 
-void lruvec_move_head(struct lruvec *vec, uint32_t page, enum lru_list_id to)
+static inline void lruvec_move_head(struct lruvec *vec, uint32_t page, enum lru_list_id to)
 {
 	enum lru_list_id from = vec->page[page].lru;
 
-	pl_dlist_remove(&vec->links, &vec->lists[from], page);
-	pl_dlist_push_head(&vec->links, &vec->lists[to], page);
+	pl_rdlist_remove(lru_links(vec), &vec->lists[from], page);
+	pl_rdlist_push_head(lru_links(vec), &vec->lists[to], page);
 	vec->page[page].lru = to;
 	listed(vec, page, from, to, false);
 	pl_emit_move(vec->ctx, page, from, to, 0);
@@ -231,17 +249,17 @@ void lruvec_move_head(struct lruvec *vec, uint32_t page, enum lru_list_id to)
 }
 
 /* folio_activate_fn(): to the head of the active list of the page's type. */
-static void activate(struct lruvec *vec, uint32_t page)
+static inline void activate(struct lruvec *vec, uint32_t page)
 {
 	lruvec_move_head(vec, page, inactive_lru_of(vec, page) + LRU_ACTIVE);
 	lruvec_set_field(vec, page, LRU_PG_ACTIVE, 1);
 	vec->count[LRU_PGACTIVATE]++;
 	vec->nonresident_age++;	/* workingset_activation(), move_folios_to_lru() */
-	if (vec->aging->activated)
-		vec->aging->activated(vec, page);
+	if (lru_variant_aging.activated)
+		lru_variant_aging.activated(vec, page);
 }
 
-void lruvec_deactivate(struct lruvec *vec, uint32_t page)
+static inline void lruvec_deactivate(struct lruvec *vec, uint32_t page)
 {
 	lruvec_set_field(vec, page, LRU_ACCESSED, 0);	/* folio_referenced() */
 	lruvec_set_field(vec, page, LRU_PG_ACTIVE, 0);
@@ -250,13 +268,14 @@ void lruvec_deactivate(struct lruvec *vec, uint32_t page)
 	vec->count[LRU_DEMOTED]++;
 }
 
-static bool may_activate(const struct lruvec *vec, uint32_t page)
+static inline bool may_activate(const struct lruvec *vec, uint32_t page)
 {
-	return !vec->aging->may_activate || vec->aging->may_activate(vec, page);
+	return !lru_variant_aging.may_activate || lru_variant_aging.may_activate(vec, page);
 }
 
 /* shrink_active_list() of 6.1 for anything but executable file pages. */
-void lruvec_deactivate_tail(struct lruvec *vec, enum lru_list_id active, uint32_t nr)
+static inline void lruvec_deactivate_tail(struct lruvec *vec, enum lru_list_id active,
+					  uint32_t nr)
 {
 	for (uint32_t i = 0; i < nr; i++) {
 		vec->count[LRU_PGREFILL]++;
@@ -264,8 +283,8 @@ void lruvec_deactivate_tail(struct lruvec *vec, enum lru_list_id active, uint32_
 	}
 }
 
-uint32_t lruvec_tail_or_newcomer(const struct lruvec *vec, enum lru_list_id active,
-				 uint32_t newcomer)
+static inline uint32_t lruvec_tail_or_newcomer(const struct lruvec *vec, enum lru_list_id active,
+					       uint32_t newcomer)
 {
 	uint32_t tail = lruvec_tail(vec, active);
 
@@ -273,7 +292,7 @@ uint32_t lruvec_tail_or_newcomer(const struct lruvec *vec, enum lru_list_id acti
 }
 
 /* folio_mark_accessed(), the four-state table in the header. */
-static void mark_accessed(struct lruvec *vec, uint32_t page)
+static inline void mark_accessed(struct lruvec *vec, uint32_t page)
 {
 	bool was_active = lruvec_field(vec, page, LRU_PG_ACTIVE);
 
@@ -284,16 +303,18 @@ static void mark_accessed(struct lruvec *vec, uint32_t page)
 		lruvec_set_field(vec, page, LRU_REFERENCED, 0);
 		vec->count[LRU_PROMOTED]++;
 	}
-	if (was_active && vec->aging->accessed_active)
-		vec->aging->accessed_active(vec, page);
+	if (was_active && lru_variant_aging.accessed_active)
+		lru_variant_aging.accessed_active(vec, page);
 }
 
-static void touch(struct lruvec *vec, const struct pl_ref *ref, bool fault)
+/* Inlined into hit() and insert(), each with its own `fault`. */
+static inline __attribute__((always_inline))
+void touch(struct lruvec *vec, const struct pl_ref *ref, bool fault)
 {
 	uint32_t page = ref->page;
 
-	if (vec->aging->referenced)
-		vec->aging->referenced(vec, page, pl_time(vec->ctx, ref->step), fault);
+	if (lru_variant_aging.referenced)
+		lru_variant_aging.referenced(vec, page, pl_time(vec->ctx, ref->step), fault);
 	if (marks_accessed(vec, page))
 		mark_accessed(vec, page);
 	else
@@ -306,7 +327,7 @@ static void touch(struct lruvec *vec, const struct pl_ref *ref, bool fault)
  * default (batch=0) keeps roughly the kernel's proportion instead:
  * frames/64, at least 1 and at most 32 (reached at 2048 frames).
  */
-static uint32_t batch_size(const struct pl_ctx *ctx)
+static inline uint32_t batch_size(const struct pl_ctx *ctx)
 {
 	uint32_t batch = ctx->params[LRU_PARAM_BATCH];
 
@@ -319,18 +340,18 @@ static uint32_t batch_size(const struct pl_ctx *ctx)
 /* ---------------------------------------------------------- shadow list */
 
 /* Field values are 32-bit; the age passes 2^31 only after 2^31 evictions. */
-static int32_t clamp_field(uint64_t value)
+static inline int32_t clamp_field(uint64_t value)
 {
 	return value > INT32_MAX ? INT32_MAX : (int32_t)value;
 }
 
-static int32_t clamp_wide(int64_t value)
+static inline int32_t clamp_wide(int64_t value)
 {
 	return value > INT32_MAX ? INT32_MAX : value < INT32_MIN ? INT32_MIN : (int32_t)value;
 }
 
 /* Sets the wide value of a resident page (shown clamped to a 32-bit field). */
-void lruvec_set_wide(struct lruvec *vec, uint32_t page, int64_t value)
+static inline void lruvec_set_wide(struct lruvec *vec, uint32_t page, int64_t value)
 {
 	int64_t old = vec->wide[page];
 
@@ -342,19 +363,19 @@ void lruvec_set_wide(struct lruvec *vec, uint32_t page, int64_t value)
 
 
 /* Drops a page's entry from the shadow list (its shadow value stays). */
-static void forget_shadow(struct lruvec *vec, uint32_t page)
+static inline void forget_shadow(struct lruvec *vec, uint32_t page)
 {
-	pl_dlist_remove(&vec->links, &vec->lists[LRU_SHADOW], page);
+	pl_rdlist_remove(lru_links(vec), &vec->lists[LRU_SHADOW], page);
 	vec->page[page].lru = LRU_NOT_RESIDENT;
 	pl_emit_remove(vec->ctx, page, LRU_SHADOW);
 }
 
 /* A just-evicted page's entry at the head; the oldest beyond `frames` goes. */
-static void add_shadow(struct lruvec *vec, uint32_t page)
+static inline void add_shadow(struct lruvec *vec, uint32_t page)
 {
 	struct pl_dlist *shadow = &vec->lists[LRU_SHADOW];
 
-	pl_dlist_push_head(&vec->links, shadow, page);
+	pl_rdlist_push_head(lru_links(vec), shadow, page);
 	vec->page[page].lru = LRU_SHADOW;
 	pl_emit_insert(vec->ctx, page, LRU_SHADOW, 0);
 	pl_emit_set(vec->ctx, page, vec->nfields, 0, clamp_field(vec->page[page].shadow - 1));
@@ -364,8 +385,7 @@ static void add_shadow(struct lruvec *vec, uint32_t page)
 
 /* -------------------------------------------------------------------- ops */
 
-void *lruvec_create(struct pl_ctx *ctx, const struct lru_aging *aging, unsigned nfields,
-		    struct pl_error *err)
+static inline void *lruvec_create(struct pl_ctx *ctx, unsigned nfields, struct pl_error *err)
 {
 	struct lruvec *vec = calloc(1, sizeof(*vec));
 	size_t npages = ctx->npages ? ctx->npages : 1;
@@ -373,7 +393,6 @@ void *lruvec_create(struct pl_ctx *ctx, const struct lru_aging *aging, unsigned 
 	if (!vec)
 		goto oom;
 	vec->ctx = ctx;
-	vec->aging = aging;
 	vec->nfields = nfields;
 	vec->anon_percent = ctx->params[LRU_PARAM_ANON_PERCENT];
 	vec->file_mapped = ctx->params[LRU_PARAM_FILE_ACCESS] == LRU_FILE_MAPPED;
@@ -387,10 +406,12 @@ void *lruvec_create(struct pl_ctx *ctx, const struct lru_aging *aging, unsigned 
 	for (unsigned i = 0; i < NR_LRU_ALL_LISTS; i++)
 		pl_dlist_init(&vec->lists[i]);
 	vec->page = calloc(npages, sizeof(*vec->page));
-	if (!vec->page || pl_links_init(&vec->links, npages))
+	if (!vec->page)
 		goto oom;
-	for (size_t page = 0; page < npages; page++)
+	for (size_t page = 0; page < npages; page++) {
 		vec->page[page].lru = LRU_NOT_RESIDENT;
+		vec->page[page].file = page_hash_is_file((uint32_t)page, vec->anon_percent);
+	}
 	return vec;
 oom:
 	lruvec_destroy(vec);
@@ -399,21 +420,20 @@ oom:
 	return NULL;
 }
 
-void lruvec_destroy(void *state)
+static inline void lruvec_destroy(void *state)
 {
 	struct lruvec *vec = state;
 
 	if (!vec)
 		return;
-	if (vec->aging->destroy)
-		vec->aging->destroy(vec);
-	pl_links_free(&vec->links);
+	if (lru_variant_aging.destroy)
+		lru_variant_aging.destroy(vec);
 	free(vec->page);
 	free(vec->wide);
 	free(vec);
 }
 
-void lruvec_hit(void *state, const struct pl_ref *ref)
+static inline void lruvec_hit(void *state, const struct pl_ref *ref)
 {
 	touch(state, ref, false);
 }
@@ -422,7 +442,7 @@ void lruvec_hit(void *state, const struct pl_ref *ref)
  * workingset_refault(): does the faulting page come back soon enough after
  * its eviction to be part of the working set?  Consumes its shadow entry.
  */
-static bool refault_activates(struct lruvec *vec, uint32_t page)
+static inline bool refault_activates(struct lruvec *vec, uint32_t page)
 {
 	bool file = page_is_file(vec, page);
 	uint64_t distance, workingset_size;
@@ -441,7 +461,7 @@ static bool refault_activates(struct lruvec *vec, uint32_t page)
 	return distance <= workingset_size;
 }
 
-void lruvec_insert(void *state, const struct pl_ref *ref)
+static inline void lruvec_insert(void *state, const struct pl_ref *ref)
 {
 	struct lruvec *vec = state;
 	uint32_t page = ref->page;
@@ -451,7 +471,7 @@ void lruvec_insert(void *state, const struct pl_ref *ref)
 	vec->reclaiming = false;	/* the fault's reclaim is over */
 	if (active)
 		lru += LRU_ACTIVE;
-	pl_dlist_push_head(&vec->links, &vec->lists[lru], page);
+	pl_rdlist_push_head(lru_links(vec), &vec->lists[lru], page);
 	vec->page[page].lru = lru;
 	listed(vec, page, LRU_NOT_RESIDENT, lru, false);
 	pl_emit_insert(vec->ctx, page, lru, 0);
@@ -459,13 +479,13 @@ void lruvec_insert(void *state, const struct pl_ref *ref)
 		lruvec_set_field(vec, page, LRU_PG_ACTIVE, 1);
 		vec->count[LRU_WORKINGSET_ACTIVATE]++;
 		vec->nonresident_age++;
-		if (vec->aging->activated)
-			vec->aging->activated(vec, page);
+		if (lru_variant_aging.activated)
+			lru_variant_aging.activated(vec, page);
 	}
 	touch(vec, ref, true);
 }
 
-uint32_t lruvec_reclaim_goal(const void *state, uint32_t resident)
+static inline uint32_t lruvec_reclaim_goal(const void *state, uint32_t resident)
 {
 	const struct lruvec *vec = state;
 	uint32_t free_frames = vec->ctx->frames - resident;
@@ -480,7 +500,7 @@ uint32_t lruvec_reclaim_goal(const void *state, uint32_t resident)
 
 /* ---------------------------------------------------------------- reclaim */
 
-static uint32_t pages_of_type(const struct lruvec *vec, enum lru_list_id inactive)
+static inline uint32_t pages_of_type(const struct lruvec *vec, enum lru_list_id inactive)
 {
 	return vec->lists[inactive].len + vec->lists[inactive + LRU_ACTIVE].len;
 }
@@ -493,16 +513,15 @@ static uint32_t pages_of_type(const struct lruvec *vec, enum lru_list_id inactiv
  * plus weight is larger is scanned (file on a tie), and charge_scan()
  * settles the credits.  A type with no pages is never picked.
  */
-static void scan_weights(const struct lruvec *vec, int64_t weight[2])
+static inline void scan_weights(const struct lruvec *vec, int64_t weight[2])
 {
 	weight[0] = (int64_t)pages_of_type(vec, LRU_INACTIVE_ANON) * vec->swappiness;
 	weight[1] = (int64_t)pages_of_type(vec, LRU_INACTIVE_FILE) * (200 - vec->swappiness);
 }
 
-static enum lru_list_id scan_lru(const struct lruvec *vec)
+static inline enum lru_list_id scan_lru(const struct lruvec *vec, int64_t weight[2])
 {
-	int64_t weight[2];
-
+	weight[0] = weight[1] = 0;	/* no choice: charge_scan() charges nothing */
 	if (!pages_of_type(vec, LRU_INACTIVE_ANON))
 		return LRU_INACTIVE_FILE;
 	if (!pages_of_type(vec, LRU_INACTIVE_FILE))
@@ -512,19 +531,16 @@ static enum lru_list_id scan_lru(const struct lruvec *vec)
 	       LRU_INACTIVE_ANON : LRU_INACTIVE_FILE;
 }
 
-static void charge_scan(struct lruvec *vec, enum lru_list_id scanned)
+/* Settles the credits with the weights scan_lru() chose by. */
+static inline void charge_scan(struct lruvec *vec, enum lru_list_id scanned,
+			       const int64_t weight[2])
 {
-	int64_t weight[2];
-
-	if (!pages_of_type(vec, LRU_INACTIVE_ANON) || !pages_of_type(vec, LRU_INACTIVE_FILE))
-		return;	/* no choice was made */
-	scan_weights(vec, weight);
 	vec->scan_credit[0] += weight[0];
 	vec->scan_credit[1] += weight[1];
 	vec->scan_credit[scanned == LRU_INACTIVE_FILE] -= weight[0] + weight[1];
 }
 
-static uint32_t int_sqrt(uint64_t x)
+static inline uint32_t int_sqrt(uint64_t x)
 {
 	uint64_t r = 0;
 
@@ -534,7 +550,7 @@ static uint32_t int_sqrt(uint64_t x)
 }
 
 /* inactive_is_low() as in 6.1, with 4 KiB pages (2^18 pages per GB). */
-static bool inactive_is_low(const struct lruvec *vec, enum lru_list_id inactive)
+static inline bool inactive_is_low(const struct lruvec *vec, enum lru_list_id inactive)
 {
 	uint64_t nr_inactive = vec->lists[inactive].len;
 	uint64_t nr_active = vec->lists[inactive + LRU_ACTIVE].len;
@@ -544,18 +560,18 @@ static bool inactive_is_low(const struct lruvec *vec, enum lru_list_id inactive)
 	return nr_inactive * ratio < nr_active;
 }
 
-static void shrink_active_list(struct lruvec *vec, enum lru_list_id inactive)
+static inline void shrink_active_list(struct lruvec *vec, enum lru_list_id inactive)
 {
 	enum lru_list_id active = inactive + LRU_ACTIVE;
 	uint32_t nr = vec->lists[active].len;
 
 	if (nr > vec->batch)
 		nr = vec->batch;
-	vec->aging->shrink_active(vec, active, nr);
+	lru_variant_aging.shrink_active(vec, active, nr);
 }
 
 /* folio_check_references() without touching anything. */
-static enum folio_references check_references(const struct lruvec *vec, uint32_t page)
+static inline enum folio_references check_references(const struct lruvec *vec, uint32_t page)
 {
 	if (!lruvec_field(vec, page, LRU_ACCESSED))
 		return FOLIOREF_RECLAIM;
@@ -567,7 +583,7 @@ static enum folio_references check_references(const struct lruvec *vec, uint32_t
  * One page of shrink_folio_list(): clears the accessed bit the check
  * consumed, marks a referenced page and moves it on.  Returns the verdict.
  */
-static enum folio_references shrink_folio(struct lruvec *vec, uint32_t page)
+static inline enum folio_references shrink_folio(struct lruvec *vec, uint32_t page)
 {
 	enum folio_references verdict = check_references(vec, page);
 
@@ -585,11 +601,11 @@ static enum folio_references shrink_folio(struct lruvec *vec, uint32_t page)
 }
 
 /* Frees a page of an inactive list; returns it. */
-static uint32_t reclaim(struct lruvec *vec, uint32_t page)
+static inline uint32_t reclaim(struct lruvec *vec, uint32_t page)
 {
 	enum lru_list_id lru = vec->page[page].lru;
 
-	pl_dlist_remove(&vec->links, &vec->lists[lru], page);
+	pl_rdlist_remove(lru_links(vec), &vec->lists[lru], page);
 	listed(vec, page, lru, LRU_NOT_RESIDENT, false);
 	if (lruvec_field(vec, page, LRU_REFERENCED))
 		vec->count[referenced_gauge(lru)]--;
@@ -611,23 +627,28 @@ static uint32_t reclaim(struct lruvec *vec, uint32_t page)
  * its tail (tail_at_reclaim).  moved[lru] is that page, or PL_NONE when the
  * variant moves none or the page is already at the tail.
  */
-static void pages_moved_at_reclaim(const struct lruvec *vec, uint32_t moved[NR_LRU_LISTS])
+static inline void pages_moved_at_reclaim(const struct lruvec *vec,
+					  uint32_t moved[NR_LRU_LISTS])
 {
 	for (unsigned lru = 0; lru < NR_LRU_LISTS; lru++) {
-		moved[lru] = vec->reclaiming || !vec->aging->tail_at_reclaim ? PL_NONE :
-			     vec->aging->tail_at_reclaim(vec, lru);
-		if (moved[lru] == vec->lists[lru].tail)
-			moved[lru] = PL_NONE;
+		uint32_t page;
+
+		moved[lru] = PL_NONE;
+		if (!lru_variant_aging.tail_at_reclaim || vec->reclaiming)
+			continue;
+		page = lru_variant_aging.tail_at_reclaim(vec, lru);
+		if (page != vec->lists[lru].tail)
+			moved[lru] = page;
 	}
 }
 
-static void move_tail(struct lruvec *vec, uint32_t page)
+static inline void move_tail(struct lruvec *vec, uint32_t page)
 {
 	enum lru_list_id lru = vec->page[page].lru;
 	struct pl_dlist *list = &vec->lists[lru];
 
-	pl_dlist_remove(&vec->links, list, page);
-	pl_dlist_push_tail(&vec->links, list, page);
+	pl_rdlist_remove(lru_links(vec), list, page);
+	pl_rdlist_push_tail(lru_links(vec), list, page);
 	listed(vec, page, lru, lru, true);
 	pl_emit_move(vec->ctx, page, lru, lru, list->len - 1);
 }
@@ -637,11 +658,14 @@ static void move_tail(struct lruvec *vec, uint32_t page)
  * tail (`moved`, read-only walks only: evict() has really moved it) is
  * walked first, then the old tail, and is skipped where it was.
  */
-static uint32_t walk_next(const struct lruvec *vec, uint32_t page, uint32_t moved,
-			  uint32_t old_tail)
+static inline uint32_t walk_next(const struct lruvec *vec, uint32_t page, uint32_t moved,
+				 uint32_t old_tail)
 {
-	uint32_t next = page == moved ? old_tail : lruvec_toward_head(vec, page);
+	uint32_t next;
 
+	if (!lru_variant_aging.tail_at_reclaim)
+		return lruvec_toward_head(vec, page);	/* nothing is ever moved */
+	next = page == moved ? old_tail : lruvec_toward_head(vec, page);
 	return next != PL_NONE && next == moved ? lruvec_toward_head(vec, next) : next;
 }
 
@@ -664,9 +688,12 @@ static uint32_t walk_next(const struct lruvec *vec, uint32_t page, uint32_t move
  * without another look; the peek asks the aging hooks which page that will
  * be (the moved page, if the active list's tail was moved).
  */
-static uint32_t reclaim_walk(struct lruvec *vec, bool commit)
+/* Inlined into victim() and evict(), so that each keeps only its half. */
+static inline __attribute__((always_inline))
+uint32_t reclaim_walk(struct lruvec *vec, bool commit)
 {
-	enum lru_list_id inactive = scan_lru(vec);
+	int64_t weight[2];
+	enum lru_list_id inactive = scan_lru(vec, weight);
 	enum lru_list_id active = inactive + LRU_ACTIVE;
 	bool low = inactive_is_low(vec, inactive);
 	uint32_t moved[NR_LRU_LISTS], page, next, old_tail, left;
@@ -674,7 +701,7 @@ static uint32_t reclaim_walk(struct lruvec *vec, bool commit)
 	enum lru_counter pgscan = inactive == LRU_INACTIVE_FILE ? LRU_PGSCAN_FILE : LRU_PGSCAN_ANON;
 
 	pages_moved_at_reclaim(vec, moved);
-	if (commit) {
+	if (commit && lru_variant_aging.tail_at_reclaim) {
 		for (unsigned lru = 0; lru < NR_LRU_LISTS; lru++)
 			if (moved[lru] != PL_NONE)
 				move_tail(vec, moved[lru]);
@@ -685,11 +712,12 @@ static uint32_t reclaim_walk(struct lruvec *vec, bool commit)
 	left = vec->lists[inactive].len;
 	if (commit) {
 		vec->reclaiming = true;
-		charge_scan(vec, inactive);
+		charge_scan(vec, inactive, weight);
 		if (low)
 			shrink_active_list(vec, inactive);
 	}
-	page = moved[inactive] != PL_NONE ? moved[inactive] : old_tail;
+	page = lru_variant_aging.tail_at_reclaim && moved[inactive] != PL_NONE ?
+	       moved[inactive] : old_tail;
 	for (; left && page != PL_NONE; left--, page = next) {
 		enum folio_references verdict;
 
@@ -705,13 +733,14 @@ static uint32_t reclaim_walk(struct lruvec *vec, bool commit)
 			first_activated = page;
 	}
 	if (!commit) {
-		if (moved[active] != PL_NONE && (low || first_kept == PL_NONE))
+		if (lru_variant_aging.tail_at_reclaim && moved[active] != PL_NONE &&
+		    (low || first_kept == PL_NONE))
 			return moved[active];
 		if (low)
-			return vec->aging->first_deactivated(vec, active, PL_NONE);
+			return lru_variant_aging.first_deactivated(vec, active, PL_NONE);
 		if (first_kept != PL_NONE)
 			return first_kept;
-		return vec->aging->first_deactivated(vec, active, first_activated);
+		return lru_variant_aging.first_deactivated(vec, active, first_activated);
 	}
 	if (!vec->lists[inactive].len)
 		shrink_active_list(vec, inactive);
@@ -719,13 +748,13 @@ static uint32_t reclaim_walk(struct lruvec *vec, bool commit)
 	return reclaim(vec, vec->lists[inactive].tail);
 }
 
-void lruvec_evict(void *state, uint32_t victim)
+static inline void lruvec_evict(void *state, uint32_t victim)
 {
 	/* frees `victim`: lruvec_victim() took the same walk */
 	reclaim_walk(state, true);
 }
 
-uint32_t lruvec_victim(const void *state)
+static inline uint32_t lruvec_victim(const void *state)
 {
 	/* a peek: reclaim_walk() without commit writes nothing */
 	return reclaim_walk((struct lruvec *)state, false);
@@ -733,19 +762,19 @@ uint32_t lruvec_victim(const void *state)
 
 /* -------------------------------------------------------------- reporting */
 
-void lruvec_snapshot(const void *state, struct pl_snapshot *out)
+static inline void lruvec_snapshot(const void *state, struct pl_snapshot *out)
 {
 	const struct lruvec *vec = state;
 	int32_t values[PL_MAX_FIELDS] = { 0 };
 
 	for (unsigned lru = 0; lru < NR_LRU_ALL_LISTS; lru++) {
 		for (uint32_t page = vec->lists[lru].head; page != PL_NONE;
-		     page = vec->links.link[page].next) {
+		     page = lruvec_toward_tail(vec, page)) {
 			for (unsigned f = 0; f < vec->nfields; f++)
 				values[f] = lruvec_field(vec, page, f);
 			if (vec->wide && lru != LRU_SHADOW)
-				values[LRU_WIDE] = clamp_wide(vec->aging->shown_wide ?
-							      vec->aging->shown_wide(vec, page) :
+				values[LRU_WIDE] = clamp_wide(lru_variant_aging.shown_wide ?
+							      lru_variant_aging.shown_wide(vec, page) :
 							      vec->wide[page]);
 			values[vec->nfields] = lru == LRU_SHADOW ?
 					       clamp_field(vec->page[page].shadow - 1) : 0;
@@ -754,7 +783,7 @@ void lruvec_snapshot(const void *state, struct pl_snapshot *out)
 	}
 }
 
-void lruvec_read_counters(const void *state, uint64_t *counters)
+static inline void lruvec_read_counters(const void *state, uint64_t *counters)
 {
 	const struct lruvec *vec = state;
 
@@ -762,3 +791,5 @@ void lruvec_read_counters(const void *state, uint64_t *counters)
 	for (unsigned lru = 0; lru < NR_LRU_LISTS; lru++)
 		counters[LRU_NR_INACTIVE_ANON + lru] = vec->lists[lru].len;
 }
+
+#endif /* PAGELAB_LRU_MODEL_H */
