@@ -1,5 +1,5 @@
 /*
- * The Linux two-list model (wasm-core/src/policies/linux.c, lru_lists.c): a
+ * The Linux two-list model (wasm-core/src/policies/linux.c, lru_model.h): a
  * file page read through read()/write() enters the inactive list with
  * PG_referenced set; the next such access finds it referenced and promotes it
  * to the active list (folio_mark_accessed, pgactivate).  An access through a

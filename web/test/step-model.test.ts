@@ -236,7 +236,7 @@ describe("the policy's counters at each step", () => {
 			const [before, after] = [await linux.session.snapshot(k - 1), await linux.session.snapshot(k)];
 			const delta = after.counters[refault] - after.countersBefore[refault];
 			expect(after.countersBefore).toEqual(before.counters);
-			/* Every eviction leaves a shadow value (lru_lists.c), so a fault on a page seen before is a refault. */
+			/* Every eviction leaves a shadow value (lru_model.h), so a fault on a page seen before is a refault. */
 			const resident = before.lists.some((list, l) => !linux.policy.lists[l].ghost && list.indexOfPage(pages[k - 1]) >= 0);
 			const refaulted = !resident && pages.slice(0, k - 1).includes(pages[k - 1]);
 			expect(delta, `step ${k} (page ${pages[k - 1]})`).toBe(refaulted ? 1 : 0);
