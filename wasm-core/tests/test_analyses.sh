@@ -151,6 +151,21 @@ expect_out_lines 11
 	problem "--time-bins 30 --page-bins 8 did not make the plot 30 x 8 cells"
 done_
 
+test_case "wss --svg leaves the text table 20 rows long and plots the 200 points of --json"
+refs=$(seq 0 999 | awk '{ printf "%d ", $1 % 53 }')
+pagelab wss --refs "$refs" --json --svg "$tmp/json.svg"
+expect_status 0
+expect_json 'j.series[0].points.length === 200'
+pagelab wss --refs "$refs" --svg "$tmp/text.svg"
+expect_status 0
+expect_out_lines 29
+cmp -s "$tmp/text.svg" "$tmp/json.svg" || problem "the plot beside the text is not the 200-point one"
+pagelab wss --refs "$refs" --points 30 --json --svg "$tmp/json.svg"
+pagelab wss --refs "$refs" --points 30 --svg "$tmp/text.svg"
+expect_out_lines 39
+cmp -s "$tmp/text.svg" "$tmp/json.svg" || problem "--points 30 did not set the plot's points too"
+done_
+
 # ------------------------------------------------- real programs' traces
 TRACES="$(dirname "$0")/../../labs/traces"
 

@@ -4,7 +4,9 @@
  * several windows tau, and its distribution: seed 004's plots of how a
  * program's working set grows, holds and jumps between phases.  Time is
  * cut into buckets of consecutive references, each shown by its mean and
- * its largest size.
+ * its largest size: 20 rows for a terminal, 200 points for --json, --csv
+ * and the plot.  --svg beside the text table plots its own 200 points,
+ * computed in the same pass as the 20 rows (--points sets both).
  */
 #include "cli.h"
 #include "analysis.h"
@@ -26,8 +28,13 @@ struct window {
 struct series {
 	struct window w[MAX_WINDOWS];
 	unsigned n;
-	uint32_t points, references;
+	uint64_t wanted;	/* buckets asked for */
+	uint32_t points, references;	/* buckets made: at most the references */
 };
+
+/* Buckets for a terminal, and for --json, --csv and the plot. */
+#define TEXT_POINTS 20
+#define PLOT_POINTS 200
 
 static void free_series(struct series *s)
 {
@@ -38,9 +45,11 @@ static void free_series(struct series *s)
 	}
 }
 
-/* Room for every window's series; 0 or an exit status. */
-static int allocate(struct series *s, const struct cli_sizes *taus)
+/* Room for every window's series over `references`; 0 or an exit status. */
+static int allocate(struct series *s, const struct cli_sizes *taus, uint32_t references)
 {
+	s->references = references;
+	s->points = s->wanted < references ? (uint32_t)s->wanted : references;
 	for (s->n = 0; s->n < taus->n; s->n++) {
 		struct window *w = &s->w[s->n];
 
@@ -56,25 +65,31 @@ static int allocate(struct series *s, const struct cli_sizes *taus)
 	return 0;
 }
 
-static int compute(struct series *s, const struct cli_sizes *taus, const struct pl_trace *t)
+/* Each of the nsets series over a trace in memory; 0 or an exit status. */
+static int compute(struct series **sets, unsigned nsets, const struct cli_sizes *taus,
+		   const struct pl_trace *t)
 {
 	struct pl_error err;
 	int ret;
 
-	if ((ret = allocate(s, taus)))
-		return ret;
-	for (unsigned i = 0; i < s->n; i++) {
-		struct window *w = &s->w[i];
+	for (unsigned k = 0; k < nsets; k++) {
+		struct series *s = sets[k];
 
-		if (pl_wss_series(t, w->tau, s->points, w->mean, w->max, w->hist, &err))
-			return cli_fail("%s", err.msg);
+		if ((ret = allocate(s, taus, t->n)))
+			return ret;
+		for (unsigned i = 0; i < s->n; i++) {
+			struct window *w = &s->w[i];
+
+			if (pl_wss_series(t, w->tau, s->points, w->mean, w->max, w->hist, &err))
+				return cli_fail("%s", err.msg);
+		}
 	}
 	return 0;
 }
 
-/* Every window's series fed together from a parsed trace file's spill. */
+/* Every window of every series fed together from a parsed trace file's spill. */
 struct feeding {
-	struct pl_wss *w[MAX_WINDOWS];
+	struct pl_wss *w[2 * MAX_WINDOWS];
 	unsigned n;
 	struct pl_error err;
 };
@@ -91,27 +106,32 @@ static int feed_windows(void *ctx, const uint32_t *ids, uint32_t n)
 
 /*
  * A trace file: parsed once (pages interned, ids spilled), then every
- * window's series from one replay, in O(distinct pages + tau) memory.
+ * window's series of each of the nsets series from one replay, in
+ * O(distinct pages + tau) memory.
  */
-static int compute_streamed(const struct cli_args *a, struct series *s,
-			    const struct cli_sizes *taus, uint64_t points)
+static int compute_streamed(const struct cli_args *a, struct series **sets, unsigned nsets,
+			    const struct cli_sizes *taus)
 {
 	struct feeding f = { .n = 0 };
 	struct cli_stream *st;
+	uint32_t references;
 	int ret;
 
 	if ((ret = cli_stream_open(a, NULL, &st)))
 		return ret;
-	s->references = (uint32_t)cli_stream_references(st);
-	s->points = points < s->references ? (uint32_t)points : s->references;
-	ret = allocate(s, taus);
-	for (; !ret && f.n < s->n; f.n++) {
-		struct window *w = &s->w[f.n];
+	references = (uint32_t)cli_stream_references(st);
+	for (unsigned k = 0; !ret && k < nsets; k++) {
+		struct series *s = sets[k];
 
-		f.w[f.n] = pl_wss_create(cli_stream_distinct(st), s->references, w->tau, s->points,
-					 w->mean, w->max, w->hist, &f.err);
-		if (!f.w[f.n])
-			ret = cli_fail("%s", f.err.msg);
+		ret = allocate(s, taus, references);
+		for (unsigned i = 0; !ret && i < s->n; i++, f.n++) {
+			struct window *w = &s->w[i];
+
+			f.w[f.n] = pl_wss_create(cli_stream_distinct(st), references, w->tau,
+						 s->points, w->mean, w->max, w->hist, &f.err);
+			if (!f.w[f.n])
+				ret = cli_fail("%s", f.err.msg);
+		}
 	}
 	if (!ret)
 		ret = cli_stream_each(st, feed_windows, &f);
@@ -247,36 +267,40 @@ static int plot(const struct series *s, const char *path)
 static int wss_main(const struct cli_args *a)
 {
 	static struct cli_sizes taus;
-	static struct series s;
+	static struct series printed, drawn;
 	const char *svg = cli_value(a, "--svg");
+	struct series *sets[2] = { &printed, &drawn };
+	unsigned nsets = 1;
 	struct pl_trace trace;
-	uint64_t points;
 	char format;
 	int ret;
 
 	if ((ret = cli_output_format(a, &format)) ||
 	    (ret = cli_sizes(a, "--tau", "10,100,1000", &taus)) ||
-	    (ret = cli_number(a, "--points", 1, 100000, format || svg ? 200 : 20, &points)))
+	    (ret = cli_number(a, "--points", 1, 100000, format ? PLOT_POINTS : TEXT_POINTS,
+			      &printed.wanted)))
 		return ret;
 	if (taus.n > MAX_WINDOWS)
 		return cli_usage_error(a, "--tau: at most %d windows", MAX_WINDOWS);
-	pl_trace_init(&trace);
-	if (cli_value(a, "--trace")) {
-		ret = compute_streamed(a, &s, &taus, points);
-	} else if (!(ret = cli_load_trace(a, &trace))) {
-		s.references = trace.n;
-		s.points = points < trace.n ? (uint32_t)points : trace.n;
-		ret = compute(&s, &taus, &trace);
+	if (svg && !format && !cli_value(a, "--points")) {
+		drawn.wanted = PLOT_POINTS;
+		nsets = 2;
 	}
+	pl_trace_init(&trace);
+	if (cli_value(a, "--trace"))
+		ret = compute_streamed(a, sets, nsets, &taus);
+	else if (!(ret = cli_load_trace(a, &trace)))
+		ret = compute(sets, nsets, &taus, &trace);
 	if (!ret && format == 'j')
-		print_json(&s);
+		print_json(&printed);
 	else if (!ret && format == 'c')
-		print_csv(&s);
+		print_csv(&printed);
 	else if (!ret)
-		print_text(&s);
+		print_text(&printed);
 	if (!ret && svg)
-		ret = plot(&s, svg);
-	free_series(&s);
+		ret = plot(sets[nsets - 1], svg);
+	free_series(&printed);
+	free_series(&drawn);
 	pl_trace_free(&trace);
 	return ret;
 }
@@ -294,8 +318,8 @@ const struct cli_command cli_command_wss = {
 	"\n"
 	"  --tau SIZES  windows, in references: 1000, a list 10,100,1000 (the\n"
 	"               default) or a range FROM:TO[:STEP]; at most 16\n"
-	"  --points N   time buckets (default 20 for text, 200 otherwise; at most\n"
-	"               the references)\n"
+	"  --points N   time buckets (default 20 for text, 200 otherwise, and 200\n"
+	"               for the plot beside text; at most the references)\n"
 	"  --json       {\"references\", \"series\": [{\"tau\", \"mean\", \"points\":\n"
 	"               [{\"from\", \"to\", \"mean\", \"max\"}], \"histogram\":\n"
 	"               [{\"size\", \"steps\"}]}]}\n"
