@@ -593,6 +593,16 @@ static void clockpro_insert(void *state, const struct pl_ref *ref)
 	show_hands(c);
 }
 
+/* A reference ahead (policy.h, "Prefetching"): the far page's record. */
+static void clockpro_prefetch(const void *state, uint32_t far, uint32_t near,
+			      struct pl_prefetch *out)
+{
+	const struct clockpro *c = state;
+
+	(void)near;
+	pl_prefetch(out, &c->pg[far]);
+}
+
 static void clockpro_hit(void *state, const struct pl_ref *ref)
 {
 	struct clockpro *c = state;
@@ -668,6 +678,7 @@ const struct pl_policy_ops pl_policy_clockpro = {
 	.insert = clockpro_insert,
 	.victim = clockpro_victim,
 	.evict = clockpro_evict,
+	.prefetch = clockpro_prefetch,
 	.snapshot = clockpro_snapshot,
 	.read_counters = clockpro_read_counters,
 };

@@ -252,6 +252,32 @@ static void lecar_hit(void *state, const struct pl_ref *ref)
 	l->now++;
 }
 
+/*
+ * References ahead (policy.h, "Prefetching"): the far page's record and
+ * list byte; for the near page, if it is in the cache, its neighbours in
+ * the cache and in its bucket and its bucket, which a hit touches.
+ */
+static void lecar_prefetch(const void *state, uint32_t far, uint32_t near,
+			   struct pl_prefetch *out)
+{
+	const struct lecar *l = state;
+	const struct lecar_page *pg = &l->page[near];
+
+	pl_prefetch_record(out, &l->page[far], sizeof(*l->page));
+	pl_prefetch(out, &l->where[far]);
+	if (l->where[near] != CACHE)
+		return;
+	if (pg->link.prev != PL_NONE)
+		pl_prefetch(out, &l->page[pg->link.prev].link);
+	if (pg->link.next != PL_NONE)
+		pl_prefetch(out, &l->page[pg->link.next].link);
+	if (pg->in_bucket.prev != PL_NONE)
+		pl_prefetch(out, &l->page[pg->in_bucket.prev].in_bucket);
+	if (pg->in_bucket.next != PL_NONE)
+		pl_prefetch(out, &l->page[pg->in_bucket.next].in_bucket);
+	pl_prefetch(out, &l->bucket[pg->bucket]);
+}
+
 static uint32_t lfu_candidate(const struct lecar *l)
 {
 	return l->bucket[l->first_bucket].pages.head;
@@ -462,6 +488,7 @@ const struct pl_policy_ops pl_policy_lecar = {
 	.insert = lecar_insert,
 	.victim = lecar_victim,
 	.evict = lecar_evict,
+	.prefetch = lecar_prefetch,
 	.snapshot = lecar_snapshot,
 	.read_counters = lecar_read_counters,
 };

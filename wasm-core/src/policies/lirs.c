@@ -310,6 +310,24 @@ static void lirs_hit(void *state, const struct pl_ref *ref)
 		prune(l);
 }
 
+/*
+ * References ahead (policy.h, "Prefetching"): the far page's record; the
+ * near page's neighbours in S, which a hit on it touches as it moves to
+ * S's top.
+ */
+static void lirs_prefetch(const void *state, uint32_t far, uint32_t near,
+			  struct pl_prefetch *out)
+{
+	const struct lirs *l = state;
+	struct pl_link s = l->page[near].s;
+
+	pl_prefetch_record(out, &l->page[far], sizeof(*l->page));
+	if (s.prev != PL_NONE)
+		pl_prefetch(out, &l->page[s.prev].s);
+	if (s.next != PL_NONE)
+		pl_prefetch(out, &l->page[s.next].s);
+}
+
 static uint32_t lirs_victim(const void *state)
 {
 	const struct lirs *l = state;
@@ -439,6 +457,7 @@ const struct pl_policy_ops pl_policy_lirs = {
 	.insert = lirs_insert,
 	.victim = lirs_victim,
 	.evict = lirs_evict,
+	.prefetch = lirs_prefetch,
 	.snapshot = lirs_snapshot,
 	.read_counters = lirs_read_counters,
 };

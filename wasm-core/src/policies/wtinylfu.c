@@ -465,6 +465,31 @@ static void wtinylfu_hit(void *state, const struct pl_ref *ref)
 		move_to_head(w, w->list[PROTECTED].tail, PROBATION);
 }
 
+/*
+ * References ahead (policy.h, "Prefetching"): the far page's record and
+ * list byte; for the near page, its neighbours in its list, which a hit
+ * touches, and -- unless it is in the window, whose hits are not counted
+ * -- its counters, which a hit in main or a fault counts.
+ */
+static void wtinylfu_prefetch(const void *state, uint32_t far, uint32_t near,
+			      struct pl_prefetch *out)
+{
+	const struct wtinylfu *w = state;
+	const struct wtinylfu_page *pg = &w->page[near];
+	uint32_t x = pg->a, b = pg->b;
+
+	pl_prefetch(out, &w->page[far]);
+	pl_prefetch(out, &w->where[far]);
+	if (pg->link.prev != PL_NONE)
+		pl_prefetch(out, &w->page[pg->link.prev]);
+	if (pg->link.next != PL_NONE)
+		pl_prefetch(out, &w->page[pg->link.next]);
+	if (w->where[near] == WINDOW)
+		return;
+	for (unsigned i = 0; i < HASHES; i++, x += b)
+		pl_prefetch(out, &w->sketch[fast_mod(x, w->magic, w->ncounters)]);
+}
+
 static void wtinylfu_insert(void *state, const struct pl_ref *ref)
 {
 	struct wtinylfu *w = state;
@@ -631,6 +656,7 @@ const struct pl_policy_ops pl_policy_wtinylfu = {
 	.insert = wtinylfu_insert,
 	.victim = wtinylfu_victim,
 	.evict = wtinylfu_evict,
+	.prefetch = wtinylfu_prefetch,
 	.snapshot = wtinylfu_snapshot,
 	.read_counters = wtinylfu_read_counters,
 };
