@@ -329,6 +329,7 @@ SIM_STEP void loop_prefetch(const struct pl_policy_ops *ops, const struct loop_l
 	out.n = 0;
 	ops->prefetch(l->state, l->page[step + PL_PREFETCH_FAR], l->page[step + PL_PREFETCH_NEAR],
 		      &out);
+#pragma GCC unroll 16	/* PL_PREFETCH_MAX: with a constant count, no loop and no array */
 	for (unsigned i = 0; i < out.n; i++)
 		__builtin_prefetch(out.addr[i], 1);
 }
