@@ -52,13 +52,13 @@
  *   the one PL_PREFETCH_NEAR steps later, and names the addresses the
  *   driver should request: the far page's record (pl_prefetch_record());
  *   by the time that page is near, the record has arrived and can be read
- *   to name what it points to (list neighbours, sketch counters).  A hint only: it must not change
- *   anything, and what it reads may have changed by the time the
- *   reference comes (the requests are then wasted, nothing worse).  It
- *   costs instructions on every step, so it names few addresses, and as
- *   many on every call (a missing neighbour replaced by a page already
- *   near): the driver's requests then compile to straight code.  Without
- *   a prefetch() the driver's loop has no trace of the call.
+ *   to name what it points to (list neighbours, sketch counters).  A hint
+ *   only: it must not change anything, and what it reads may have changed
+ *   by the time the reference comes (the requests are then wasted, nothing
+ *   worse).  It costs instructions on every step, so it names few
+ *   addresses, and as many on every call (a missing neighbour replaced by
+ *   a page already near): the driver's requests then compile to straight
+ *   code.  Without a prefetch() the driver's loop has no trace of the call.
  */
 #ifndef PAGELAB_POLICY_H
 #define PAGELAB_POLICY_H
