@@ -41,6 +41,24 @@
  * Memory
  *   The trace is known when the policy is created, so per-page state is a
  *   plain array of ctx->npages entries indexed by dense page id.
+ *
+ * Prefetching
+ *   On a long trace most pages' state is far from the CPU, and the first
+ *   touch of the referenced page's record is a cache miss that the
+ *   hundreds of instructions of a step keep the CPU from reaching early.
+ *   The trace is known, so the driver can say which pages come next: a
+ *   policy with a prefetch() is called before each step, when not
+ *   recording, with the page referenced PL_PREFETCH_FAR steps later and
+ *   the one PL_PREFETCH_NEAR steps later, and names the addresses the
+ *   driver should request: the far page's record (pl_prefetch_record());
+ *   by the time that page is near, the record has arrived and can be read
+ *   to name what it points to (list neighbours, sketch counters).  A hint
+ *   only: it must not change anything, and what it reads may have changed
+ *   by the time the reference comes (the requests are then wasted, nothing
+ *   worse).  It costs instructions on every step, so it names few
+ *   addresses, and as many on every call (a missing neighbour replaced by
+ *   a page already near): the driver's requests then compile to straight
+ *   code.  Without a prefetch() the driver's loop has no trace of the call.
  */
 #ifndef PAGELAB_POLICY_H
 #define PAGELAB_POLICY_H
@@ -109,6 +127,8 @@ enum pl_policy_flags {
 						 * frames is only an upper bound */
 };
 
+struct pl_prefetch;
+
 struct pl_policy_ops {
 	const char *name;	/* CLI name, lower case: "lru", "linux", "srrip" */
 	const char *title;	/* "Least Recently Used" */
@@ -150,6 +170,16 @@ struct pl_policy_ops {
 	 * Asked at every tick (so a policy wanting it on every reference sets
 	 * tick_period = 1, with or without a tick()); NULL means none. */
 	uint32_t (*expire_goal)(const void *state, const struct pl_ref *ref);
+
+	/*
+	 * Optional, for speed only: a look at references to come (see
+	 * "Prefetching" above).  `far` is the page referenced
+	 * PL_PREFETCH_FAR steps after the one about to be processed, `near`
+	 * the one PL_PREFETCH_NEAR steps after it (the far page of an
+	 * earlier call).  It may read the state and name addresses with
+	 * pl_prefetch(), nothing else; the driver requests them.
+	 */
+	void (*prefetch)(const void *state, uint32_t far, uint32_t near, struct pl_prefetch *out);
 
 	/* Reports the structure: pl_snapshot_push() list by list, in order. */
 	void (*snapshot)(const void *state, struct pl_snapshot *out);
@@ -283,6 +313,41 @@ static inline uint64_t pl_time(const struct pl_ctx *ctx, uint32_t step)
 static inline bool pl_resident(const struct pl_ctx *ctx, uint32_t page)
 {
 	return ctx->page_state[page] & PL_PAGE_RESIDENT;
+}
+
+/*
+ * How far ahead prefetch() looks, in steps (see "Prefetching"): far
+ * enough that a request made at PL_PREFETCH_FAR has arrived by
+ * PL_PREFETCH_NEAR, and one made there by the step itself.
+ */
+#define PL_PREFETCH_NEAR 8
+#define PL_PREFETCH_FAR 16
+
+/*
+ * The addresses prefetch() names, which the driver then requests: a
+ * policy's own __builtin_prefetch() would not do, as a function that only
+ * reads and prefetches counts as free of side effects, and the compiler
+ * drops the call.
+ */
+#define PL_PREFETCH_MAX 16
+
+struct pl_prefetch {
+	const void *addr[PL_PREFETCH_MAX];
+	unsigned n;
+};
+
+/* The line holding *p is wanted soon (names beyond PL_PREFETCH_MAX are ignored). */
+static inline void pl_prefetch(struct pl_prefetch *out, const void *p)
+{
+	if (out->n < PL_PREFETCH_MAX)
+		out->addr[out->n++] = p;
+}
+
+/* The lines of a record of `size` bytes at p: its first and its last. */
+static inline void pl_prefetch_record(struct pl_prefetch *out, const void *p, size_t size)
+{
+	pl_prefetch(out, p);
+	pl_prefetch(out, (const char *)p + size - 1);
 }
 
 /* Snapshot building: entries must be pushed grouped by list, lists ascending. */

@@ -308,11 +308,31 @@ SIM_STEP void loop_recorded(struct pl_sim *sim, const struct pl_policy_ops *ops,
  * The residency byte of the page LOOP_PREFETCH_AHEAD references ahead is
  * requested before each step: with a large trace most of those bytes are
  * cache misses, and a step runs too many instructions for the CPU to reach
- * the next step's load on its own.  The last LOOP_PREFETCH_AHEAD steps of
- * a run go without, so that the loop needs no test for the end of the
- * trace.
+ * the next step's load on its own.  A policy with a prefetch() is shown
+ * the pages PL_PREFETCH_FAR and PL_PREFETCH_NEAR references ahead
+ * (policy.h, "Prefetching"); without one, the call and its loads are not
+ * in the loop at all (ops is a constant there).  The last steps of a run,
+ * as many as the loop looks ahead, go without, so that the loop needs no
+ * test for the end of the trace.
  */
 #define LOOP_PREFETCH_AHEAD 8
+
+/* How far the loop looks ahead for this table. */
+#define LOOP_LOOKAHEAD(ops) ((ops)->prefetch ? PL_PREFETCH_FAR : LOOP_PREFETCH_AHEAD)
+
+/* What the policy's prefetch() names for the steps ahead of `step`, requested. */
+SIM_STEP void loop_prefetch(const struct pl_policy_ops *ops, const struct loop_locals *l,
+			    uint32_t step)
+{
+	struct pl_prefetch out;
+
+	out.n = 0;
+	ops->prefetch(l->state, l->page[step + PL_PREFETCH_FAR], l->page[step + PL_PREFETCH_NEAR],
+		      &out);
+#pragma GCC unroll 16	/* PL_PREFETCH_MAX: with a constant count, no loop and no array */
+	for (unsigned i = 0; i < out.n; i++)
+		__builtin_prefetch(out.addr[i], 1);
+}
 
 /*
  * Steps [step, end) of a run that is not recording, none of them with a
@@ -325,8 +345,11 @@ SIM_STEP uint32_t loop_span(struct pl_sim *sim, const struct pl_policy_ops *ops,
 	for (; step < end; step++) {
 		struct pl_ref ref = loop_read_ref(l, step, columns, writes);
 
-		if (prefetch)
+		if (prefetch) {
 			__builtin_prefetch(&l->page_state[l->page[step + LOOP_PREFETCH_AHEAD]]);
+			if (ops->prefetch)
+				loop_prefetch(ops, l, step);
+		}
 		loop_process(sim, ops, l, &ref, false, columns, writes);
 		if (unlikely(sim->failed))
 			break;
@@ -365,8 +388,8 @@ SIM_STEP void loop_fast(struct pl_sim *sim, const struct pl_policy_ops *ops, uin
 {
 	struct loop_locals l = loop_locals_of(sim);
 	uint32_t step = sim->pos;
-	uint32_t prefetch_stop = stop - step > LOOP_PREFETCH_AHEAD ?
-				 stop - LOOP_PREFETCH_AHEAD : step;
+	uint32_t prefetch_stop = stop - step > LOOP_LOOKAHEAD(ops) ?
+				 stop - LOOP_LOOKAHEAD(ops) : step;
 
 	while (step < stop) {
 		uint32_t end;

@@ -127,18 +127,23 @@ struct rank_tree {
 
 enum { RANKED_NOT, RANKED_GHOST, RANKED_RESIDENT };
 
-/* A page's own state, together: one cache line to touch on a fault. */
+/*
+ * A page's whole state, its places in both lists included, in one 24-byte
+ * record: a hand's step reads and writes one record, not three arrays.
+ */
 struct clockpro_page {
+	struct pl_link clock;	/* in the clock */
+	struct pl_link cold;	/* among the resident cold pages, if it is one */
 	uint32_t order;		/* its place in the clock (ascending from HAND_hot) */
 	uint8_t in_clock, hot, test, ref;
-	uint8_t ranked;		/* RANKED_* as counted in the trees, while recording */
 };
 
 struct clockpro {
 	struct pl_ctx *ctx;
-	struct pl_links links;
 	struct pl_dlist clock;		/* every entry, from HAND_hot to the head */
 	struct clockpro_page *pg;	/* [npages] */
+	uint8_t *ranked;		/* [npages] RANKED_* as counted in the trees,
+					 * while recording */
 	uint32_t next_order;
 	uint32_t hand_cold, hand_test;	/* pages, PL_NONE if the clock is empty */
 	/*
@@ -147,7 +152,6 @@ struct clockpro {
 	 * after HAND_cold, or PL_NONE if there is none before the clock's end
 	 * (the hand then wraps to the list's head).
 	 */
-	struct pl_links cold_links;
 	struct pl_dlist cold;
 	uint32_t cold_next;
 	int32_t shown[NHANDS];		/* the hand positions last reported */
@@ -158,15 +162,24 @@ struct clockpro {
 	struct rank_tree all, resident;	/* entries of the clock, resident ones */
 };
 
+static inline struct pl_record_links clock_links(const struct clockpro *c)
+{
+	return PL_RECORD_LINKS(c->pg, clock);
+}
+
+static inline struct pl_record_links cold_links(const struct clockpro *c)
+{
+	return PL_RECORD_LINKS(c->pg, cold);
+}
+
 static void clockpro_destroy(void *state)
 {
 	struct clockpro *c = state;
 
 	if (!c)
 		return;
-	pl_links_free(&c->links);
-	pl_links_free(&c->cold_links);
 	free(c->pg);
+	free(c->ranked);
 	free(c->all.count);
 	free(c->resident.count);
 	free(c);
@@ -177,8 +190,7 @@ static void *clockpro_create(struct pl_ctx *ctx, struct pl_error *err)
 	struct clockpro *c = calloc(1, sizeof(*c));
 	size_t n = ctx->npages ? ctx->npages : 1;
 
-	if (!c || pl_links_init(&c->links, ctx->npages) ||
-	    pl_links_init(&c->cold_links, ctx->npages) || !(c->pg = calloc(n, sizeof(*c->pg)))) {
+	if (!c || !(c->pg = calloc(n, sizeof(*c->pg))) || !(c->ranked = calloc(n, 1))) {
 		clockpro_destroy(c);
 		snprintf(err->msg, sizeof(err->msg), "clockpro: out of memory");
 		return NULL;
@@ -205,7 +217,7 @@ static void set_field(struct clockpro *c, uint8_t *at, unsigned id, uint32_t pag
 /* The page after `page` going round the clock. */
 static uint32_t after(const struct clockpro *c, uint32_t page)
 {
-	uint32_t next = c->links.link[page].next;
+	uint32_t next = c->pg[page].clock.next;
 
 	return next != PL_NONE ? next : c->clock.head;
 }
@@ -218,7 +230,7 @@ static bool resident_cold(const struct clockpro *c, uint32_t page)
 /* A resident cold page has just become the clock's last entry. */
 static void cold_join(struct clockpro *c, uint32_t page)
 {
-	pl_dlist_push_tail(&c->cold_links, &c->cold, page);
+	pl_rdlist_push_tail(cold_links(c), &c->cold, page);
 	if (c->cold_next == PL_NONE)
 		c->cold_next = page;	/* the tail is at or after any hand */
 }
@@ -226,8 +238,8 @@ static void cold_join(struct clockpro *c, uint32_t page)
 static void cold_leave(struct clockpro *c, uint32_t page)
 {
 	if (c->cold_next == page)
-		c->cold_next = c->cold_links.link[page].next;
-	pl_dlist_remove(&c->cold_links, &c->cold, page);
+		c->cold_next = c->pg[page].cold.next;
+	pl_rdlist_remove(cold_links(c), &c->cold, page);
 }
 
 /*
@@ -251,7 +263,7 @@ static uint32_t cold_ahead(const struct clockpro *c)
 /* The resident cold page after `page` round the clock. */
 static uint32_t cold_after(const struct clockpro *c, uint32_t page)
 {
-	uint32_t next = c->cold_links.link[page].next;
+	uint32_t next = c->pg[page].cold.next;
 
 	return next != PL_NONE ? next : c->cold.head;
 }
@@ -277,7 +289,7 @@ static uint32_t rank_before(const struct rank_tree *t, uint32_t order)
 static void rank_page(struct clockpro *c, uint32_t page, int32_t delta)
 {
 	rank_add(&c->all, c->pg[page].order, delta);
-	if (c->pg[page].ranked == RANKED_RESIDENT)
+	if (c->ranked[page] == RANKED_RESIDENT)
 		rank_add(&c->resident, c->pg[page].order, delta);
 }
 
@@ -286,16 +298,16 @@ static void rank(struct clockpro *c, uint32_t page)
 {
 	if (!c->all.count)
 		return;
-	c->pg[page].ranked = pl_resident(c->ctx, page) ? RANKED_RESIDENT : RANKED_GHOST;
+	c->ranked[page] = pl_resident(c->ctx, page) ? RANKED_RESIDENT : RANKED_GHOST;
 	rank_page(c, page, 1);
 }
 
 static void unrank(struct clockpro *c, uint32_t page)
 {
-	if (!c->all.count || c->pg[page].ranked == RANKED_NOT)
+	if (!c->all.count || c->ranked[page] == RANKED_NOT)
 		return;
 	rank_page(c, page, -1);
-	c->pg[page].ranked = RANKED_NOT;
+	c->ranked[page] = RANKED_NOT;
 }
 
 /*
@@ -322,8 +334,8 @@ static void grow_ranks(struct clockpro *c, uint32_t order)
 		c->all = c->resident = (struct rank_tree){ 0 };
 		return;
 	}
-	for (uint32_t p = c->clock.head; p != PL_NONE; p = c->links.link[p].next)
-		if (c->pg[p].ranked != RANKED_NOT)
+	for (uint32_t p = c->clock.head; p != PL_NONE; p = c->pg[p].clock.next)
+		if (c->ranked[p] != RANKED_NOT)
 			rank_page(c, p, 1);
 }
 
@@ -401,7 +413,7 @@ static void forget(struct clockpro *c, uint32_t page)
 {
 	release_hands(c, page);
 	unrank(c, page);
-	pl_dlist_remove(&c->links, &c->clock, page);
+	pl_rdlist_remove(clock_links(c), &c->clock, page);
 	c->pg[page].in_clock = 0;
 	c->pg[page].test = 0;
 	c->pg[page].order = 0;
@@ -432,8 +444,8 @@ static void pass_hot_hand(struct clockpro *c, uint32_t page)
 	unsigned list = pl_resident(c->ctx, page) ? CLOCK : TEST;
 	uint32_t len = list == CLOCK ? c->ctx->nresident : c->nghost;
 
-	pl_dlist_remove(&c->links, &c->clock, page);
-	pl_dlist_push_tail(&c->links, &c->clock, page);
+	pl_rdlist_remove(clock_links(c), &c->clock, page);
+	pl_rdlist_push_tail(clock_links(c), &c->clock, page);
 	pl_emit_move(c->ctx, page, list, list, len - 1);
 	set_order(c, page);
 	if (resident_cold(c, page)) {
@@ -521,7 +533,7 @@ static void clockpro_evict(void *state, uint32_t victim)
 		if (!c->pg[p].ref)
 			break;
 		set_field(c, &c->pg[p].ref, REFERENCED, p, 0);
-		c->cold_next = c->cold_links.link[p].next;
+		c->cold_next = c->pg[p].cold.next;
 		set_hand_cold(c, after(c, p));
 		if (!c->pg[p].test) {
 			set_field(c, &c->pg[p].test, IN_TEST, p, 1);
@@ -550,7 +562,7 @@ static void clockpro_evict(void *state, uint32_t victim)
 		pl_emit_set(c->ctx, victim, ORDER, 0, (int32_t)c->pg[victim].order);
 	} else {
 		release_hands(c, victim);
-		pl_dlist_remove(&c->links, &c->clock, victim);
+		pl_rdlist_remove(clock_links(c), &c->clock, victim);
 		c->pg[victim].in_clock = 0;
 		c->pg[victim].order = 0;
 	}
@@ -565,9 +577,9 @@ static void clockpro_insert(void *state, const struct pl_ref *ref)
 	if (c->pg[x].in_clock) {
 		/* non-resident, in its test period: a small reuse distance */
 		release_hands(c, x);
-		pl_dlist_remove(&c->links, &c->clock, x);
+		pl_rdlist_remove(clock_links(c), &c->clock, x);
 		c->nghost--;
-		pl_dlist_push_tail(&c->links, &c->clock, x);
+		pl_rdlist_push_tail(clock_links(c), &c->clock, x);
 		pl_emit_move(c->ctx, x, TEST, CLOCK, c->ctx->nresident);
 		set_field(c, &c->pg[x].hot, HOT, x, 1);
 		set_field(c, &c->pg[x].test, IN_TEST, x, 0);
@@ -575,7 +587,7 @@ static void clockpro_insert(void *state, const struct pl_ref *ref)
 		c->nhot++;
 		raise_mc(c);
 	} else {
-		pl_dlist_push_tail(&c->links, &c->clock, x);
+		pl_rdlist_push_tail(clock_links(c), &c->clock, x);
 		c->pg[x].in_clock = 1;
 		pl_emit_insert(c->ctx, x, CLOCK, c->ctx->nresident);
 		set_field(c, &c->pg[x].test, IN_TEST, x, 1);
@@ -593,6 +605,24 @@ static void clockpro_insert(void *state, const struct pl_ref *ref)
 	show_hands(c);
 }
 
+/*
+ * References ahead (policy.h, "Prefetching"): the far page's record, and
+ * where the hands start at the next fault, HAND_hot at the clock's first
+ * entry and HAND_cold at the next resident cold page (the far page if
+ * there is none, so that every call names as many addresses).
+ */
+static void clockpro_prefetch(const void *state, uint32_t far, uint32_t near,
+			      struct pl_prefetch *out)
+{
+	const struct clockpro *c = state;
+	uint32_t hot = c->clock.head, cold = cold_ahead(c);
+
+	(void)near;
+	pl_prefetch_record(out, &c->pg[far], sizeof(*c->pg));
+	pl_prefetch_record(out, &c->pg[hot != PL_NONE ? hot : far], sizeof(*c->pg));
+	pl_prefetch_record(out, &c->pg[cold != PL_NONE ? cold : far], sizeof(*c->pg));
+}
+
 static void clockpro_hit(void *state, const struct pl_ref *ref)
 {
 	struct clockpro *c = state;
@@ -606,7 +636,7 @@ static void clockpro_snapshot(const void *state, struct pl_snapshot *out)
 	uint32_t at[NHANDS] = { c->clock.head, c->hand_cold, c->hand_test };
 
 	for (unsigned l = CLOCK; l <= TEST; l++) {
-		for (uint32_t p = c->clock.head; p != PL_NONE; p = c->links.link[p].next) {
+		for (uint32_t p = c->clock.head; p != PL_NONE; p = c->pg[p].clock.next) {
 			int32_t v[] = { c->pg[p].hot, c->pg[p].test, c->pg[p].ref, (int32_t)c->pg[p].order };
 
 			if (pl_resident(c->ctx, p) == (l == CLOCK))
@@ -617,7 +647,7 @@ static void clockpro_snapshot(const void *state, struct pl_snapshot *out)
 		int32_t pos = 0;
 
 		for (uint32_t p = c->clock.head; at[h] != PL_NONE && p != at[h];
-		     p = c->links.link[p].next)
+		     p = c->pg[p].clock.next)
 			pos++;
 		pl_snapshot_set_hand(out, h, pos);
 	}
@@ -668,6 +698,7 @@ const struct pl_policy_ops pl_policy_clockpro = {
 	.insert = clockpro_insert,
 	.victim = clockpro_victim,
 	.evict = clockpro_evict,
+	.prefetch = clockpro_prefetch,
 	.snapshot = clockpro_snapshot,
 	.read_counters = clockpro_read_counters,
 };

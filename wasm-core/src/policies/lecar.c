@@ -252,6 +252,40 @@ static void lecar_hit(void *state, const struct pl_ref *ref)
 	l->now++;
 }
 
+/* p, or `instead` if p is PL_NONE: a page to name without a branch. */
+static inline uint32_t or_page(uint32_t p, uint32_t instead)
+{
+	return p != PL_NONE ? p : instead;
+}
+
+/*
+ * References ahead (policy.h, "Prefetching"): the far page's record and
+ * list byte; for the near page, its neighbours in the cache and in its
+ * bucket and its bucket, which a hit touches; and the experts' next
+ * candidates, the cache's tail and the first bucket's oldest page.  A
+ * missing page is replaced by the near one (already near), so that every
+ * call names as many addresses and the driver's requests need no loop.
+ */
+static void lecar_prefetch(const void *state, uint32_t far, uint32_t near,
+			   struct pl_prefetch *out)
+{
+	const struct lecar *l = state;
+	struct lecar_page pg = l->page[near];
+	uint32_t first = l->first_bucket != PL_NONE ? l->first_bucket : 0;
+	/* a ghost's `bucket` is its eviction time, not a bucket */
+	uint32_t bucket = l->where[near] == CACHE ? pg.bucket : first;
+
+	pl_prefetch_record(out, &l->page[far], sizeof(*l->page));
+	pl_prefetch(out, &l->where[far]);
+	pl_prefetch(out, &l->page[or_page(pg.link.prev, near)].link);
+	pl_prefetch(out, &l->page[or_page(pg.link.next, near)].link);
+	pl_prefetch(out, &l->page[or_page(pg.in_bucket.prev, near)].in_bucket);
+	pl_prefetch(out, &l->page[or_page(pg.in_bucket.next, near)].in_bucket);
+	pl_prefetch(out, &l->bucket[bucket]);
+	pl_prefetch(out, &l->page[or_page(l->list[CACHE].tail, near)]);
+	pl_prefetch(out, &l->page[or_page(l->bucket[first].pages.head, near)]);
+}
+
 static uint32_t lfu_candidate(const struct lecar *l)
 {
 	return l->bucket[l->first_bucket].pages.head;
@@ -462,6 +496,7 @@ const struct pl_policy_ops pl_policy_lecar = {
 	.insert = lecar_insert,
 	.victim = lecar_victim,
 	.evict = lecar_evict,
+	.prefetch = lecar_prefetch,
 	.snapshot = lecar_snapshot,
 	.read_counters = lecar_read_counters,
 };

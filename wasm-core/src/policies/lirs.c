@@ -310,6 +310,37 @@ static void lirs_hit(void *state, const struct pl_ref *ref)
 		prune(l);
 }
 
+/* p, or `instead` if p is PL_NONE: a page to name without a branch. */
+static inline uint32_t or_page(uint32_t p, uint32_t instead)
+{
+	return p != PL_NONE ? p : instead;
+}
+
+/*
+ * References ahead (policy.h, "Prefetching"): the far page's record; the
+ * near page's neighbours in S, which a hit on it touches as it moves to
+ * S's top.  And what the next fault will touch that no recent reference
+ * did: the oldest ghost, which bound_stack() forgets, and its neighbours
+ * in S.  A missing page is replaced by the near one (already near), so
+ * that every call names as many addresses and the driver's requests need
+ * no loop.
+ */
+static void lirs_prefetch(const void *state, uint32_t far, uint32_t near,
+			  struct pl_prefetch *out)
+{
+	const struct lirs *l = state;
+	struct pl_link s = l->page[near].s;
+	uint32_t oldest = or_page(l->list[NONRESIDENT].tail, near);
+	struct pl_link old = l->page[oldest].s;
+
+	pl_prefetch_record(out, &l->page[far], sizeof(*l->page));
+	pl_prefetch(out, &l->page[or_page(s.prev, near)].s);
+	pl_prefetch(out, &l->page[or_page(s.next, near)].s);
+	pl_prefetch_record(out, &l->page[oldest], sizeof(*l->page));
+	pl_prefetch(out, &l->page[or_page(old.prev, near)].s);
+	pl_prefetch(out, &l->page[or_page(old.next, near)].s);
+}
+
 static uint32_t lirs_victim(const void *state)
 {
 	const struct lirs *l = state;
@@ -439,6 +470,7 @@ const struct pl_policy_ops pl_policy_lirs = {
 	.insert = lirs_insert,
 	.victim = lirs_victim,
 	.evict = lirs_evict,
+	.prefetch = lirs_prefetch,
 	.snapshot = lirs_snapshot,
 	.read_counters = lirs_read_counters,
 };

@@ -574,6 +574,16 @@ oom:
 	return NULL;
 }
 
+/* A reference ahead (policy.h, "Prefetching"): the far page's record. */
+static void lruk_prefetch(const void *state, uint32_t far, uint32_t near,
+			  struct pl_prefetch *out)
+{
+	const struct lruk *l = state;
+
+	(void)near;
+	pl_prefetch_record(out, hist_of(l, far), (l->k + 2) * sizeof(*l->times));
+}
+
 static void lruk_hit(void *state, const struct pl_ref *ref)
 {
 	struct lruk *l = state;
@@ -784,6 +794,7 @@ const struct pl_policy_ops pl_policy_lruk = {
 	.insert = lruk_insert,
 	.victim = lruk_victim,
 	.evict = lruk_evict,
+	.prefetch = lruk_prefetch,
 	.snapshot = lruk_snapshot,
 	.read_counters = lruk_read_counters,
 };

@@ -562,6 +562,16 @@ static void prepare_victim(struct mglru *m)
 
 /* ------------------------------------------------------------ the ops */
 
+/* A reference ahead (policy.h, "Prefetching"): the far page's state. */
+static void mglru_prefetch(const void *state, uint32_t far, uint32_t near,
+			   struct pl_prefetch *out)
+{
+	const struct mglru *m = state;
+
+	(void)near;
+	pl_prefetch(out, &m->page[far]);
+}
+
 static void mglru_hit(void *state, const struct pl_ref *ref)
 {
 	struct mglru *m = state;
@@ -746,6 +756,7 @@ const struct pl_policy_ops pl_policy_mglru = {
 	.insert = mglru_insert,
 	.victim = mglru_victim,
 	.evict = mglru_evict,
+	.prefetch = mglru_prefetch,
 	.snapshot = mglru_snapshot,
 	.read_counters = mglru_read_counters,
 };
