@@ -285,6 +285,17 @@ static inline bool pl_resident(const struct pl_ctx *ctx, uint32_t page)
 	return ctx->page_state[page] & PL_PAGE_RESIDENT;
 }
 
+/*
+ * Asks the CPU to bring in the page's residency byte: a policy that knows
+ * its next victims (a hand's next slots) calls it ahead, so that evicting
+ * one, whose residency the driver reads, does not wait for memory.  A hint
+ * only: it changes nothing.
+ */
+static inline void pl_prefetch_state(const struct pl_ctx *ctx, uint32_t page)
+{
+	__builtin_prefetch(&ctx->page_state[page]);
+}
+
 /* Snapshot building: entries must be pushed grouped by list, lists ascending. */
 int pl_snapshot_push(struct pl_snapshot *s, unsigned list, uint32_t page, const int32_t *values);
 void pl_snapshot_set_hand(struct pl_snapshot *s, unsigned hand, int32_t pos);
