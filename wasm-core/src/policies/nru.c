@@ -163,19 +163,19 @@ static void nru_insert(void *state, const struct pl_ref *ref)
 }
 
 /*
- * Moves every page of class `from` to the tail of class `to`, in queue
- * order: each page's class changes (with its events), and the queue is
- * linked on behind `to`'s in one step rather than page by page.
+ * Links class `from`'s queue, in its order, behind class `to`'s in one
+ * step; while recording, first the events of each page's change, in that
+ * order.  The pages' class fields are the caller's to change.
  */
-static void move_class(struct nru *n, unsigned from, unsigned to)
+static void move_queue(struct nru *n, unsigned from, unsigned to)
 {
 	struct pl_dlist *src = &n->classes[from], *dst = &n->classes[to];
 
 	if (!src->len)
 		return;
-	for (uint32_t slot = src->head; slot != PL_NONE; slot = n->slots[slot].link.next) {
-		n->slots[slot].class = to;
-		emit_bits(n, slot, from, to);
+	if (n->ctx->recording) {
+		for (uint32_t slot = src->head; slot != PL_NONE; slot = n->slots[slot].link.next)
+			emit_bits(n, slot, from, to);
 	}
 	if (dst->len) {
 		n->slots[dst->tail].link.next = src->head;
@@ -188,13 +188,20 @@ static void move_class(struct nru *n, unsigned from, unsigned to)
 	pl_dlist_init(src);
 }
 
+/*
+ * Each R class's queue goes behind its R-clear class's, and every page's
+ * class loses R in one pass in slot order: a walk along the queues would
+ * chase a link per page.  (No slot is empty between two references.)
+ */
 static void nru_tick(void *state, uint32_t step)
 {
 	struct nru *n = state;
 
 	(void)step;
 	for (unsigned from = CLASS_R; from < NRU_CLASSES; from++)
-		move_class(n, from, from & ~CLASS_R);
+		move_queue(n, from, from & ~CLASS_R);
+	for (uint32_t slot = 0, used = n->table.used; slot < used; slot++)
+		n->slots[slot].class &= ~CLASS_R;
 }
 
 /* The victim's slot: the head of the lowest non-empty class; PL_NONE if none. */
