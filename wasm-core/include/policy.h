@@ -325,9 +325,10 @@ static inline bool pl_resident(const struct pl_ctx *ctx, uint32_t page)
 
 /*
  * The addresses prefetch() names, which the driver then requests: a
- * policy's own __builtin_prefetch() would not do, as a function that only
- * reads and prefetches counts as free of side effects, and the compiler
- * drops the call.
+ * __builtin_prefetch() inside prefetch() would not do, as a function that
+ * only reads and prefetches counts as free of side effects, and the
+ * compiler drops the call.  (pl_prefetch_state() below is for code that
+ * changes state anyway, such as a hand's sweep.)
  */
 #define PL_PREFETCH_MAX 16
 
@@ -348,6 +349,17 @@ static inline void pl_prefetch_record(struct pl_prefetch *out, const void *p, si
 {
 	pl_prefetch(out, p);
 	pl_prefetch(out, (const char *)p + size - 1);
+}
+
+/*
+ * Asks the CPU to bring in the page's residency byte: a policy that knows
+ * its next victims (a hand's next slots) calls it ahead, so that evicting
+ * one, whose residency the driver reads, does not wait for memory.  A hint
+ * only: it changes nothing.
+ */
+static inline void pl_prefetch_state(const struct pl_ctx *ctx, uint32_t page)
+{
+	__builtin_prefetch(&ctx->page_state[page]);
 }
 
 /* Snapshot building: entries must be pushed grouped by list, lists ascending. */

@@ -38,8 +38,13 @@
  * the victim is either the next page of that sorted order or, once the
  * sorted pages left have a non-zero counter, the oldest page loaded since
  * the tick.  With tick_period >= frames (the default) this is O(ceil(n/8))
- * = O(1) amortized per reference.  All per-page state is kept by frame
- * slot, so the tick's walk and sort stay within frame-sized arrays.
+ * = O(1) amortized per reference.  The counters are kept by frame slot, so
+ * the tick's walk and sort stay within frame-sized arrays; the R bits are a
+ * bitmap by page (128 KB for a million pages, in the L2 cache), so a hit
+ * sets a bit and reads no index (a page that is not resident has R clear).
+ * A tick ages the counters in slot order and makes its events, while
+ * recording, in load order; evict() finds the victim's slot at the head of
+ * its queue, as victim() did, without the index by page.
  */
 #include <stdlib.h>
 
@@ -58,7 +63,7 @@ struct aging {
 	struct pl_ctx *ctx;
 	struct frame_table table;
 	unsigned bits;
-	uint8_t *referenced;		/* [slot] */
+	uint64_t *referenced;		/* bit p % 64 of word p / 64: page p's R */
 	uint32_t *counter;		/* [slot] */
 	struct pl_links links;		/* over slots */
 	struct pl_dlist loaded;		/* occupied slots, loaded first at the head */
@@ -98,7 +103,7 @@ static void *aging_create(struct pl_ctx *ctx, struct pl_error *err)
 		free(a);
 		return NULL;
 	}
-	a->referenced = calloc(slots, sizeof(*a->referenced));
+	a->referenced = calloc(ctx->npages / 64 + 1, sizeof(*a->referenced));
 	a->counter = calloc(slots, sizeof(*a->counter));
 	a->sorted = malloc(slots * sizeof(*a->sorted));
 	a->scratch = malloc(slots * sizeof(*a->scratch));
@@ -116,19 +121,28 @@ static void *aging_create(struct pl_ctx *ctx, struct pl_error *err)
 	return a;
 }
 
-static void set_referenced(struct aging *a, uint32_t slot, uint8_t bit)
+static inline bool referenced(const struct aging *a, uint32_t page)
 {
-	if (a->referenced[slot] == bit)
-		return;
-	pl_emit_set(a->ctx, a->table.slot_page[slot], AGING_REFERENCED, a->referenced[slot], bit);
-	a->referenced[slot] = bit;
+	return a->referenced[page / 64] >> (page % 64) & 1;
+}
+
+/* Sets R; the bit is read only for the event. */
+static inline void set_referenced(struct aging *a, uint32_t page)
+{
+	if (a->ctx->recording && !referenced(a, page))
+		pl_emit_set(a->ctx, page, AGING_REFERENCED, 0, 1);
+	a->referenced[page / 64] |= 1ull << (page % 64);
+}
+
+/* Clears R without an event: the page is leaving, or its event is made. */
+static inline void clear_referenced(struct aging *a, uint32_t page)
+{
+	a->referenced[page / 64] &= ~(1ull << (page % 64));
 }
 
 static void aging_hit(void *state, const struct pl_ref *ref)
 {
-	struct aging *a = state;
-
-	set_referenced(a, a->table.page_slot[ref->page], 1);
+	set_referenced(state, ref->page);
 }
 
 static void aging_insert(void *state, const struct pl_ref *ref)
@@ -136,100 +150,160 @@ static void aging_insert(void *state, const struct pl_ref *ref)
 	struct aging *a = state;
 	uint32_t slot = frame_table_insert(&a->table, a->ctx, ref->page);
 
-	/* The page enters with every field 0, whatever its slot had. */
+	/* The page enters with every field 0, whatever its slot had (its R
+	 * is clear, as every page not resident has it). */
 	a->counter[slot] = 0;
-	a->referenced[slot] = 0;
 	pl_dlist_push_tail(&a->links, &a->loaded, slot);
 	if (a->first_fresh == PL_NONE)
 		a->first_fresh = slot;
-	set_referenced(a, slot, 1);
+	set_referenced(a, ref->page);
 }
 
-/* Shifts the slot's R bit into its counter and clears R. */
-static void age(struct aging *a, uint32_t slot)
+/* The counter of the page in `slot` once its R bit is shifted in. */
+static uint32_t aged(const struct aging *a, uint32_t slot)
 {
-	uint32_t from = a->counter[slot];
-	uint32_t to = from >> 1 | (uint32_t)a->referenced[slot] << (a->bits - 1);
+	uint32_t r = referenced(a, a->table.slot_page[slot]);
 
-	if (to != from) {
-		pl_emit_set(a->ctx, a->table.slot_page[slot], AGING_COUNTER, (int32_t)from,
-			    (int32_t)to);
-		a->counter[slot] = to;
+	return a->counter[slot] >> 1 | r << (a->bits - 1);
+}
+
+/* The tick's events, page by page in load order: the counter, then R. */
+static void record_ageing(struct aging *a)
+{
+	for (uint32_t s = a->loaded.head; s != PL_NONE; s = a->links.link[s].next) {
+		uint32_t page = a->table.slot_page[s];
+		uint32_t to = aged(a, s);
+
+		if (to != a->counter[s])
+			pl_emit_set(a->ctx, page, AGING_COUNTER, (int32_t)a->counter[s],
+				    (int32_t)to);
+		if (referenced(a, page))
+			pl_emit_set(a->ctx, page, AGING_REFERENCED, 1, 0);
 	}
-	set_referenced(a, slot, 0);
 }
 
-/* One stable counting-sort pass of sorted[] into scratch[] by one digit. */
-static void radix_pass(struct aging *a, unsigned shift)
+/*
+ * Shifts every R bit into its counter and clears R, in slot order, and
+ * counts the new counters' lowest digits into count[] for the sort.  What
+ * the loop reads is in locals: its stores could change a->bits as far as
+ * the compiler knows.
+ */
+static void age_all(struct aging *a, uint32_t count[RADIX])
 {
-	uint32_t start[RADIX] = { 0 };
+	const uint32_t *slot_page = a->table.slot_page;
+	uint64_t *referenced = a->referenced;
+	uint32_t *counter = a->counter;
+	unsigned top = a->bits - 1;
 
-	for (uint32_t i = 0; i < a->nsorted; i++)
-		start[(a->counter[a->sorted[i]] >> shift) & (RADIX - 1)]++;
+	for (uint32_t s = 0, used = a->table.used; s < used; s++) {
+		uint32_t page = slot_page[s];
+		uint64_t *word = &referenced[page / 64];
+
+		counter[s] = counter[s] >> 1 | (uint32_t)(*word >> (page % 64) & 1) << top;
+		*word &= ~(1ull << (page % 64));
+		count[counter[s] & (RADIX - 1)]++;
+	}
+}
+
+static unsigned digit(const struct aging *a, uint32_t slot, unsigned shift)
+{
+	return (a->counter[slot] >> shift) & (RADIX - 1);
+}
+
+/* Turns the count of each digit into the position of its first entry. */
+static void counts_to_starts(uint32_t start[RADIX])
+{
 	for (uint32_t d = 0, sum = 0; d < RADIX; d++) {
 		uint32_t count = start[d];
 
 		start[d] = sum;
 		sum += count;
 	}
+}
+
+/* One stable counting-sort pass of sorted[] by the digit at `shift`. */
+static void radix_pass(struct aging *a, unsigned shift)
+{
+	uint32_t start[RADIX] = { 0 };
+	uint32_t *sorted = a->scratch;
+
+	for (uint32_t i = 0; i < a->nsorted; i++)
+		start[digit(a, a->sorted[i], shift)]++;
+	counts_to_starts(start);
 	for (uint32_t i = 0; i < a->nsorted; i++) {
 		uint32_t slot = a->sorted[i];
 
-		a->scratch[start[(a->counter[slot] >> shift) & (RADIX - 1)]++] = slot;
+		sorted[start[digit(a, slot, shift)]++] = slot;
 	}
+	a->scratch = a->sorted;
+	a->sorted = sorted;
 }
 
-/* Stable LSD radix sort of sorted[0 .. nsorted-1] by counter. */
-static void sort_by_counter(struct aging *a)
+/*
+ * Stable LSD radix sort of the resident pages by counter into sorted[],
+ * equal counters in load order.  The first pass takes the pages from the
+ * list in load order, with the counts of the lowest digit that age_all()
+ * made.
+ */
+static void sort_by_counter(struct aging *a, uint32_t start[RADIX])
 {
-	for (unsigned shift = 0; shift < a->bits; shift += RADIX_BITS) {
-		uint32_t *sorted = a->scratch;
-
-		radix_pass(a, shift);
-		a->scratch = a->sorted;
-		a->sorted = sorted;
+	counts_to_starts(start);
+	a->nsorted = 0;
+	for (uint32_t s = a->loaded.head; s != PL_NONE; s = a->links.link[s].next) {
+		a->sorted[start[digit(a, s, 0)]++] = s;
+		a->nsorted++;
 	}
+	for (unsigned shift = RADIX_BITS; shift < a->bits; shift += RADIX_BITS)
+		radix_pass(a, shift);
 }
 
 static void aging_tick(void *state, uint32_t step)
 {
 	struct aging *a = state;
+	uint32_t count[RADIX] = { 0 };
 
 	(void)step;
-	a->nsorted = 0;
-	for (uint32_t s = a->loaded.head; s != PL_NONE; s = a->links.link[s].next) {
-		age(a, s);
-		a->sorted[a->nsorted++] = s;
-	}
-	sort_by_counter(a);
+	if (a->ctx->recording)
+		record_ageing(a);
+	age_all(a, count);
+	sort_by_counter(a, count);
 	a->cursor = 0;
 	a->first_fresh = PL_NONE;
 }
 
-static uint32_t aging_victim(const void *state)
+/* The victim's slot: the head of one of two queues. */
+static uint32_t victim_slot(const struct aging *a)
 {
-	const struct aging *a = state;
 	uint32_t old = a->cursor < a->nsorted ? a->sorted[a->cursor] : PL_NONE;
 
 	/* Pages loaded since the tick have counter 0 and were loaded after
 	 * every sorted page: they come after the sorted pages of counter 0. */
 	if (old != PL_NONE && (a->counter[old] == 0 || a->first_fresh == PL_NONE))
-		return a->table.slot_page[old];
-	return a->table.slot_page[a->first_fresh];
+		return old;
+	return a->first_fresh;
+}
+
+static uint32_t aging_victim(const void *state)
+{
+	return ((const struct aging *)state)->table.slot_page[victim_slot(state)];
 }
 
 static void aging_evict(void *state, uint32_t victim)
 {
 	struct aging *a = state;
-	uint32_t slot = a->table.page_slot[victim];
+	uint32_t slot = victim_slot(a);
 
-	/* victim is what aging_victim() named: the head of one of its two queues. */
+	/* victim is what aging_victim() named, whose slot is found again
+	 * without reading the index by page (a cache miss). */
+	if (slot == PL_NONE || a->table.slot_page[slot] != victim)
+		slot = a->table.page_slot[victim];
 	if (slot == a->first_fresh)
 		a->first_fresh = a->links.link[slot].next;
 	else
 		a->cursor++;
 	pl_dlist_remove(&a->links, &a->loaded, slot);
-	frame_table_evict(&a->table, a->ctx, victim);
+	clear_referenced(a, victim);
+	frame_table_evict_slot(&a->table, a->ctx, slot);
 }
 
 static void fill_fields(const void *state, uint32_t page, int32_t *values)
@@ -237,7 +311,7 @@ static void fill_fields(const void *state, uint32_t page, int32_t *values)
 	const struct aging *a = state;
 	uint32_t slot = a->table.page_slot[page];
 
-	values[AGING_REFERENCED] = a->referenced[slot];
+	values[AGING_REFERENCED] = referenced(a, page);
 	values[AGING_COUNTER] = (int32_t)a->counter[slot];
 }
 

@@ -35,10 +35,18 @@
  * sweep it predicted, emitting SET for each cleared bit and HAND for each
  * step of the hand.
  *
+ * Data structure: the frame table keeps no index by page (a page leaves
+ * from the slot the hand stopped at), and the reference bits are a bitmap
+ * by page (128 KB for a million pages: it stays in the L2 cache), so a hit
+ * sets a bit and touches nothing else.  A page that is not resident has
+ * its bit clear: the hand only ever evicts a page whose bit is clear.  The
+ * pages the hand will reach next are known (they are the next slots), so
+ * their bits and residency bytes are requested from memory PREFETCH_AHEAD
+ * slots before it gets there.
+ *
  * Cost: O(1) per hit; per fault O(1) amortized, since each slot the hand
  * passes costs one reference bit that an earlier reference set (a sweep is
- * at most one turn, O(frames), when every bit is set).  The bits are kept
- * by slot rather than by page, so a sweep reads consecutive bytes.
+ * at most one turn, O(frames), when every bit is set).
  */
 #include <stdlib.h>
 
@@ -51,10 +59,13 @@ enum { CLOCK_HAND };
 enum { CLOCK_SECOND_CHANCES };
 enum { PARAM_REF_ON_LOAD };
 
+/* Slots ahead of the hand whose pages are requested from memory. */
+#define PREFETCH_AHEAD 16
+
 struct clock {
 	struct pl_ctx *ctx;
-	struct frame_table table;
-	uint8_t *referenced;	/* [slot]: kept by slot, so a sweep reads memory in order */
+	struct frame_table table;	/* without its index by page */
+	uint64_t *referenced;	/* bit p % 64 of word p / 64: page p's reference bit */
 	uint32_t hand;		/* slot */
 	uint8_t ref_on_load;
 	uint64_t second_chances;
@@ -81,9 +92,10 @@ static void *clock_create(struct pl_ctx *ctx, struct pl_error *err)
 		free(c);
 		return NULL;
 	}
+	frame_table_drop_index(&c->table);	/* the victim is found by the hand */
 	c->ctx = ctx;
 	c->ref_on_load = (uint8_t)ctx->params[PARAM_REF_ON_LOAD];
-	c->referenced = calloc(frames_usable(ctx), sizeof(*c->referenced));
+	c->referenced = calloc(ctx->npages / 64 + 1, sizeof(*c->referenced));
 	if (!c->referenced) {
 		clock_destroy(c);
 		snprintf(err->msg, sizeof(err->msg), "out of memory for CLOCK");
@@ -92,13 +104,23 @@ static void *clock_create(struct pl_ctx *ctx, struct pl_error *err)
 	return c;
 }
 
-/* Inline: a hit is mostly this call, and it usually changes nothing. */
-static inline void set_referenced(struct clock *c, uint32_t slot, uint8_t bit)
+static inline bool referenced(const struct clock *c, uint32_t page)
 {
-	if (c->referenced[slot] == bit)
-		return;
-	pl_emit_set(c->ctx, c->table.slot_page[slot], CLOCK_REFERENCED, c->referenced[slot], bit);
-	c->referenced[slot] = bit;
+	return c->referenced[page / 64] >> (page % 64) & 1;
+}
+
+/*
+ * Inline: a hit is this call.  The bit is read only for the event, so a
+ * hit that records nothing is one or of the bitmap's word.
+ */
+static inline void set_referenced(struct clock *c, uint32_t page, bool bit)
+{
+	uint64_t *word = &c->referenced[page / 64];
+	uint64_t mask = 1ull << (page % 64);
+
+	if (c->ctx->recording && referenced(c, page) != bit)
+		pl_emit_set(c->ctx, page, CLOCK_REFERENCED, !bit, bit);
+	*word = bit ? *word | mask : *word & ~mask;
 }
 
 static uint32_t slot_after(const struct clock *c, uint32_t slot)
@@ -115,11 +137,28 @@ static void advance_hand(struct clock *c)
 	c->hand = to;
 }
 
+/*
+ * Requests the bit and residency byte of the page PREFETCH_AHEAD slots
+ * past `slot`: the hand's sweep reads both, and on a large trace each is a
+ * cache miss.  During evict() every slot below `used` holds a page.
+ */
+static void prefetch_ahead(const struct clock *c, uint32_t slot)
+{
+	uint32_t ahead = slot + PREFETCH_AHEAD;
+	uint32_t page;
+
+	if (c->table.used <= PREFETCH_AHEAD)
+		return;
+	if (ahead >= c->table.used)
+		ahead -= c->table.used;
+	page = c->table.slot_page[ahead];
+	__builtin_prefetch(&c->referenced[page / 64]);
+	pl_prefetch_state(c->ctx, page);
+}
+
 static void clock_hit(void *state, const struct pl_ref *ref)
 {
-	struct clock *c = state;
-
-	set_referenced(c, c->table.page_slot[ref->page], 1);
+	set_referenced(state, ref->page, 1);
 }
 
 static void clock_insert(void *state, const struct pl_ref *ref)
@@ -128,11 +167,10 @@ static void clock_insert(void *state, const struct pl_ref *ref)
 	/* Refilling the victim's slot (rather than a never-used one) is when
 	 * the hand moves past the new page. */
 	bool refill = c->table.hole != PL_NONE;
-	uint32_t slot = frame_table_insert(&c->table, c->ctx, ref->page);
 
-	/* The page enters with every field 0, whatever its slot had. */
-	c->referenced[slot] = 0;
-	set_referenced(c, slot, c->ref_on_load);
+	frame_table_insert(&c->table, c->ctx, ref->page);
+	/* The page enters with its bit clear, as every page not resident has it. */
+	set_referenced(c, ref->page, c->ref_on_load);
 	if (refill)
 		advance_hand(c);
 }
@@ -143,8 +181,10 @@ static uint32_t clock_victim(const void *state)
 	uint32_t slot = c->hand;
 
 	for (uint32_t looked = 0; looked < c->table.used; looked++) {
-		if (!c->referenced[slot])
-			return c->table.slot_page[slot];
+		uint32_t page = c->table.slot_page[slot];
+
+		if (!referenced(c, page))
+			return page;
 		slot = slot_after(c, slot);
 	}
 	return c->table.slot_page[c->hand];
@@ -155,12 +195,14 @@ static void clock_evict(void *state, uint32_t victim)
 	struct clock *c = state;
 
 	for (;;) {
-		bool referenced = c->referenced[c->hand];
+		uint32_t page = c->table.slot_page[c->hand];
 
-		if (!referenced && c->table.slot_page[c->hand] == victim)
-			break;
-		if (referenced) {
-			set_referenced(c, c->hand, 0);
+		prefetch_ahead(c, c->hand);
+		if (!referenced(c, page)) {
+			if (page == victim)
+				break;
+		} else {
+			set_referenced(c, page, 0);
 			c->second_chances++;
 		}
 		advance_hand(c);
@@ -171,9 +213,7 @@ static void clock_evict(void *state, uint32_t victim)
 
 static void fill_fields(const void *state, uint32_t page, int32_t *values)
 {
-	const struct clock *c = state;
-
-	values[CLOCK_REFERENCED] = c->referenced[c->table.page_slot[page]];
+	values[CLOCK_REFERENCED] = referenced(state, page);
 }
 
 static void clock_snapshot(const void *state, struct pl_snapshot *out)

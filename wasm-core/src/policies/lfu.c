@@ -21,10 +21,14 @@
  * count form a bucket, a list in recency order; the buckets form a list in
  * increasing count.  A hit moves its page to the tail of the next bucket
  * (creating it if count + 1 is missing), so the victim is always the head
- * of the first bucket.  At most frames + 1 buckets exist at once (each
- * holds a page, plus one made before an emptied one is freed), so they come
- * from a fixed pool.  Buckets hold slots rather than pages, so that all
- * this stays within frame-sized arrays.
+ * of the first bucket; a page alone in its bucket, with no bucket for
+ * count + 1 after it, takes its bucket along instead (the order is the
+ * same, and a hot page's hit touches no list).  At most frames + 1
+ * buckets exist at once (each holds a page, plus one made before an
+ * emptied one is freed), so they come from a fixed pool.  Buckets hold
+ * slots rather than pages, so that all this stays within frame-sized
+ * arrays; a slot's bucket and its links in the bucket's list are one
+ * record (one cache line to touch, not two).
  */
 #include <stdlib.h>
 
@@ -41,15 +45,25 @@ struct lfu_bucket {
 	uint32_t prev, next;	/* neighbouring buckets by count; next links the free pool */
 };
 
+/* A slot's bucket and its place in that bucket's list. */
+struct lfu_slot {
+	struct pl_link link;
+	uint32_t bucket;
+};
+
 struct lfu {
 	struct pl_ctx *ctx;
 	struct frame_table table;
-	struct pl_links links;	/* bucket membership, over slots */
+	struct lfu_slot *slots;		/* [frames_usable()] */
 	struct lfu_bucket *buckets;	/* pool of frames_usable() + 1 */
-	uint32_t *bucket_of;		/* [slot] */
 	uint32_t lowest;		/* bucket with the smallest count, or PL_NONE */
 	uint32_t free_buckets;		/* head of the free pool, or PL_NONE */
 };
+
+static inline struct pl_record_links links(const struct lfu *l)
+{
+	return PL_RECORD_LINKS(l->slots, link);
+}
 
 static void lfu_destroy(void *state)
 {
@@ -58,9 +72,8 @@ static void lfu_destroy(void *state)
 	if (!l)
 		return;
 	frame_table_free(&l->table);
-	pl_links_free(&l->links);
+	free(l->slots);
 	free(l->buckets);
-	free(l->bucket_of);
 	free(l);
 }
 
@@ -79,8 +92,8 @@ static void *lfu_create(struct pl_ctx *ctx, struct pl_error *err)
 		return NULL;
 	}
 	l->buckets = malloc(sizeof(*l->buckets) * nbuckets);
-	l->bucket_of = malloc(sizeof(*l->bucket_of) * frames_usable(ctx));
-	if (pl_links_init(&l->links, frames_usable(ctx)) || !l->buckets || !l->bucket_of) {
+	l->slots = malloc(sizeof(*l->slots) * frames_usable(ctx));
+	if (!l->buckets || !l->slots) {
 		lfu_destroy(l);
 		snprintf(err->msg, sizeof(err->msg), "out of memory for LFU");
 		return NULL;
@@ -129,32 +142,38 @@ static void bucket_free(struct lfu *l, uint32_t b)
 
 static void bucket_take(struct lfu *l, uint32_t slot)
 {
-	uint32_t b = l->bucket_of[slot];
+	uint32_t b = l->slots[slot].bucket;
 
-	pl_dlist_remove(&l->links, &l->buckets[b].slots, slot);
+	pl_rdlist_remove(links(l), &l->buckets[b].slots, slot);
 	if (l->buckets[b].slots.len == 0)
 		bucket_free(l, b);
 }
 
 static void bucket_put(struct lfu *l, uint32_t b, uint32_t slot)
 {
-	pl_dlist_push_tail(&l->links, &l->buckets[b].slots, slot);
-	l->bucket_of[slot] = b;
+	pl_rdlist_push_tail(links(l), &l->buckets[b].slots, slot);
+	l->slots[slot].bucket = b;
 }
 
 static void lfu_hit(void *state, const struct pl_ref *ref)
 {
 	struct lfu *l = state;
 	uint32_t slot = l->table.page_slot[ref->page];
-	uint32_t b = l->bucket_of[slot];
-	uint32_t count = l->buckets[b].count;
-	uint32_t up = l->buckets[b].next;
+	uint32_t b = l->slots[slot].bucket;
+	struct lfu_bucket *bucket = &l->buckets[b];
+	uint32_t count = bucket->count;
+	uint32_t up = bucket->next;
+	bool up_is_next = up != PL_NONE && l->buckets[up].count == count + 1;
 
-	if (up == PL_NONE || l->buckets[up].count != count + 1)
+	pl_emit_set(l->ctx, ref->page, LFU_COUNT, (int32_t)count, (int32_t)count + 1);
+	if (bucket->slots.len == 1 && !up_is_next) {
+		bucket->count = count + 1;	/* alone: the bucket comes along */
+		return;
+	}
+	if (!up_is_next)
 		up = bucket_new(l, count + 1, b, up);
 	bucket_take(l, slot);
 	bucket_put(l, up, slot);
-	pl_emit_set(l->ctx, ref->page, LFU_COUNT, (int32_t)count, (int32_t)count + 1);
 }
 
 static void lfu_insert(void *state, const struct pl_ref *ref)
@@ -168,28 +187,38 @@ static void lfu_insert(void *state, const struct pl_ref *ref)
 	pl_emit_set(l->ctx, ref->page, LFU_COUNT, 0, 1);
 }
 
+/* The victim's slot: the head of the first bucket; PL_NONE if empty. */
+static uint32_t victim_slot(const struct lfu *l)
+{
+	return l->lowest != PL_NONE ? l->buckets[l->lowest].slots.head : PL_NONE;
+}
+
 static uint32_t lfu_victim(const void *state)
 {
 	const struct lfu *l = state;
+	uint32_t slot = victim_slot(l);
 
-	if (l->lowest == PL_NONE)
-		return PL_NONE;
-	return l->table.slot_page[l->buckets[l->lowest].slots.head];
+	return slot != PL_NONE ? l->table.slot_page[slot] : PL_NONE;
 }
 
 static void lfu_evict(void *state, uint32_t victim)
 {
 	struct lfu *l = state;
+	uint32_t slot = victim_slot(l);
 
-	bucket_take(l, l->table.page_slot[victim]);
-	frame_table_evict(&l->table, l->ctx, victim);
+	/* The victim is normally the one victim() named, whose slot is found
+	 * again without reading the index by page (a cache miss). */
+	if (slot == PL_NONE || l->table.slot_page[slot] != victim)
+		slot = l->table.page_slot[victim];
+	bucket_take(l, slot);
+	frame_table_evict_slot(&l->table, l->ctx, slot);
 }
 
 static void fill_fields(const void *state, uint32_t page, int32_t *values)
 {
 	const struct lfu *l = state;
 
-	values[LFU_COUNT] = (int32_t)l->buckets[l->bucket_of[l->table.page_slot[page]]].count;
+	values[LFU_COUNT] = (int32_t)l->buckets[l->slots[l->table.page_slot[page]].bucket].count;
 }
 
 static void lfu_snapshot(const void *state, struct pl_snapshot *out)

@@ -40,7 +40,10 @@
  * Cost: O(1) per reference.  A tick touches only the pages whose R is set,
  * at most one per reference since the previous tick, so it is O(1)
  * amortized.  Classes and their queues are kept by frame slot, so that
- * work stays within frame-sized arrays.
+ * work stays within frame-sized arrays; a slot's class and its links in
+ * the class's queue are one record.  The index by page (frame_table.h) is
+ * read on a hit only: evict() finds the victim's slot at the head of its
+ * class's queue, as victim() did.
  */
 #include <stdlib.h>
 
@@ -56,14 +59,24 @@ enum { PARAM_TICK_PERIOD };
 #define CLASS_R 2	/* class = R * 2 + M */
 #define CLASS_M 1
 
+/* A slot's class and its place in that class's queue. */
+struct nru_slot {
+	struct pl_link link;
+	uint32_t class;
+};
+
 struct nru {
 	struct pl_ctx *ctx;
 	struct frame_table table;
-	struct pl_links links;			/* class membership, over slots */
+	struct nru_slot *slots;			/* [frames_usable()] */
 	struct pl_dlist classes[NRU_CLASSES];	/* slots, longest in the class first */
-	uint8_t *class_of;			/* [slot] */
 	uint64_t victims[NRU_CLASSES];
 };
+
+static inline struct pl_record_links links(const struct nru *n)
+{
+	return PL_RECORD_LINKS(n->slots, link);
+}
 
 static void nru_destroy(void *state)
 {
@@ -72,8 +85,7 @@ static void nru_destroy(void *state)
 	if (!n)
 		return;
 	frame_table_free(&n->table);
-	pl_links_free(&n->links);
-	free(n->class_of);
+	free(n->slots);
 	free(n);
 }
 
@@ -90,8 +102,8 @@ static void *nru_create(struct pl_ctx *ctx, struct pl_error *err)
 		free(n);
 		return NULL;
 	}
-	n->class_of = malloc(frames_usable(ctx));
-	if (pl_links_init(&n->links, frames_usable(ctx)) || !n->class_of) {
+	n->slots = malloc(sizeof(*n->slots) * frames_usable(ctx));
+	if (!n->slots) {
 		nru_destroy(n);
 		snprintf(err->msg, sizeof(err->msg), "out of memory for NRU");
 		return NULL;
@@ -116,13 +128,13 @@ static void emit_bits(struct nru *n, uint32_t slot, unsigned from, unsigned to)
 
 static void change_class(struct nru *n, uint32_t slot, unsigned to)
 {
-	unsigned from = n->class_of[slot];
+	unsigned from = n->slots[slot].class;
 
 	if (from == to)
 		return;
-	pl_dlist_remove(&n->links, &n->classes[from], slot);
-	pl_dlist_push_tail(&n->links, &n->classes[to], slot);
-	n->class_of[slot] = (uint8_t)to;
+	pl_rdlist_remove(links(n), &n->classes[from], slot);
+	pl_rdlist_push_tail(links(n), &n->classes[to], slot);
+	n->slots[slot].class = to;
 	emit_bits(n, slot, from, to);
 }
 
@@ -136,7 +148,7 @@ static void nru_hit(void *state, const struct pl_ref *ref)
 	struct nru *n = state;
 	uint32_t slot = n->table.page_slot[ref->page];
 
-	change_class(n, slot, n->class_of[slot] | referenced_class(ref));
+	change_class(n, slot, n->slots[slot].class | referenced_class(ref));
 }
 
 static void nru_insert(void *state, const struct pl_ref *ref)
@@ -145,48 +157,91 @@ static void nru_insert(void *state, const struct pl_ref *ref)
 	unsigned to = referenced_class(ref);
 	uint32_t slot = frame_table_insert(&n->table, n->ctx, ref->page);
 
-	pl_dlist_push_tail(&n->links, &n->classes[to], slot);
-	n->class_of[slot] = (uint8_t)to;
+	pl_rdlist_push_tail(links(n), &n->classes[to], slot);
+	n->slots[slot].class = to;
 	emit_bits(n, slot, 0, to);
 }
 
+/*
+ * Links class `from`'s queue, in its order, behind class `to`'s in one
+ * step; while recording, first the events of each page's change, in that
+ * order.  The pages' class fields are the caller's to change.
+ */
+static void move_queue(struct nru *n, unsigned from, unsigned to)
+{
+	struct pl_dlist *src = &n->classes[from], *dst = &n->classes[to];
+
+	if (!src->len)
+		return;
+	if (n->ctx->recording) {
+		for (uint32_t slot = src->head; slot != PL_NONE; slot = n->slots[slot].link.next)
+			emit_bits(n, slot, from, to);
+	}
+	if (dst->len) {
+		n->slots[dst->tail].link.next = src->head;
+		n->slots[src->head].link.prev = dst->tail;
+	} else {
+		dst->head = src->head;
+	}
+	dst->tail = src->tail;
+	dst->len += src->len;
+	pl_dlist_init(src);
+}
+
+/*
+ * Each R class's queue goes behind its R-clear class's, and every page's
+ * class loses R in one pass in slot order: a walk along the queues would
+ * chase a link per page.  (No slot is empty between two references.)
+ */
 static void nru_tick(void *state, uint32_t step)
 {
 	struct nru *n = state;
 
 	(void)step;
-	for (unsigned from = CLASS_R; from < NRU_CLASSES; from++) {
-		while (n->classes[from].len)
-			change_class(n, n->classes[from].head, from & ~CLASS_R);
+	for (unsigned from = CLASS_R; from < NRU_CLASSES; from++)
+		move_queue(n, from, from & ~CLASS_R);
+	for (uint32_t slot = 0, used = n->table.used; slot < used; slot++)
+		n->slots[slot].class &= ~CLASS_R;
+}
+
+/* The victim's slot: the head of the lowest non-empty class; PL_NONE if none. */
+static uint32_t victim_slot(const struct nru *n)
+{
+	for (unsigned c = 0; c < NRU_CLASSES; c++) {
+		if (n->classes[c].len)
+			return n->classes[c].head;
 	}
+	return PL_NONE;
 }
 
 static uint32_t nru_victim(const void *state)
 {
 	const struct nru *n = state;
+	uint32_t slot = victim_slot(n);
 
-	for (unsigned c = 0; c < NRU_CLASSES; c++) {
-		if (n->classes[c].len)
-			return n->table.slot_page[n->classes[c].head];
-	}
-	return PL_NONE;
+	return slot != PL_NONE ? n->table.slot_page[slot] : PL_NONE;
 }
 
 static void nru_evict(void *state, uint32_t victim)
 {
 	struct nru *n = state;
-	uint32_t slot = n->table.page_slot[victim];
-	unsigned c = n->class_of[slot];
+	uint32_t slot = victim_slot(n);
+	unsigned c;
 
-	pl_dlist_remove(&n->links, &n->classes[c], slot);
+	/* The victim is normally the one victim() named, whose slot is found
+	 * again without reading the index by page (a cache miss). */
+	if (slot == PL_NONE || n->table.slot_page[slot] != victim)
+		slot = n->table.page_slot[victim];
+	c = n->slots[slot].class;
+	pl_rdlist_remove(links(n), &n->classes[c], slot);
 	n->victims[c]++;
-	frame_table_evict(&n->table, n->ctx, victim);
+	frame_table_evict_slot(&n->table, n->ctx, slot);
 }
 
 static void fill_fields(const void *state, uint32_t page, int32_t *values)
 {
 	const struct nru *n = state;
-	unsigned c = n->class_of[n->table.page_slot[page]];
+	unsigned c = n->slots[n->table.page_slot[page]].class;
 
 	values[NRU_REFERENCED] = !!(c & CLASS_R);
 	values[NRU_MODIFIED] = !!(c & CLASS_M);

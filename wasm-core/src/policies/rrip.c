@@ -69,8 +69,11 @@
  *   bitmaps (O(2^M)) and updates each slot's value with its SET event
  *   (O(frames), in memory order); each raise lifts every resident page at
  *   least one step towards max, and a page only falls back on a reference
- *   or an insertion, so raises cost amortized O(2^M) per reference.  Hits
- *   and insertions are O(1).
+ *   or an insertion, so raises cost amortized O(2^M) per reference (the
+ *   walk without its events, when nothing records, is a vectorised add).
+ *   Hits and insertions are O(1).  The index by page (frame_table.h) is
+ *   read on a hit only: evict() finds its victim's slot again in the
+ *   bitmaps, which stay in the cache, as victim() did.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -193,9 +196,9 @@ static uint32_t slot_of(const struct rrip *r, uint32_t page)
 	return r->frames.page_slot[page];
 }
 
-static void set_rrpv(struct rrip *r, uint32_t page, int32_t value)
+/* Gives `page`, resident in `slot`, the RRPV `value`. */
+static void set_rrpv(struct rrip *r, uint32_t slot, uint32_t page, int32_t value)
 {
-	uint32_t slot = slot_of(r, page);
 	int32_t old = r->rrpv[slot];
 
 	if (old == value)
@@ -219,18 +222,24 @@ static int32_t highest_rrpv(const struct rrip *r)
 static void age_all(struct rrip *r, int32_t d)
 {
 	struct slot_set *rotated[RRIP_VALUES];
+	uint8_t *rrpv = r->rrpv;
 
 	for (int32_t v = 0; v <= r->max; v++)
 		rotated[(v + d) % (r->max + 1)] = r->by_value[v];
 	memcpy(r->by_value, rotated, sizeof(rotated[0]) * (r->max + 1));
-	for (uint32_t slot = 0; slot < r->frames.used; slot++) {
-		uint32_t page = r->frames.slot_page[slot];
+	if (r->ctx->recording) {
+		for (uint32_t slot = 0; slot < r->frames.used; slot++) {
+			uint32_t page = r->frames.slot_page[slot];
 
-		if (page == PL_NONE)
-			continue;
-		pl_emit_set(r->ctx, page, RRIP_RRPV, r->rrpv[slot], r->rrpv[slot] + d);
-		r->rrpv[slot] += d;
+			if (page != PL_NONE)
+				pl_emit_set(r->ctx, page, RRIP_RRPV, r->rrpv[slot],
+					    r->rrpv[slot] + d);
+		}
 	}
+	/* An empty slot's RRPV is set when a page takes it, so it may be
+	 * raised with the rest: the loop then tests nothing per slot. */
+	for (uint32_t slot = 0, used = r->frames.used; slot < used; slot++)
+		rrpv[slot] += d;
 	r->count[RRIP_AGING_ROUNDS]++;
 }
 
@@ -365,9 +374,10 @@ static void *drrip_create(struct pl_ctx *ctx, struct pl_error *err)
 static void rrip_hit(void *state, const struct pl_ref *ref)
 {
 	struct rrip *r = state;
-	int32_t old = r->rrpv[slot_of(r, ref->page)];
+	uint32_t slot = slot_of(r, ref->page);
+	int32_t old = r->rrpv[slot];
 
-	set_rrpv(r, ref->page, r->variant == SRRIP_FP && old > 0 ? old - 1 : 0);
+	set_rrpv(r, slot, ref->page, r->variant == SRRIP_FP && old > 0 ? old - 1 : 0);
 }
 
 static int32_t insertion_rrpv(struct rrip *r, bool bimodal)
@@ -388,34 +398,50 @@ static void rrip_insert(void *state, const struct pl_ref *ref)
 	uint32_t slot = frame_table_insert(&r->frames, r->ctx, page);
 	enum duel_role role = role_of(r, page);
 
-	/* a page enters with every field 0 */
-	r->rrpv[slot] = 0;
-	slot_set_add(r->by_value[0], r->nlevels, slot);
+	int32_t value;
+
+	/* A page enters with every field 0: its RRPV's SET comes from 0. */
 	if (role != FOLLOWER)
 		pl_emit_set(r->ctx, page, DRRIP_LEADER, 0, role);
 	if (r->variant == DRRIP)
 		duel(r, role, first);
-	set_rrpv(r, page, insertion_rrpv(r, inserts_bimodal(r, role)));
+	value = insertion_rrpv(r, inserts_bimodal(r, role));
+	r->rrpv[slot] = (uint8_t)value;
+	slot_set_add(r->by_value[value], r->nlevels, slot);
+	if (value != 0)
+		pl_emit_set(r->ctx, page, RRIP_RRPV, 0, value);
+}
+
+/* The victim's slot, the leftmost of RRPV `highest`; PL_NONE if empty. */
+static uint32_t victim_slot(const struct rrip *r, int32_t highest)
+{
+	const struct slot_set *set = r->by_value[highest];
+
+	return set->count ? slot_set_first(set, r->nlevels) : PL_NONE;
 }
 
 static uint32_t rrip_victim(const void *state)
 {
 	const struct rrip *r = state;
-	const struct slot_set *set = r->by_value[highest_rrpv(r)];
+	uint32_t slot = victim_slot(r, highest_rrpv(r));
 
-	return set->count ? r->frames.slot_page[slot_set_first(set, r->nlevels)] : PL_NONE;
+	return slot != PL_NONE ? r->frames.slot_page[slot] : PL_NONE;
 }
 
 static void rrip_evict(void *state, uint32_t victim)
 {
 	struct rrip *r = state;
-	uint32_t slot = slot_of(r, victim);
 	int32_t highest = highest_rrpv(r);
+	uint32_t slot = victim_slot(r, highest);
 
+	/* The victim is normally the one victim() named, whose slot is found
+	 * again without reading the index by page (a cache miss). */
+	if (slot == PL_NONE || r->frames.slot_page[slot] != victim)
+		slot = slot_of(r, victim);
 	if (highest < r->max)
 		age_all(r, r->max - highest);
 	slot_set_del(r->by_value[r->rrpv[slot]], r->nlevels, slot);
-	frame_table_evict(&r->frames, r->ctx, victim);
+	frame_table_evict_slot(&r->frames, r->ctx, slot);
 }
 
 static void fill_rrpv(const void *state, uint32_t page, int32_t *values)
