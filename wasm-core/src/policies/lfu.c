@@ -155,6 +155,21 @@ static void bucket_put(struct lfu *l, uint32_t b, uint32_t slot)
 	l->slots[slot].bucket = b;
 }
 
+/*
+ * The far page's slot number, and the near page's slot record (its slot
+ * number, asked for 8 steps before, has arrived): a hit then reads neither
+ * from memory.
+ */
+static void lfu_prefetch(const void *state, uint32_t far, uint32_t near,
+			 struct pl_prefetch *out)
+{
+	const struct lfu *l = state;
+	uint32_t slot = l->table.page_slot[near];
+
+	pl_prefetch(out, &l->table.page_slot[far]);
+	pl_prefetch(out, &l->slots[slot < l->table.used ? slot : 0]);
+}
+
 static void lfu_hit(void *state, const struct pl_ref *ref)
 {
 	struct lfu *l = state;
@@ -243,6 +258,7 @@ const struct pl_policy_ops pl_policy_lfu = {
 	.create = lfu_create,
 	.destroy = lfu_destroy,
 	.hit = lfu_hit,
+	.prefetch = lfu_prefetch,
 	.insert = lfu_insert,
 	.victim = lfu_victim,
 	.evict = lfu_evict,
