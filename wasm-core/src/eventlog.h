@@ -93,7 +93,7 @@ struct eventlog {
 };
 
 #define STEP_BLOCK 64
-#define CHECKPOINT_SPACING 4
+#define CHECKPOINT_SPACING 8
 
 enum {
 	HEAD_KIND = 0x0f,
