@@ -37,7 +37,7 @@
  * CHECKPOINT_SPACING times the bytes that checkpoint did.  Checkpoints
  * then hold at most 1/CHECKPOINT_SPACING of what the events hold, whatever
  * the number of frames, and a seek replays at most CHECKPOINT_SPACING
- * checkpoints' worth of events (O(1) each, so a few milliseconds).
+ * checkpoints' worth of events (O(1) each: milliseconds).
  *
  * Invariants: the events of steps < pos are complete in the stream; every
  * checkpoint is the policy's snapshot at its step, and its byte/event
