@@ -106,6 +106,17 @@ static bool checkpoint_due(const struct eventlog *log, uint32_t pos)
 	       log->nbytes - last->byte >= CHECKPOINT_SPACING * checkpoint_bytes(last);
 }
 
+/* The first step after pos that begins a block, may be a checkpoint or is the end. */
+static uint32_t next_slow_step(const struct eventlog *log, uint32_t pos)
+{
+	uint64_t next = ((uint64_t)pos / STEP_BLOCK + 1) * STEP_BLOCK;
+	uint32_t k = log->checkpoint_every;
+
+	if (k && ((uint64_t)pos / k + 1) * k < next)
+		next = ((uint64_t)pos / k + 1) * k;
+	return next < log->n ? (uint32_t)next : log->n;
+}
+
 int eventlog_begin_step_slow(struct eventlog *log, uint32_t pos, const struct pl_policy_ops *ops,
 			     struct pl_snapshot **snapshot)
 {
@@ -126,6 +137,7 @@ int eventlog_begin_step_slow(struct eventlog *log, uint32_t pos, const struct pl
 		log->blocks[pos / STEP_BLOCK] = (struct eventlog_block){
 			.event = log->nevents, .byte = log->nbytes,
 		};
+	log->slow_at = next_slow_step(log, pos);
 	if (pos == log->n && log->nbytes) {
 		uint8_t *trimmed = realloc(log->bytes, log->nbytes);
 

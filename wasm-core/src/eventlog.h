@@ -37,7 +37,7 @@
  * CHECKPOINT_SPACING times the bytes that checkpoint did.  Checkpoints
  * then hold at most 1/CHECKPOINT_SPACING of what the events hold, whatever
  * the number of frames, and a seek replays at most CHECKPOINT_SPACING
- * checkpoints' worth of events (O(1) each, so a few milliseconds).
+ * checkpoints' worth of events (O(1) each: milliseconds).
  *
  * Invariants: the events of steps < pos are complete in the stream; every
  * checkpoint is the policy's snapshot at its step, and its byte/event
@@ -78,6 +78,9 @@ struct eventlog {
 	uint32_t pos_page;	/* the page of step pos's reference (PL_NONE at the end) */
 	bool step_open;		/* no event of step pos yet */
 	uint32_t prev_page;	/* the page of step pos's previous event */
+	/* the next step at which a block begins, a checkpoint may be due or
+	 * the trace ends: eventlog_begin_step_slow()'s */
+	uint32_t slow_at;
 
 	struct eventlog_block *blocks;	/* [n / STEP_BLOCK + 1] */
 	uint32_t checkpoint_every;	/* 0: spaced by size */
@@ -90,7 +93,7 @@ struct eventlog {
 };
 
 #define STEP_BLOCK 64
-#define CHECKPOINT_SPACING 4
+#define CHECKPOINT_SPACING 8
 
 enum {
 	HEAD_KIND = 0x0f,
@@ -106,6 +109,15 @@ enum page_mode { PAGE_VARINT, PAGE_REF, PAGE_PREV, PAGE_NONE };
 
 /* The most bytes one event takes: head, page, arg and two 32-bit varints. */
 #define EVENT_MAX (1 + 5 + 5 + 5 + 5)
+/*
+ * The room an append needs: its bytes, and the 8 bytes a varint is stored
+ * with (eventlog_put_varint()) at its last varint's place.
+ */
+#define EVENT_ROOM (EVENT_MAX + 8)
+
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "eventlog_put_varint() stores a little-endian word"
+#endif
 
 /*
  * Allocates for a trace of n steps whose pages are `ref_page`
@@ -122,15 +134,40 @@ size_t eventlog_bytes(const struct eventlog *log, uint32_t n);
 /* Grows the stream by half; -1 when out of memory. */
 int eventlog_grow(struct eventlog *log);
 
-/* The encoding's pieces; eventlog_append() is inline (several calls a step). */
-static inline uint8_t *eventlog_put_varint(uint8_t *p, uint32_t v)
+/*
+ * The encoding's pieces, inline: the driver's loop appends several events
+ * a step, and each pl_record_*() call appends one with its constants
+ * folded in.  A varint of a small number (a list, a hand moving on by
+ * one) is one byte stored; a larger one (a page id) is built by shifts
+ * and stored as one 8-byte word, the cursor moving on by its length: no
+ * branch per byte, which a random mix of page ids would mispredict.
+ */
+
+/* The bytes of v (>= 2^7) as a varint: ceil(bits / 7), as a multiply. */
+static inline unsigned eventlog_varint_len(uint32_t v)
 {
-	while (v >= 0x80) {
-		*p++ = (uint8_t)(v | 0x80);
-		v >>= 7;
+	unsigned bits = 32 - (unsigned)__builtin_clz(v);
+
+	return (bits * 9 + 64) >> 6;
+}
+
+/* Stores v as a varint at p (8 bytes writable there); returns its length. */
+static inline unsigned eventlog_put_varint(uint8_t *p, uint32_t v)
+{
+	uint64_t x = v, word;
+	unsigned len;
+
+	if (__builtin_expect(v < 0x80, 1)) {
+		*p = (uint8_t)v;
+		return 1;
 	}
-	*p++ = (uint8_t)v;
-	return p;
+	len = eventlog_varint_len(v);
+	word = (x & 0x7f) | (x & 0x3f80) << 1 | (x & 0x1fc000) << 2 | (x & 0xfe00000) << 3 |
+	       (x & 0xf0000000) << 4;
+	/* the continuation bit of every byte but the last */
+	word |= 0x8080808080ull & ((1ull << 8 * (len - 1)) - 1);
+	__builtin_memcpy(p, &word, sizeof(word));
+	return len;
 }
 
 /* Small magnitudes of either sign in few bytes: 0, -1, 1, -2 -> 0, 1, 2, 3. */
@@ -145,63 +182,68 @@ static inline bool eventlog_has_arg(unsigned kind)
 }
 
 /*
- * Appends the HIT or MISS of step log->pos (whose page is the step's
- * reference, without arg, a or b): one byte.  -1 when out of memory.
+ * Is there room for one more event?  Every append needs it (and, when
+ * not, eventlog_grow() first): the check is the caller's, so that the
+ * growing is a call apart and the common path, an append into room, calls
+ * nothing (no registers to save).
  */
-static inline int eventlog_append_outcome(struct eventlog *log, enum pl_event_kind kind)
+static inline bool eventlog_has_room(const struct eventlog *log)
 {
-	uint8_t head = (uint8_t)kind | PAGE_REF << HEAD_PAGE_SHIFT | HEAD_ZERO;
-
-	if (__builtin_expect(log->cap - log->nbytes < EVENT_MAX, 0) && eventlog_grow(log))
-		return -1;
-	if (log->step_open) {
-		head |= HEAD_STEP;
-		log->step_open = false;
-	}
-	log->bytes[log->nbytes++] = head;
-	log->nevents++;
-	log->prev_page = log->pos_page;
-	return 0;
+	return __builtin_expect(log->cap - log->nbytes >= EVENT_ROOM, 1);
 }
 
-/* Appends one event of step log->pos; -1 when out of memory. */
-static inline int eventlog_append(struct eventlog *log, enum pl_event_kind kind, unsigned arg,
-				  uint32_t page, int32_t a, int32_t b)
+/* The head's step bit, the first event of step log->pos taking it. */
+static inline uint8_t eventlog_take_step(struct eventlog *log)
 {
-	uint8_t head = (uint8_t)kind, *p;
-	enum page_mode mode;
+	uint8_t step = (uint8_t)(log->step_open ? HEAD_STEP : 0);
 
-	if (__builtin_expect(log->cap - log->nbytes < EVENT_MAX, 0) && eventlog_grow(log))
-		return -1;
-	p = log->bytes + log->nbytes + 1;
-	if (log->step_open) {
-		head |= HEAD_STEP;
-		log->step_open = false;
-	}
-	if (page == PL_NONE)
-		mode = PAGE_NONE;
-	else if (page == log->pos_page)
-		mode = PAGE_REF;
-	else if (page == log->prev_page)
-		mode = PAGE_PREV;
-	else
-		mode = PAGE_VARINT;
-	head |= (uint8_t)(mode << HEAD_PAGE_SHIFT);
+	log->step_open = false;
+	return step;
+}
+
+/*
+ * Appends the HIT or MISS of step log->pos (whose page is the step's
+ * reference, without arg, a or b), into room: one byte.
+ */
+static inline void eventlog_append_outcome(struct eventlog *log, enum pl_event_kind kind)
+{
+	log->bytes[log->nbytes++] = (uint8_t)((uint8_t)kind | PAGE_REF << HEAD_PAGE_SHIFT |
+					      HEAD_ZERO | eventlog_take_step(log));
+	log->nevents++;
+	log->prev_page = log->pos_page;
+}
+
+/*
+ * Appends one event of step log->pos, into room.  Always inline: called
+ * with constants for kind and some of the values, it folds to the few
+ * parts that event has.
+ */
+static inline __attribute__((always_inline)) void
+eventlog_append(struct eventlog *log, enum pl_event_kind kind, unsigned arg, uint32_t page,
+		int32_t a, int32_t b)
+{
+	uint8_t *head, *p, zero = 0;
+	unsigned mode;
+
+	head = log->bytes + log->nbytes;
+	p = head + 1;
+	mode = page == PL_NONE ? PAGE_NONE :
+	       page == log->pos_page ? PAGE_REF :
+	       page == log->prev_page ? PAGE_PREV : PAGE_VARINT;
 	if (mode == PAGE_VARINT)
-		p = eventlog_put_varint(p, page);
+		p += eventlog_put_varint(p, page);
 	if (eventlog_has_arg(kind))
-		p = eventlog_put_varint(p, arg);
-	if (a == 0 && b == 0) {
-		head |= HEAD_ZERO;
+		p += eventlog_put_varint(p, arg);
+	if (a != 0 || b != 0) {
+		p += eventlog_put_varint(p, eventlog_zigzag((uint32_t)a));
+		p += eventlog_put_varint(p, eventlog_zigzag((uint32_t)b - (uint32_t)a));
 	} else {
-		p = eventlog_put_varint(p, eventlog_zigzag((uint32_t)a));
-		p = eventlog_put_varint(p, eventlog_zigzag((uint32_t)b - (uint32_t)a));
+		zero = HEAD_ZERO;
 	}
-	log->bytes[log->nbytes] = head;
+	*head = (uint8_t)((uint8_t)kind | eventlog_take_step(log) | mode << HEAD_PAGE_SHIFT | zero);
 	log->nbytes = (size_t)(p - log->bytes);
 	log->nevents++;
 	log->prev_page = page;
-	return 0;
 }
 
 /*
@@ -214,19 +256,20 @@ static inline int eventlog_append(struct eventlog *log, enum pl_event_kind kind,
 int eventlog_begin_step_slow(struct eventlog *log, uint32_t pos,
 			     const struct pl_policy_ops *ops, struct pl_snapshot **cp);
 
-static inline int eventlog_begin_step(struct eventlog *log, uint32_t pos,
-				      const struct pl_policy_ops *ops, struct pl_snapshot **cp)
+/*
+ * The same for most steps - no block to index, no checkpoint to consider,
+ * not the end, and step pos - 1 had an event - inline; false (and nothing
+ * done) for the others, which take eventlog_begin_step_slow().
+ */
+static inline bool eventlog_begin_step_fast(struct eventlog *log, uint32_t pos)
 {
-	/* most steps: no block to index, no checkpoint, not the end */
-	if (__builtin_expect(log->step_open || pos % STEP_BLOCK == 0 || pos >= log->n ||
-			     (log->checkpoint_every && pos % log->checkpoint_every == 0), 0))
-		return eventlog_begin_step_slow(log, pos, ops, cp);
-	*cp = NULL;
+	if (__builtin_expect(pos >= log->slow_at || log->step_open, 0))
+		return false;
 	log->pos = pos;
 	log->pos_page = log->ref_page[pos];
 	log->step_open = true;
 	log->prev_page = PL_NONE;
-	return 0;
+	return true;
 }
 
 /* The events of finished step `step` (< pos) as event numbers: [*begin, *end). */

@@ -114,31 +114,44 @@ static void __attribute__((cold, noinline)) log_full(struct pl_sim *sim)
 	fail(sim, "out of memory for the event log (%u events)", sim->log->nevents);
 }
 
-static void record(struct pl_sim *sim, enum pl_event_kind kind, unsigned arg, uint32_t page,
-		   int32_t a, int32_t b)
+/*
+ * An event that finds the log full: grows it, then appends (a HIT or MISS
+ * too, with the step's page: eventlog_append() encodes it as
+ * eventlog_append_outcome() does).
+ */
+void __attribute__((cold, noinline)) sim_record_grown(struct pl_sim *sim, enum pl_event_kind kind,
+						      unsigned arg, uint32_t page, int32_t a,
+						      int32_t b)
 {
-	if (eventlog_append(sim->log, kind, arg, page, a, b))
+	if (eventlog_grow(sim->log))
 		log_full(sim);
+	else
+		eventlog_append(sim->log, kind, arg, page, a, b);
 }
 
-/* The HIT or MISS of step sim->pos. */
-void sim_record_outcome(struct pl_sim *sim, enum pl_event_kind kind)
+/*
+ * Inline in each pl_record_*(), so that its constants fold
+ * (eventlog_append()) and the common case calls nothing.
+ */
+static inline __attribute__((always_inline)) void
+record(struct pl_sim *sim, enum pl_event_kind kind, unsigned arg, uint32_t page, int32_t a,
+       int32_t b)
 {
-	if (eventlog_append_outcome(sim->log, kind))
-		log_full(sim);
+	if (likely(eventlog_has_room(sim->log)))
+		eventlog_append(sim->log, kind, arg, page, a, b);
+	else
+		sim_record_grown(sim, kind, arg, page, a, b);
 }
 
-void sim_record_victim(struct pl_sim *sim, uint32_t victim)
-{
-	record(sim, PL_EV_VICTIM, 0, victim, 0, 0);
-}
-
-/* Step sim->pos begins: marks it in the log and takes its checkpoint if due. */
+/*
+ * Step sim->pos begins, other than as eventlog_begin_step_fast() can:
+ * marks it in the log and takes its checkpoint if due.
+ */
 void sim_begin_recorded_step(struct pl_sim *sim)
 {
 	struct pl_snapshot *cp;
 
-	if (eventlog_begin_step(sim->log, sim->pos, sim->ops, &cp))
+	if (eventlog_begin_step_slow(sim->log, sim->pos, sim->ops, &cp))
 		log_full(sim);
 	else if (cp && pl_sim_snapshot(sim, cp))
 		fail(sim, "snapshot() failed (out of memory or lists pushed out of order)");

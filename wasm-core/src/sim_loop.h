@@ -43,10 +43,9 @@
 #ifndef PAGELAB_SIM_LOOP_H
 #define PAGELAB_SIM_LOOP_H
 
+#include "eventlog.h"
 #include "policy.h"
 #include "procs.h"
-
-struct eventlog;
 
 /* A policy's loop: steps from sim->pos up to `stop`. */
 typedef void sim_loop_fn(struct pl_sim *sim, uint32_t stop);
@@ -95,9 +94,14 @@ void sim_bad_victim(struct pl_sim *sim, uint32_t victim);	/* not a page */
 void sim_bad_eviction(struct pl_sim *sim, uint32_t victim);	/* evict() kept it */
 void sim_bad_insert(struct pl_sim *sim, uint32_t page);	/* insert() or memory */
 
-/* Recording: the step's HIT or MISS, a VICTIM, the start of step sim->pos. */
-void sim_record_outcome(struct pl_sim *sim, enum pl_event_kind kind);
-void sim_record_victim(struct pl_sim *sim, uint32_t victim);
+/*
+ * Recording: what the loop's inline parts (loop_record_*()) leave out -
+ * an event that finds the log full (it grows, then appends), and the
+ * start of step sim->pos when it is not the common case
+ * (eventlog_begin_step_fast()).
+ */
+void sim_record_grown(struct pl_sim *sim, enum pl_event_kind kind, unsigned arg,
+		      uint32_t page, int32_t a, int32_t b);
 void sim_begin_recorded_step(struct pl_sim *sim);
 
 /* The loop for any table, read at run time: tables not in the registry. */
@@ -149,6 +153,32 @@ SIM_STEP struct loop_locals loop_locals_of(const struct pl_sim *sim)
  */
 
 /*
+ * Recording: the driver's own events and the start of a step, inline (the
+ * policy's events go through the pl_record_*() calls of policy.h).
+ */
+SIM_STEP void loop_record_outcome(struct pl_sim *sim, enum pl_event_kind kind)
+{
+	if (likely(eventlog_has_room(sim->log)))
+		eventlog_append_outcome(sim->log, kind);
+	else
+		sim_record_grown(sim, kind, 0, sim->log->pos_page, 0, 0);
+}
+
+SIM_STEP void loop_record_victim(struct pl_sim *sim, uint32_t victim)
+{
+	if (likely(eventlog_has_room(sim->log)))
+		eventlog_append(sim->log, PL_EV_VICTIM, 0, victim, 0, 0);
+	else
+		sim_record_grown(sim, PL_EV_VICTIM, 0, victim, 0, 0);
+}
+
+SIM_STEP void loop_begin_recorded_step(struct pl_sim *sim)
+{
+	if (unlikely(!eventlog_begin_step_fast(sim->log, sim->pos)))
+		sim_begin_recorded_step(sim);
+}
+
+/*
  * Asks for a victim and evicts it.  Whether the victim was resident is
  * learnt from pl_emit_evict() (it clears ctx.leaving) rather than read up
  * front: that read would be a cache miss the CPU must wait for on every
@@ -166,7 +196,7 @@ SIM_STEP void loop_evict_one(struct pl_sim *sim, const struct pl_policy_ops *ops
 		return;
 	}
 	if (recording)
-		sim_record_victim(sim, victim);
+		loop_record_victim(sim, victim);
 	sim->ctx.leaving = victim;
 	ops->evict(state, victim);
 	if (unlikely(sim->ctx.leaving != PL_CTX_NONE))
@@ -199,7 +229,7 @@ SIM_STEP void loop_miss(struct pl_sim *sim, const struct pl_policy_ops *ops, voi
 	ctx->faulting = ref->page;
 	goal = ops->reclaim_goal ? ops->reclaim_goal(state, resident) : resident >= ctx->frames;
 	if (recording)
-		sim_record_outcome(sim, PL_EV_MISS);
+		loop_record_outcome(sim, PL_EV_MISS);
 	for (; goal > 0; goal--) {
 		loop_evict_one(sim, ops, state, recording);
 		if (unlikely(sim->failed))
@@ -270,7 +300,7 @@ SIM_STEP void loop_process(struct pl_sim *sim, const struct pl_policy_ops *ops,
 
 	if (l->page_state[page] & PL_PAGE_RESIDENT) {
 		if (recording)
-			sim_record_outcome(sim, PL_EV_HIT);
+			loop_record_outcome(sim, PL_EV_HIT);
 		ops->hit(l->state, ref);
 	} else {
 		loop_miss(sim, ops, l->state, ref, recording, columns);
@@ -295,7 +325,7 @@ SIM_STEP void loop_recorded(struct pl_sim *sim, const struct pl_policy_ops *ops,
 		if (unlikely(sim->failed))
 			break;
 		sim->pos = step + 1;
-		sim_begin_recorded_step(sim);
+		loop_begin_recorded_step(sim);
 		if (unlikely(sim->failed)) {
 			step++;
 			break;
