@@ -74,6 +74,7 @@
 
 #include "dlist.h"
 #include "frame_table.h"
+#include "slot_heap.h"
 
 #define LRUK_MAX_K 4
 
@@ -103,23 +104,6 @@ struct page_log {
 		uint32_t page, stamp;
 	} *entry;
 	uint32_t head, end, cap;	/* entries [head, end) of [cap] */
-};
-
-/*
- * A 4-ary max-heap of frame slots with their keys inline: a sift compares
- * four children in one cache line, over half the levels of a binary heap,
- * without looking a key up elsewhere -- the sifts are most of a fault's
- * work.  pos[] finds a slot's entry for an update or removal.  Keys are
- * unique (see victim_key()), so the top does not depend on the shape.
- */
-struct slot_heap {
-	struct heap_entry {
-		uint64_t key;
-		uint32_t slot;
-	} *entry;		/* [len], entry[0] on top; children of i: 4i+1 .. 4i+4 */
-	void *block;		/* the allocation, aligned so that siblings share a line */
-	uint32_t *pos;		/* [slots] index of a slot's entry */
-	uint32_t len;
 };
 
 /*
@@ -271,112 +255,6 @@ static uint32_t oldest_young(const struct lruk *l)
 	return l->young.head < l->young.end ? l->young.entry[l->young.head].page : PL_NONE;
 }
 
-/* --------------------------------------------------------------- heap */
-
-#define HEAP_ARITY 4
-
-static int heap_init(struct slot_heap *h, uint32_t slots)
-{
-	size_t line = HEAP_ARITY * sizeof(struct heap_entry);
-
-	h->len = 0;
-	/* entry[1], the first of a group of siblings, on a line boundary */
-	h->block = aligned_alloc(line, ((size_t)slots / HEAP_ARITY + 2) * line);
-	h->entry = h->block ? (struct heap_entry *)h->block + HEAP_ARITY - 1 : NULL;
-	h->pos = malloc((size_t)slots * sizeof(*h->pos));
-	return h->block && h->pos ? 0 : -1;
-}
-
-static void heap_free(struct slot_heap *h)
-{
-	free(h->block);
-	free(h->pos);
-}
-
-static uint32_t heap_top(const struct slot_heap *h)
-{
-	return h->len ? h->entry[0].slot : PL_NONE;
-}
-
-static void heap_place(struct slot_heap *h, uint32_t i, struct heap_entry e)
-{
-	h->entry[i] = e;
-	h->pos[e.slot] = i;
-}
-
-static void sift_up(struct slot_heap *h, uint32_t i, struct heap_entry e)
-{
-	while (i > 0) {
-		uint32_t parent = (i - 1) / HEAP_ARITY;
-
-		if (h->entry[parent].key >= e.key)
-			break;
-		heap_place(h, i, h->entry[parent]);
-		i = parent;
-	}
-	heap_place(h, i, e);
-}
-
-/* The child of i with the largest key (i has children). */
-static uint32_t largest_child(const struct slot_heap *h, uint32_t i)
-{
-	const struct heap_entry *c = &h->entry[HEAP_ARITY * i + 1];
-	uint32_t first = HEAP_ARITY * i + 1, n = h->len - first, a, b;
-
-	if (n < HEAP_ARITY) {
-		a = 0;
-		for (uint32_t j = 1; j < n; j++)
-			if (c[j].key > c[a].key)
-				a = j;
-		return first + a;
-	}
-	/* all four: a tournament, without a loop's branches */
-	a = c[1].key > c[0].key;
-	b = 2 + (c[3].key > c[2].key);
-	return first + (c[b].key > c[a].key ? b : a);
-}
-
-static void sift_down(struct slot_heap *h, uint32_t i, struct heap_entry e)
-{
-	while (HEAP_ARITY * i + 1 < h->len) {
-		uint32_t best = largest_child(h, i);
-
-		if (h->entry[best].key <= e.key)
-			break;
-		heap_place(h, i, h->entry[best]);
-		i = best;
-	}
-	heap_place(h, i, e);
-}
-
-/* Puts entry e at index i, where another entry was: up or down. */
-static void heap_resettle(struct slot_heap *h, uint32_t i, struct heap_entry e)
-{
-	if (i > 0 && h->entry[(i - 1) / HEAP_ARITY].key < e.key)
-		sift_up(h, i, e);
-	else
-		sift_down(h, i, e);
-}
-
-static void heap_push(struct slot_heap *h, uint32_t slot, uint64_t key)
-{
-	sift_up(h, h->len++, (struct heap_entry){ .key = key, .slot = slot });
-}
-
-static void heap_update(struct slot_heap *h, uint32_t slot, uint64_t key)
-{
-	heap_resettle(h, h->pos[slot], (struct heap_entry){ .key = key, .slot = slot });
-}
-
-static void heap_remove(struct slot_heap *h, uint32_t slot)
-{
-	uint32_t i = h->pos[slot];
-	struct heap_entry last = h->entry[--h->len];
-
-	if (i < h->len)
-		heap_resettle(h, i, last);
-}
-
 /* ------------------------------------------------------- eligibility */
 
 /* Has the page's correlated period ended by time `now` (stored units)? */
@@ -390,7 +268,7 @@ static void push_eligible(struct lruk *l, uint32_t page)
 	uint32_t slot = slot_of(l, page);
 
 	l->key[slot] = victim_key(l, page);
-	heap_push(&l->eligible, slot, l->key[slot]);
+	slot_heap_push(&l->eligible, slot, l->key[slot]);
 	set_place(l, page, IN_HEAP);
 	l->top_fresh = false;
 }
@@ -412,11 +290,11 @@ static void fill_vacated_top(struct lruk *l, uint32_t page, bool joins_heap)
 	l->top_vacated = false;
 	l->top_fresh = false;
 	if (!joins_heap) {
-		heap_remove(&l->eligible, slot);
+		slot_heap_remove(&l->eligible, slot);
 		return;
 	}
 	l->key[slot] = victim_key(l, page);
-	heap_update(&l->eligible, slot, l->key[slot]);
+	slot_heap_update(&l->eligible, slot, l->key[slot]);
 	set_place(l, page, IN_HEAP);
 }
 
@@ -431,7 +309,7 @@ static enum lruk_place place_for(const struct lruk *l, uint32_t page, uint32_t n
 static void unfile(struct lruk *l, uint32_t page)
 {
 	if (filed_in(l, page) == IN_HEAP) {
-		heap_remove(&l->eligible, slot_of(l, page));
+		slot_heap_remove(&l->eligible, slot_of(l, page));
 		l->top_fresh = false;
 	} else if (filed_in(l, page) == IN_CORRELATED) {
 		pl_dlist_remove(&l->links, &l->correlated, page);
@@ -445,7 +323,7 @@ static void stay_in_heap(struct lruk *l, uint32_t page)
 	uint32_t slot = slot_of(l, page);
 
 	l->key[slot] = victim_key(l, page);
-	if (heap_top(&l->eligible) == slot)
+	if (slot_heap_top(&l->eligible) == slot)
 		l->top_fresh = false;
 }
 
@@ -507,9 +385,9 @@ static void fresh_top(struct lruk *l)
 
 	if (l->top_fresh)
 		return;
-	while ((slot = heap_top(&l->eligible)) != PL_NONE &&
+	while ((slot = slot_heap_top(&l->eligible)) != PL_NONE &&
 	       l->eligible.entry[0].key != l->key[slot])
-		heap_update(&l->eligible, slot, l->key[slot]);
+		slot_heap_update(&l->eligible, slot, l->key[slot]);
 	l->top_fresh = true;
 }
 
@@ -539,7 +417,7 @@ static void lruk_destroy(void *state)
 	free(l->history.entry);
 	free(l->key);
 	frame_table_free(&l->table);
-	heap_free(&l->eligible);
+	slot_heap_free(&l->eligible);
 	pl_links_free(&l->links);
 	free(l);
 }
@@ -561,7 +439,7 @@ static void *lruk_create(struct pl_ctx *ctx, struct pl_error *err)
 	    log_init(&l->young, frames_usable(ctx)) ||
 	    log_init(&l->history, l->rip ? ctx->npages : 0) ||
 	    !(l->key = malloc(frames_usable(ctx) * sizeof(*l->key))) ||
-	    heap_init(&l->eligible, frames_usable(ctx)))
+	    slot_heap_init(&l->eligible, frames_usable(ctx)))
 		goto oom;
 	if (frame_table_init(&l->table, ctx, LRUK_FRAMES, err)) {
 		lruk_destroy(l);
@@ -676,7 +554,7 @@ static uint32_t lruk_victim(const void *state)
 {
 	const struct lruk *l = state;
 	uint32_t young = oldest_young(l), old = l->correlated.head;
-	uint32_t slot = heap_top(&l->eligible);
+	uint32_t slot = slot_heap_top(&l->eligible);
 
 	/* an eligible page with infinite distance beats every other one */
 	if (young != PL_NONE && eligible_at(l, young, l->next))
@@ -709,7 +587,7 @@ static void retain_history(struct lruk *l, uint32_t page)
 static void lruk_evict(void *state, uint32_t victim)
 {
 	struct lruk *l = state;
-	uint32_t top = heap_top(&l->eligible), slot;
+	uint32_t top = slot_heap_top(&l->eligible), slot;
 
 	/* insert() reads the faulting page's record next: fetch it meanwhile */
 	__builtin_prefetch(hist_of(l, l->ctx->faulting));

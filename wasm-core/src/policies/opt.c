@@ -24,8 +24,8 @@
  * Parameters: none.
  *
  * Cost: O(log frames) per reference: the slots of the resident pages sit
- * in a 4-ary max-heap keyed by next use, kept in this file because OPT's
- * keys allow what the general one (page_heap.h) cannot: every key is
+ * in slot_heap.h's 4-ary max-heap keyed by next use, which OPT's keys
+ * allow where the general one (page_heap.h) would be slower: every key is
  * distinct (a step, or a step past the last reference), so entries compare
  * by key alone, and the keys sit in the heap array beside their slots, a
  * node's four children in one cache line.  What OPT does per reference
@@ -49,6 +49,7 @@
 
 #include "policy.h"
 #include "frame_table.h"
+#include "slot_heap.h"
 
 enum { OPT_FRAMES };
 enum { OPT_NEXT_USE };
@@ -60,139 +61,11 @@ enum { OPT_NEXT_USE };
  */
 #define NEVER_AGAIN (1ull << 32)
 
-struct next_use {
-	uint64_t key;
-	uint32_t slot;
-};
-
-/*
- * The heap, 4-ary: entry[0 .. len-1] with entry[i].key > the keys of its
- * children 4i+1 .. 4i+4; pos[slot] is the index of the slot's entry.  Four
- * children of 16 bytes fill one cache line, and entry[] starts 3 entries
- * into a 64-byte aligned block so that they share one: a level costs one
- * line where a binary heap's two levels cost two, and half the levels.
- */
-#define HEAP_ARITY 4
-#define HEAP_LINE 64
-#define HEAP_OFFSET 3	/* entries before entry[0] in its aligned block */
-
-struct next_use_heap {
-	uint32_t len;
-	struct next_use *entry;	/* [frames_usable()], in block */
-	struct next_use *block;	/* the aligned allocation */
-	uint32_t *pos;		/* [frames_usable()] */
-};
-
 struct opt {
 	struct pl_ctx *ctx;
 	struct frame_table table;
-	struct next_use_heap heap;	/* the slots of resident pages; keys as above */
+	struct slot_heap heap;	/* the slots of resident pages; keys as above */
 };
-
-static int heap_init(struct next_use_heap *h, uint32_t capacity)
-{
-	size_t bytes = sizeof(*h->entry) * ((size_t)capacity + HEAP_OFFSET);
-
-	bytes = (bytes + HEAP_LINE - 1) / HEAP_LINE * HEAP_LINE;
-	h->len = 0;
-	h->block = aligned_alloc(HEAP_LINE, bytes);
-	h->entry = h->block ? h->block + HEAP_OFFSET : NULL;
-	h->pos = malloc(sizeof(*h->pos) * (capacity ? capacity : 1));
-	return h->block && h->pos ? 0 : -1;
-}
-
-static void heap_free(struct next_use_heap *h)
-{
-	free(h->block);
-	free(h->pos);
-}
-
-static void heap_place(struct next_use_heap *h, uint32_t i, struct next_use e)
-{
-	h->entry[i] = e;
-	h->pos[e.slot] = i;
-}
-
-/* Puts e at hole i or above it, moving down the entries it passes. */
-static void sift_up(struct next_use_heap *h, uint32_t i, struct next_use e)
-{
-	while (i > 0) {
-		uint32_t parent = (i - 1) / HEAP_ARITY;
-
-		if (h->entry[parent].key > e.key)
-			break;
-		heap_place(h, i, h->entry[parent]);
-		i = parent;
-	}
-	heap_place(h, i, e);
-}
-
-/* The child of i with the largest key, or h->len if i has none. */
-static uint32_t largest_child(const struct next_use_heap *h, uint32_t i)
-{
-	uint32_t first = HEAP_ARITY * i + 1, best = first;
-	uint32_t end = first + HEAP_ARITY < h->len ? first + HEAP_ARITY : h->len;
-
-	if (first >= h->len)
-		return h->len;
-	for (uint32_t c = first + 1; c < end; c++)
-		if (h->entry[c].key > h->entry[best].key)
-			best = c;
-	return best;
-}
-
-/* Puts e at hole i or below it, moving up the entries it passes. */
-static void sift_down(struct next_use_heap *h, uint32_t i, struct next_use e)
-{
-	uint32_t child;
-
-	while ((child = largest_child(h, i)) < h->len && h->entry[child].key > e.key) {
-		heap_place(h, i, h->entry[child]);
-		i = child;
-	}
-	heap_place(h, i, e);
-}
-
-static void heap_push(struct next_use_heap *h, uint32_t slot, uint64_t key)
-{
-	sift_up(h, h->len++, (struct next_use){ .key = key, .slot = slot });
-}
-
-static void heap_rekey(struct next_use_heap *h, uint32_t slot, uint64_t key)
-{
-	uint32_t i = h->pos[slot];
-	struct next_use e = { .key = key, .slot = slot };
-
-	if (key > h->entry[i].key)
-		sift_up(h, i, e);	/* a hit: always, see the header */
-	else
-		sift_down(h, i, e);
-}
-
-/*
- * Removes a slot's entry (OPT's victim: the top).  The hole sinks to a leaf
- * along the largest children and the last entry, which came from the
- * bottom, rises from there: sifting it down from the top instead would
- * compare it at every level too, all the way down (Floyd's variant).
- */
-static void heap_remove(struct next_use_heap *h, uint32_t slot)
-{
-	uint32_t i = h->pos[slot], child;
-	struct next_use last = h->entry[--h->len];
-
-	if (i == h->len)
-		return;
-	while ((child = largest_child(h, i)) < h->len) {
-		heap_place(h, i, h->entry[child]);
-		i = child;
-	}
-	sift_up(h, i, last);
-}
-
-static uint64_t slot_key(const struct next_use_heap *h, uint32_t slot)
-{
-	return h->entry[h->pos[slot]].key;
-}
 
 static uint64_t heap_key(const struct pl_ref *ref)
 {
@@ -214,7 +87,7 @@ static void opt_destroy(void *state)
 	if (!o)
 		return;
 	frame_table_free(&o->table);
-	heap_free(&o->heap);
+	slot_heap_free(&o->heap);
 	free(o);
 }
 
@@ -231,7 +104,7 @@ static void *opt_create(struct pl_ctx *ctx, struct pl_error *err)
 		free(o);
 		return NULL;
 	}
-	if (heap_init(&o->heap, frames_usable(ctx))) {
+	if (slot_heap_init(&o->heap, frames_usable(ctx))) {
 		opt_destroy(o);
 		snprintf(err->msg, sizeof(err->msg), "out of memory for OPT");
 		return NULL;
@@ -244,10 +117,10 @@ static void opt_hit(void *state, const struct pl_ref *ref)
 	struct opt *o = state;
 	uint64_t key = heap_key(ref);
 	uint32_t slot = o->table.page_slot[ref->page];
-	int32_t from = shown_next_use(slot_key(&o->heap, slot));
+	int32_t from = shown_next_use(slot_heap_key(&o->heap, slot));
 
 	pl_emit_set(o->ctx, ref->page, OPT_NEXT_USE, from, shown_next_use(key));
-	heap_rekey(&o->heap, slot, key);
+	slot_heap_update(&o->heap, slot, key);
 }
 
 static void opt_insert(void *state, const struct pl_ref *ref)
@@ -258,21 +131,21 @@ static void opt_insert(void *state, const struct pl_ref *ref)
 
 	/* A page enters with every field 0; a next use is never step 0. */
 	pl_emit_set(o->ctx, ref->page, OPT_NEXT_USE, 0, shown_next_use(key));
-	heap_push(&o->heap, slot, key);
+	slot_heap_push(&o->heap, slot, key);
 }
 
 static uint32_t opt_victim(const void *state)
 {
 	const struct opt *o = state;
 
-	return o->heap.len ? o->table.slot_page[o->heap.entry[0].slot] : PL_NONE;
+	return o->heap.len ? o->table.slot_page[slot_heap_top(&o->heap)] : PL_NONE;
 }
 
 static void opt_evict(void *state, uint32_t victim)
 {
 	struct opt *o = state;
 
-	heap_remove(&o->heap, o->table.page_slot[victim]);
+	slot_heap_remove(&o->heap, o->table.page_slot[victim]);
 	frame_table_evict(&o->table, o->ctx, victim);
 }
 
@@ -280,7 +153,7 @@ static void fill_fields(const void *state, uint32_t page, int32_t *values)
 {
 	const struct opt *o = state;
 
-	values[OPT_NEXT_USE] = shown_next_use(slot_key(&o->heap, o->table.page_slot[page]));
+	values[OPT_NEXT_USE] = shown_next_use(slot_heap_key(&o->heap, o->table.page_slot[page]));
 }
 
 static void opt_snapshot(const void *state, struct pl_snapshot *out)
