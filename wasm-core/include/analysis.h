@@ -78,6 +78,9 @@ struct pl_locality *pl_locality_create(uint32_t max_window, struct pl_error *err
 void pl_locality_destroy(struct pl_locality *l);
 /* One reference to dense page id `page`; -1 (err filled) when out of memory. */
 int pl_locality_add(struct pl_locality *l, uint32_t page, struct pl_error *err);
+/* n references, as n calls of pl_locality_add() but faster. */
+int pl_locality_add_pages(struct pl_locality *l, const uint32_t *page, uint32_t n,
+			  struct pl_error *err);
 /*
  * n references given by their input page numbers (a pl_reader's batch):
  * each number gets a dense id in order of first appearance, as

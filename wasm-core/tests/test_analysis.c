@@ -134,6 +134,39 @@ TEST(the_opt_stack_curve_equals_a_simulation_of_opt_at_every_size_on_300_random_
 	CHECK_EQ(curve_mismatches("opt", 300, 1500, 200, 0x0b7), 0);
 }
 
+/*
+ * 200k references over 50k pages: the positions are compacted and doubled
+ * many times and most reuses are far back, so the batch path's deferred
+ * counts, prefetches and per-word tree meet every case.
+ */
+TEST(references_added_in_batches_give_the_histogram_of_one_at_a_time)
+{
+	struct pl_error err;
+	struct pl_locality *one = pl_locality_create(0, &err);
+	struct pl_locality *batched = pl_locality_create(0, &err);
+	const uint64_t *a, *b;
+	uint32_t len_a, len_b, differ = 0;
+	struct pl_trace t;
+
+	skewed_trace(&t, 200000, 50000, 0x5e);
+	for (uint32_t i = 0; i < t.n; i++)
+		CHECK_EQ(pl_locality_add(one, t.page[i], &err), 0);
+	for (uint32_t done = 0, k; done < t.n; done += k) {
+		k = t.n - done < 777 ? t.n - done : 777;	/* batches of odd sizes */
+		CHECK_EQ(pl_locality_add_pages(batched, t.page + done, k, &err), 0);
+	}
+	a = pl_locality_stack_histogram(one, &len_a);
+	b = pl_locality_stack_histogram(batched, &len_b);
+	CHECK_EQ(len_a, len_b);
+	for (uint32_t d = 0; d < len_a && len_a == len_b; d++)
+		differ += a[d] != b[d];
+	CHECK_EQ(differ, 0);
+	CHECK_EQ(pl_locality_lru_misses(one, 1000), simulated_misses("lru", &t, 1000));
+	pl_locality_destroy(one);
+	pl_locality_destroy(batched);
+	pl_trace_free(&t);
+}
+
 /* Belady 1969: FIFO faults 9 times with 3 frames and 10 times with 4. */
 TEST(a_per_size_curve_shows_beladys_anomaly_for_fifo)
 {

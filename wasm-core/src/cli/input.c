@@ -399,9 +399,8 @@ static int learn_batch(struct cli_stream *s, const struct pl_refs *b, struct pl_
 	if (pl_trace_intern_batch(&s->t, b->number, b->n, s->ids))
 		return snprintf(err->msg, sizeof(err->msg), "%s: out of memory after %u pages",
 				pl_reader_name(s->r), s->t.npages), -1;
-	for (uint32_t i = 0; also && i < b->n; i++)
-		if (pl_locality_add(also, s->ids[i], err))
-			return -1;
+	if (also && pl_locality_add_pages(also, s->ids, b->n, err))
+		return -1;
 	if (spill_batch(s, b))
 		return snprintf(err->msg, sizeof(err->msg), "%s: cannot write a temporary file "
 				"(TMPDIR): %s", pl_reader_name(s->r), strerror(errno)), -1;
