@@ -41,7 +41,7 @@
 #define DIRECT_MIN (1u << 16)		/* entries the direct array may always have */
 #define DIRECT_PER_PAGE 16u		/* entries (4 bytes each) it may have a page */
 #define DIRECT_MAX ((uint64_t)1 << 31)	/* entries it never exceeds (8 GB) */
-#define INTERN_AHEAD 16			/* a batch's slots prefetched ahead */
+#define INTERN_AHEAD 128			/* a batch's slots prefetched ahead */
 
 struct slot {
 	uint64_t key;
@@ -184,17 +184,22 @@ static int grow_direct(struct pl_page_map *map, uint64_t number)
 	return 0;
 }
 
-static inline void prefetch(const struct pl_page_map *map, uint64_t number)
+/*
+ * Where number's entry is or would be: its direct[] entry or its home slot.
+ * Callers prefetch the address themselves: a helper whose only effect is a
+ * __builtin_prefetch() counts as free of side effects, and GCC (12, -O2)
+ * then deletes the call to it (policy.h, "Prefetching", says the same).
+ */
+static inline const void *entry_of(const struct pl_page_map *map, uint64_t number)
 {
 	if (number < map->ndirect)
-		__builtin_prefetch(&map->direct[number]);
-	else
-		__builtin_prefetch(&map->slot[slot_of(map, number)]);
+		return &map->direct[number];
+	return &map->slot[slot_of(map, number)];
 }
 
 void pl_page_map_prefetch(const struct pl_page_map *map, uint64_t number)
 {
-	prefetch(map, number);
+	__builtin_prefetch(entry_of(map, number));
 }
 
 /* The next id, for a new number; PL_NONE when all are taken. */
@@ -252,7 +257,7 @@ int pl_page_map_intern_batch(struct pl_page_map *map, const uint64_t *numbers, u
 		uint32_t id;
 
 		if (i + INTERN_AHEAD < n)
-			prefetch(map, numbers[i + INTERN_AHEAD]);
+			__builtin_prefetch(entry_of(map, numbers[i + INTERN_AHEAD]));
 		if (number < map->ndirect && (id = map->direct[number]) != PL_NONE)
 			;	/* seen before, densely numbered: the common case */
 		else if ((id = pl_page_map_intern(map, number, &added)) == PL_NONE)
