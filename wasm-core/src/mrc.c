@@ -302,16 +302,30 @@ static int sample_add(struct pl_mrc_sample *s, unsigned k, uint64_t number, uint
 	return 0;
 }
 
+/* 0 if the page numbered `number` is not in the sample, else 1 + its part. */
+static unsigned part_of(const struct pl_mrc_sample *s, uint64_t number)
+{
+	uint64_t hash = splitmix64_mix(number);
+
+	if ((hash & (SAMPLE_MODULUS - 1)) >= s->threshold)
+		return 0;
+	return 1 + (unsigned)((hash >> 24) % SAMPLE_GROUPS);
+}
+
+/* A reference to a sampled page, to the sample and to its part k. */
+static int sample_add_to(struct pl_mrc_sample *s, unsigned k, uint64_t number, uint8_t flags,
+			 struct pl_error *err)
+{
+	return sample_add(s, 0, number, flags, err) || sample_add(s, k, number, flags, err) ? -1 : 0;
+}
+
 int pl_mrc_sample_add(struct pl_mrc_sample *s, const uint64_t *number, const uint8_t *flags,
 		      uint32_t n, struct pl_error *err)
 {
 	for (uint32_t i = 0; i < n; i++) {
-		uint64_t hash = splitmix64_mix(number[i]);
+		unsigned k = part_of(s, number[i]);
 
-		if ((hash & (SAMPLE_MODULUS - 1)) >= s->threshold)
-			continue;
-		if (sample_add(s, 0, number[i], flags[i], err) ||
-		    sample_add(s, 1 + (hash >> 24) % SAMPLE_GROUPS, number[i], flags[i], err))
+		if (k && sample_add_to(s, k, number[i], flags[i], err))
 			return -1;
 	}
 	s->references += n;
@@ -389,10 +403,23 @@ int pl_mrc_sampled(const struct pl_policy_ops *ops, const int64_t *params,
 	struct pl_mrc_sample *s;
 	int ret = 0;
 
+	uint8_t *part;
+
 	if (check_sizes(frames, n, err) || !(s = pl_mrc_sample_create(ops, params, rate, err)))
 		return -1;
+	/* each page's part once, not a hash and a random read of its number per reference */
+	if (!(part = malloc(t->npages ? t->npages : 1))) {
+		pl_mrc_sample_destroy(s);
+		return pl_analysis_fail(err, "out of memory");
+	}
+	for (uint32_t p = 0; p < t->npages; p++)
+		part[p] = (uint8_t)part_of(s, t->number[p]);
 	for (uint32_t i = 0; i < t->n && !ret; i++)
-		ret = pl_mrc_sample_add(s, &t->number[t->page[i]], &t->flags[i], 1, err);
+		if (part[t->page[i]])
+			ret = sample_add_to(s, part[t->page[i]], t->number[t->page[i]], t->flags[i],
+					    err);
+	s->references = t->n;
+	free(part);
 	if (!ret)
 		ret = pl_mrc_sample_curve(s, frames, n, miss_ratio, info, err);
 	pl_mrc_sample_destroy(s);
