@@ -383,15 +383,21 @@ int pl_locality_add_pages(struct pl_locality *l, const uint32_t *page, uint32_t 
 	uint32_t distance[BATCH];
 
 	for (uint32_t done = 0, k; done < n; done += k) {
+		uint32_t taken = 0;
+
 		k = n - done < BATCH ? n - done : BATCH;
-		for (uint32_t i = done; i < done + k; i++) {
-			if (i + PREFETCH_AHEAD < n && page[i + PREFETCH_AHEAD] < l->page_cap)
-				__builtin_prefetch(&l->last_pos[page[i + PREFETCH_AHEAD]], 1);
-			if (reference(l, page[i], &distance[i - done]))
-				return pl_analysis_fail(err, "out of memory");
+		for (; taken < k; taken++) {
+			uint32_t ahead = done + taken + PREFETCH_AHEAD;
+
+			if (ahead < n && page[ahead] < l->page_cap)
+				__builtin_prefetch(&l->last_pos[page[ahead]], 1);
+			if (reference(l, page[done + taken], &distance[taken]))
+				break;
 		}
-		for (uint32_t i = 0; i < k; i++)
+		for (uint32_t i = 0; i < taken; i++)	/* those taken, even on failure */
 			l->hist[distance[i]]++;
+		if (taken < k)
+			return pl_analysis_fail(err, "out of memory");
 	}
 	return 0;
 }
@@ -419,10 +425,11 @@ int pl_locality_add_trace(struct pl_locality *l, const struct pl_trace *t,
 {
 	const uint32_t step = 1u << 20;
 
-	for (uint32_t done = 0; done < t->n; done += step) {
+	for (uint32_t done = 0, k; done < t->n; done += k) {
+		k = t->n - done < step ? t->n - done : step;
 		if (progress)
 			progress(ctx, done, t->n);
-		if (pl_locality_add_pages(l, t->page + done, t->n - done < step ? t->n - done : step, err))
+		if (pl_locality_add_pages(l, t->page + done, k, err))
 			return -1;
 	}
 	if (progress)
