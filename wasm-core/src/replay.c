@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * replay.c - replaying events onto a snapshot in O(1) an event (linked
- * lists and a page hash).  Interface, invariants and costs: replay.h.
+ * replay.c - replaying events onto a snapshot (lists of blocks of node ids
+ * and a page hash).  Interface, invariants and costs: replay.h.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -52,8 +52,9 @@ static int hash_build(struct replay *r, uint32_t entries)
 	memset(r->slot, 0xff, (size_t)slots * sizeof(*r->slot));	/* PL_NONE */
 	r->slot_mask = slots - 1;
 	for (unsigned l = 0; l < r->nlists; l++)
-		for (uint32_t n = r->head[l]; n != PL_NONE; n = r->node[n].next)
-			hash_put(r, n);
+		for (uint32_t b = r->first[l]; b != PL_NONE; b = r->block[b].next)
+			for (uint32_t i = 0; i < r->block[b].count; i++)
+				hash_put(r, r->block[b].node[i]);
 	return 0;
 }
 
@@ -90,7 +91,7 @@ static uint32_t new_node(struct replay *r, uint32_t page)
 
 	if (r->free != PL_NONE) {
 		n = r->free;
-		r->free = r->node[n].next;
+		r->free = r->node[n].block;
 	} else {
 		if (r->used == r->cap) {
 			uint32_t cap = r->cap * 2 + 16;
@@ -113,54 +114,175 @@ static uint32_t new_node(struct replay *r, uint32_t page)
 	return n;
 }
 
+/* ----------------------------------------------------------------- blocks */
+
+/*
+ * An empty block linked into list l after block `after` (PL_NONE: first);
+ * PL_NONE when out of memory.  It may move r->block.
+ */
+static uint32_t new_block(struct replay *r, unsigned l, uint32_t after)
+{
+	struct replay_block *x;
+	uint32_t b;
+
+	if (r->free_block != PL_NONE) {
+		b = r->free_block;
+		r->free_block = r->block[b].next;
+	} else {
+		if (r->blocks_used == r->blocks_cap) {
+			uint32_t cap = r->blocks_cap * 2 + 4;
+			struct replay_block *block = realloc(r->block, (size_t)cap * sizeof(*block));
+
+			if (!block)
+				return PL_NONE;
+			r->block = block;
+			r->blocks_cap = cap;
+		}
+		b = r->blocks_used++;
+	}
+	x = &r->block[b];
+	x->count = 0;
+	x->prev = after;
+	x->next = after == PL_NONE ? r->first[l] : r->block[after].next;
+	if (x->prev != PL_NONE)
+		r->block[x->prev].next = b;
+	else
+		r->first[l] = b;
+	if (x->next != PL_NONE)
+		r->block[x->next].prev = b;
+	else
+		r->last[l] = b;
+	return b;
+}
+
+/* Unlinks empty block b from list l and frees it. */
+static void free_block(struct replay *r, unsigned l, uint32_t b)
+{
+	struct replay_block *x = &r->block[b];
+
+	if (x->prev != PL_NONE)
+		r->block[x->prev].next = x->next;
+	else
+		r->first[l] = x->next;
+	if (x->next != PL_NONE)
+		r->block[x->next].prev = x->prev;
+	else
+		r->last[l] = x->prev;
+	x->next = r->free_block;
+	r->free_block = b;
+}
+
+/* Takes node n out of its list. */
 static void unlink_node(struct replay *r, uint32_t n)
 {
-	struct replay_node *x = &r->node[n];
+	uint32_t b = r->node[n].block, i = 0;
+	unsigned l = r->node[n].list;
+	struct replay_block *x = &r->block[b];
 
-	if (x->prev != PL_NONE)
-		r->node[x->prev].next = x->next;
-	else
-		r->head[x->list] = x->next;
-	if (x->next != PL_NONE)
-		r->node[x->next].prev = x->prev;
-	else
-		r->tail[x->list] = x->prev;
-	r->len[x->list]--;
+	while (x->node[i] != n)
+		i++;
+	x->count--;
+	memmove(&x->node[i], &x->node[i + 1], (x->count - i) * sizeof(x->node[0]));
+	if (x->count == 0)
+		free_block(r, l, b);
+	r->len[l]--;
 }
 
-/* The node at position pos (< len) of list l, walked to from the nearer end. */
-static uint32_t node_at(const struct replay *r, unsigned l, uint32_t pos)
+/*
+ * Where position pos (< len) of list l is: *block and the index in it,
+ * hopping blocks from the nearer end.
+ */
+static uint32_t locate(const struct replay *r, unsigned l, uint32_t pos, uint32_t *block)
 {
-	uint32_t n;
+	uint32_t b, rest;
 
 	if (pos <= r->len[l] / 2) {
-		for (n = r->head[l]; pos > 0; pos--)
-			n = r->node[n].next;
-	} else {
-		for (n = r->tail[l], pos = r->len[l] - 1 - pos; pos > 0; pos--)
-			n = r->node[n].prev;
+		for (b = r->first[l]; pos >= r->block[b].count; b = r->block[b].next)
+			pos -= r->block[b].count;
+		*block = b;
+		return pos;
 	}
-	return n;
+	for (b = r->last[l], rest = r->len[l] - pos; rest > r->block[b].count; b = r->block[b].prev)
+		rest -= r->block[b].count;
+	*block = b;
+	return r->block[b].count - rest;
 }
 
-/* Links node n at position pos (<= len) of list l. */
-static void link_at(struct replay *r, uint32_t n, unsigned l, uint32_t pos)
+/*
+ * Makes room at index i of full block b (of list l): at the list's head or
+ * tail a new block there (a list that grows at an end fills whole
+ * blocks), else at a block's end the neighbour's room if it has some,
+ * else the block's upper half moved into a new block after it.  Returns
+ * the index and sets *block to the block the room is in; -1 when out of
+ * memory.
+ */
+static int64_t make_room(struct replay *r, unsigned l, uint32_t *block, uint32_t i)
 {
-	struct replay_node *x = &r->node[n];
-	uint32_t after = pos == r->len[l] ? PL_NONE : node_at(r, l, pos);
+	uint32_t b = *block, nb, half = REPLAY_BLOCK / 2;
+	uint32_t prev = r->block[b].prev, next = r->block[b].next;
+	struct replay_block *x, *y;
 
-	x->list = l;
-	x->next = after;
-	x->prev = after == PL_NONE ? r->tail[l] : r->node[after].prev;
-	if (x->prev != PL_NONE)
-		r->node[x->prev].next = n;
-	else
-		r->head[l] = n;
-	if (after != PL_NONE)
-		r->node[after].prev = n;
-	else
-		r->tail[l] = n;
+	if (i == 0 && prev != PL_NONE && r->block[prev].count < REPLAY_BLOCK) {
+		*block = prev;
+		return r->block[prev].count;
+	}
+	if (i == REPLAY_BLOCK && next != PL_NONE && r->block[next].count < REPLAY_BLOCK) {
+		*block = next;
+		return 0;
+	}
+	if ((i == 0 && prev == PL_NONE) || (i == REPLAY_BLOCK && next == PL_NONE)) {
+		nb = new_block(r, l, i == 0 ? PL_NONE : b);
+		*block = nb;
+		return nb == PL_NONE ? -1 : 0;
+	}
+	nb = new_block(r, l, b);
+	if (nb == PL_NONE)
+		return -1;
+	x = &r->block[b];
+	y = &r->block[nb];
+	memcpy(y->node, &x->node[half], half * sizeof(x->node[0]));
+	for (uint32_t k = 0; k < half; k++)
+		r->node[y->node[k]].block = nb;
+	x->count = y->count = half;
+	if (i > half) {
+		*block = nb;
+		return i - half;
+	}
+	return i;
+}
+
+/* Links node n at position pos (<= len) of list l; -1 when out of memory. */
+static int link_at(struct replay *r, uint32_t n, unsigned l, uint32_t pos)
+{
+	uint32_t b, i;
+	struct replay_block *x;
+
+	if (r->len[l] == 0) {
+		b = new_block(r, l, PL_NONE);
+		if (b == PL_NONE)
+			return -1;
+		i = 0;
+	} else if (pos == r->len[l]) {
+		b = r->last[l];
+		i = r->block[b].count;
+	} else {
+		i = locate(r, l, pos, &b);
+	}
+	if (r->block[b].count == REPLAY_BLOCK) {
+		int64_t at = make_room(r, l, &b, i);
+
+		if (at < 0)
+			return -1;
+		i = (uint32_t)at;
+	}
+	x = &r->block[b];
+	memmove(&x->node[i + 1], &x->node[i], (x->count - i) * sizeof(x->node[0]));
+	x->node[i] = n;
+	x->count++;
+	r->node[n].block = b;
+	r->node[n].list = l;
 	r->len[l]++;
+	return 0;
 }
 
 /* ------------------------------------------------------------- open/close */
@@ -169,6 +291,7 @@ void replay_free(struct replay *r)
 {
 	free(r->node);
 	free(r->value);
+	free(r->block);
 	free(r->slot);
 	memset(r, 0, sizeof(*r));
 }
@@ -184,26 +307,19 @@ int replay_open(struct replay *r, const struct pl_snapshot *from)
 	r->nvariables = from->nvariables;
 	memcpy(r->hand, from->hand, sizeof(r->hand));
 	memcpy(r->variable, from->variable, sizeof(r->variable));
-	r->free = PL_NONE;
+	r->free = r->free_block = PL_NONE;
 	r->cap = from->total + 64;
 	r->node = malloc((size_t)r->cap * sizeof(*r->node));
 	r->value = malloc((size_t)r->cap * r->nfields * sizeof(*r->value) + 1);
 	if (!r->node || !r->value)
 		goto out_of_memory;
 	for (unsigned l = 0; l < r->nlists; l++) {
-		r->head[l] = r->tail[l] = PL_NONE;
+		r->first[l] = r->last[l] = PL_NONE;
 		for (uint32_t i = 0; i < from->len[l]; i++, entry++) {
-			r->node[entry] = (struct replay_node){
-				.page = from->page[entry], .list = l,
-				.prev = r->tail[l], .next = PL_NONE,
-			};
-			if (r->tail[l] != PL_NONE)
-				r->node[r->tail[l]].next = entry;
-			else
-				r->head[l] = entry;
-			r->tail[l] = entry;
+			r->node[entry].page = from->page[entry];
+			if (link_at(r, entry, l, i))
+				goto out_of_memory;
 		}
-		r->len[l] = from->len[l];
 	}
 	if (from->total)
 		memcpy(r->value, from->value, (size_t)from->total * r->nfields * sizeof(*r->value));
@@ -230,10 +346,14 @@ int replay_close(struct replay *r, struct pl_snapshot *out)
 		return -1;
 	}
 	for (unsigned l = 0; l < r->nlists; l++) {
-		for (uint32_t n = r->head[l]; n != PL_NONE; n = r->node[n].next, at++) {
-			out->page[at] = r->node[n].page;
-			memcpy(out->value + (size_t)at * r->nfields, values_of(r, n),
-			       r->nfields * sizeof(*r->value));
+		for (uint32_t b = r->first[l]; b != PL_NONE; b = r->block[b].next) {
+			for (uint32_t i = 0; i < r->block[b].count; i++, at++) {
+				uint32_t n = r->block[b].node[i];
+
+				out->page[at] = r->node[n].page;
+				memcpy(out->value + (size_t)at * r->nfields, values_of(r, n),
+				       r->nfields * sizeof(*r->value));
+			}
 		}
 		out->len[l] = r->len[l];
 	}
@@ -257,7 +377,11 @@ static int apply_insert(struct replay *r, unsigned l, uint32_t page, int32_t pos
 	n = new_node(r, page);
 	if (n == PL_NONE)
 		return -1;
-	link_at(r, n, l, (uint32_t)pos);
+	if (link_at(r, n, l, (uint32_t)pos)) {
+		r->node[n].block = r->free;
+		r->free = n;
+		return -1;
+	}
 	hash_put(r, n);
 	r->entries++;
 	return 0;
@@ -271,7 +395,7 @@ static int apply_remove(struct replay *r, unsigned l, uint32_t page)
 		return -1;
 	unlink_node(r, n);
 	hash_delete(r, page);
-	r->node[n].next = r->free;
+	r->node[n].block = r->free;
 	r->free = n;
 	r->entries--;
 	return 0;
@@ -288,8 +412,7 @@ static int apply_move(struct replay *r, unsigned from, unsigned to, uint32_t pag
 	if (pos < 0 || (uint32_t)pos > r->len[to] - (from == to))
 		return -1;
 	unlink_node(r, n);
-	link_at(r, n, to, (uint32_t)pos);
-	return 0;
+	return link_at(r, n, to, (uint32_t)pos);
 }
 
 static int apply_set(struct replay *r, unsigned field, uint32_t page, int32_t from, int32_t to)

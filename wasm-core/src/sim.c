@@ -287,9 +287,12 @@ void pl_remove_other(struct pl_ctx *ctx, uint32_t page, unsigned list)
 
 /*
  * SET, HAND and VARIABLE: `index` names one of the `declared` fields,
- * hands or variables (`what`); the event is kept while recording.
+ * hands or variables (`what`); the event is kept while recording.  Inline
+ * in each, as record() is: with its kind a constant the append folds to
+ * that event's parts (a CLOCK sweep records one SET and one HAND per
+ * frame it passes).
  */
-static void record_indexed(struct pl_sim *sim, enum pl_event_kind kind, const char *what,
+static inline __attribute__((always_inline)) void record_indexed(struct pl_sim *sim, enum pl_event_kind kind, const char *what,
 			   unsigned index, unsigned declared, uint32_t page, int32_t from,
 			   int32_t to)
 {

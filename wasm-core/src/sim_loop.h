@@ -172,10 +172,18 @@ SIM_STEP void loop_record_victim(struct pl_sim *sim, uint32_t victim)
 		sim_record_grown(sim, PL_EV_VICTIM, 0, victim, 0, 0);
 }
 
-SIM_STEP void loop_begin_recorded_step(struct pl_sim *sim)
+/*
+ * Step `step` begins, recording (the previous one has ended); false if
+ * that failed.  sim->pos is brought up to date only for the slow path
+ * (which reads it): the loop keeps the step in a register.
+ */
+SIM_STEP bool loop_begin_recorded_step(struct pl_sim *sim, uint32_t step)
 {
-	if (unlikely(!eventlog_begin_step_fast(sim->log, sim->pos)))
-		sim_begin_recorded_step(sim);
+	if (likely(eventlog_begin_step_fast(sim->log, step)))
+		return true;
+	sim->pos = step;
+	sim_begin_recorded_step(sim);
+	return !sim->failed;
 }
 
 /*
@@ -255,7 +263,7 @@ SIM_STEP void loop_miss(struct pl_sim *sim, const struct pl_policy_ops *ops, voi
 /*
  * The tick due before reference ref->step (the caller has read the
  * reference): tick(), then expire_goal() evictions.  Outside the spans of
- * steps without one (loop_fast()).
+ * steps without one (loop_steps()).
  */
 SIM_STEP void loop_tick(struct pl_sim *sim, const struct pl_policy_ops *ops, void *state,
 			const struct pl_ref *ref, const bool recording)
@@ -309,31 +317,6 @@ SIM_STEP void loop_process(struct pl_sim *sim, const struct pl_policy_ops *ops,
 		l->page_state[page] |= PL_PAGE_DIRTY;
 }
 
-/* Steps from sim->pos to stop, recording: every step is a little different. */
-SIM_STEP void loop_recorded(struct pl_sim *sim, const struct pl_policy_ops *ops, uint32_t stop)
-{
-	struct loop_locals l = loop_locals_of(sim);
-	uint32_t step;
-
-	for (step = sim->pos; step < stop; step++) {
-		struct pl_ref ref = loop_read_ref(&l, step, true, true);
-
-		sim->pos = step;
-		if (unlikely(step == sim->next_tick))
-			loop_tick(sim, ops, l.state, &ref, true);
-		loop_process(sim, ops, &l, &ref, true, true, true);
-		if (unlikely(sim->failed))
-			break;
-		sim->pos = step + 1;
-		loop_begin_recorded_step(sim);
-		if (unlikely(sim->failed)) {
-			step++;
-			break;
-		}
-	}
-	sim->pos = step;
-}
-
 /*
  * The residency byte of the page LOOP_PREFETCH_AHEAD references ahead is
  * requested before each step: with a large trace most of those bytes are
@@ -379,12 +362,14 @@ SIM_STEP void loop_prefetch(const struct pl_policy_ops *ops, const struct loop_l
 }
 
 /*
- * Steps [step, end) of a run that is not recording, none of them with a
- * tick; returns the step reached (a failed one, or end).
+ * Steps [step, end), none of them with a tick; returns the step reached (a
+ * failed one, or end; recording, a step whose successor failed to begin
+ * counts as done).
  */
 SIM_STEP uint32_t loop_span(struct pl_sim *sim, const struct pl_policy_ops *ops,
 			    const struct loop_locals *l, uint32_t step, uint32_t end,
-			    const bool prefetch, const bool columns, const bool writes)
+			    const bool prefetch, const bool recording, const bool columns,
+			    const bool writes)
 {
 	for (; step < end; step++) {
 		struct pl_ref ref = loop_read_ref(l, step, columns, writes);
@@ -394,9 +379,11 @@ SIM_STEP uint32_t loop_span(struct pl_sim *sim, const struct pl_policy_ops *ops,
 			if (ops->prefetch)
 				loop_prefetch(ops, l, step);
 		}
-		loop_process(sim, ops, l, &ref, false, columns, writes);
+		loop_process(sim, ops, l, &ref, recording, columns, writes);
 		if (unlikely(sim->failed))
 			break;
+		if (recording && unlikely(!loop_begin_recorded_step(sim, step + 1)))
+			return step + 1;
 	}
 	return step;
 }
@@ -423,12 +410,14 @@ static inline bool loop_writes(const uint8_t *flags, uint32_t from, uint32_t to)
 }
 
 /*
- * Steps from sim->pos to stop, not recording: the hot loop of the core.
- * It runs in spans between ticks, so no step tests for one; sim->pos is
- * set when it stops (at the end, or at a failed step).
+ * Steps from sim->pos to stop: the hot loop of the core, built once
+ * recording and once for each kind of trace not recording (loop_run()), so
+ * that neither tests for the other per reference.  It runs in spans between
+ * ticks, so no step tests for one; sim->pos is set when it stops (at the
+ * end, or at a failed step).
  */
-SIM_STEP void loop_fast(struct pl_sim *sim, const struct pl_policy_ops *ops, uint32_t stop,
-			const bool columns, const bool writes)
+SIM_STEP void loop_steps(struct pl_sim *sim, const struct pl_policy_ops *ops, uint32_t stop,
+			 const bool recording, const bool columns, const bool writes)
 {
 	struct loop_locals l = loop_locals_of(sim);
 	uint32_t step = sim->pos;
@@ -441,15 +430,15 @@ SIM_STEP void loop_fast(struct pl_sim *sim, const struct pl_policy_ops *ops, uin
 		if (unlikely(step == sim->next_tick)) {
 			struct pl_ref ref = loop_read_ref(&l, step, columns, writes);
 
-			loop_tick(sim, ops, l.state, &ref, false);
+			loop_tick(sim, ops, l.state, &ref, recording);
 			if (unlikely(sim->failed))
 				break;
 		}
 		end = sim->next_tick < stop ? sim->next_tick : stop;
 		step = loop_span(sim, ops, &l, step, end < prefetch_stop ? end : prefetch_stop,
-				 true, columns, writes);
+				 true, recording, columns, writes);
 		if (likely(!sim->failed))
-			step = loop_span(sim, ops, &l, step, end, false, columns, writes);
+			step = loop_span(sim, ops, &l, step, end, false, recording, columns, writes);
 		if (unlikely(sim->failed))
 			break;
 	}
@@ -457,21 +446,22 @@ SIM_STEP void loop_fast(struct pl_sim *sim, const struct pl_policy_ops *ops, uin
 }
 
 /*
- * Steps from sim->pos to stop: the loop, recording or not.  Not
- * recording, a trace with next_use or pid columns takes the loop that
- * reads them (and writes); one without, the loop that reads flags only
- * if a reference in the run writes.
+ * Steps from sim->pos to stop: the loop, recording or not.  Recording (the
+ * browser's mode), one loop reads every column.  Not recording, a trace
+ * with next_use or pid columns takes the loop that reads them (and
+ * writes); one without, the loop that reads flags only if a reference in
+ * the run writes.
  */
 SIM_STEP void loop_run(struct pl_sim *sim, const struct pl_policy_ops *ops, uint32_t stop)
 {
 	if (sim->recording)
-		loop_recorded(sim, ops, stop);
+		loop_steps(sim, ops, stop, true, true, true);
 	else if (sim->next_use || sim->trace->pid)
-		loop_fast(sim, ops, stop, true, true);
+		loop_steps(sim, ops, stop, false, true, true);
 	else if (loop_writes(sim->trace->flags, sim->pos, stop))
-		loop_fast(sim, ops, stop, false, true);
+		loop_steps(sim, ops, stop, false, false, true);
 	else
-		loop_fast(sim, ops, stop, false, false);
+		loop_steps(sim, ops, stop, false, false, false);
 }
 
 /*
