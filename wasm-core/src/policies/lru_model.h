@@ -402,8 +402,8 @@ void prefetch_ahead(struct lruvec *vec, enum lru_list_id lru)
 	if (page != PL_NONE && vec->page[page].lru == lru)
 		page = lruvec_toward_head(vec, page);
 	else
-		vec->ahead_n[lru] = 0, page = PL_NONE;
-	if (page == PL_NONE) {
+		page = PL_NONE;
+	if (page == PL_NONE) {	/* it left the list, or reached the head */
 		vec->ahead_n[lru] = 0;
 		page = vec->lists[lru].tail;
 		if (page == PL_NONE)
