@@ -98,6 +98,7 @@ const struct pl_policy_ops pl_policy_linux_lruk = {
 	.params = linux_lruk_params,
 	.nparams = NR_LRU_PARAMS + 1,
 	LRUVEC_OPS,
+	.prefetch = lruvec_prefetch,
 	.fields = linux_lruk_fields,
 	.nfields = LRU_CLOSE + 1 + LRU_SHADOW_FIELDS,
 	.create = linux_lruk_create,

@@ -229,6 +229,9 @@ struct lruvec {
 	int64_t limit;		/* counter_clock only: counters stay in -limit .. limit */
 	uint64_t period, next_tick;	/* counter_clock only: tick times */
 	void *own;		/* a variant's own state (counter_clock: its index) */
+	/* lru_model.h's prefetch_ahead(): a page of each list up to which
+	 * reclaim's records have been asked for, and how many from the tail */
+	uint32_t ahead[NR_LRU_ALL_LISTS], ahead_n[NR_LRU_ALL_LISTS];
 	int64_t *wide;		/* [npages] a variant's own per-page value too wide
 				 * for a field byte (linux_lruk: the time of the
 				 * last reference), shown as field LRU_WIDE; 0

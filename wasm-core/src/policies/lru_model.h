@@ -370,6 +370,53 @@ static inline void forget_shadow(struct lruvec *vec, uint32_t page)
 	pl_emit_remove(vec->ctx, page, LRU_SHADOW);
 }
 
+/*
+ * Reclaim's prefetching.  With memory full, a fault frees `batch` frames
+ * at once (32 at 2048 frames and up): as many pages from the tails of the
+ * inactive lists and as many of the oldest shadow entries, back to back,
+ * each page's record found through the one before - a chain of cache
+ * misses (pages last touched `frames` faults ago) that nothing overlaps.
+ * So every fault walks each of these lists one page further from its tail
+ * (prefetch_ahead()), asking for that page's record and residency byte,
+ * up to 2 x batch pages: when the batch comes, its records have arrived.
+ * A hint only, changing nothing the model shows: ahead[lru] is the page
+ * reached, ahead_n[lru] roughly how far it is from the tail (each page
+ * reclaim takes from the tail counts one off, passed_tail()); a page that
+ * has left the list, or a count run out, starts the walk again at the tail.
+ */
+static inline void passed_tail(struct lruvec *vec, enum lru_list_id lru)
+{
+	if (vec->ahead_n[lru] && !--vec->ahead_n[lru])
+		vec->ahead[lru] = PL_NONE;
+}
+
+/* Inlined by force: a call that only prefetches would count as free of
+ * side effects, and the compiler could drop it. */
+static inline __attribute__((always_inline))
+void prefetch_ahead(struct lruvec *vec, enum lru_list_id lru)
+{
+	uint32_t page = vec->ahead[lru];
+
+	if (vec->ahead_n[lru] >= 2 * vec->batch)
+		return;
+	if (page != PL_NONE && vec->page[page].lru == lru)
+		page = lruvec_toward_head(vec, page);
+	else
+		page = PL_NONE;
+	if (page == PL_NONE) {	/* it left the list, or reached the head */
+		vec->ahead_n[lru] = 0;
+		page = vec->lists[lru].tail;
+		if (page == PL_NONE)
+			return;
+	}
+	vec->ahead[lru] = page;
+	vec->ahead_n[lru]++;
+	__builtin_prefetch(&vec->page[page], 1);
+	__builtin_prefetch((const char *)&vec->page[page + 1] - 1, 1);
+	if (lru != LRU_SHADOW)
+		pl_prefetch_state(vec->ctx, page);
+}
+
 /* A just-evicted page's entry at the head; the oldest beyond `frames` goes. */
 static inline void add_shadow(struct lruvec *vec, uint32_t page)
 {
@@ -379,8 +426,10 @@ static inline void add_shadow(struct lruvec *vec, uint32_t page)
 	vec->page[page].lru = LRU_SHADOW;
 	pl_emit_insert(vec->ctx, page, LRU_SHADOW, 0);
 	pl_emit_set(vec->ctx, page, vec->nfields, 0, clamp_field(vec->page[page].shadow - 1));
-	if (shadow->len > vec->ctx->frames)
+	if (shadow->len > vec->ctx->frames) {
 		forget_shadow(vec, shadow->tail);
+		passed_tail(vec, LRU_SHADOW);
+	}
 }
 
 /* -------------------------------------------------------------------- ops */
@@ -403,8 +452,10 @@ static inline void *lruvec_create(struct pl_ctx *ctx, unsigned nfields, struct p
 	vec->wmark_high = ctx->params[LRU_PARAM_WMARK_HIGH];
 	if (vec->wmark_high < vec->wmark_low)
 		vec->wmark_high = vec->wmark_low;
-	for (unsigned i = 0; i < NR_LRU_ALL_LISTS; i++)
+	for (unsigned i = 0; i < NR_LRU_ALL_LISTS; i++) {
 		pl_dlist_init(&vec->lists[i]);
+		vec->ahead[i] = PL_NONE;
+	}
 	vec->page = calloc(npages, sizeof(*vec->page));
 	if (!vec->page)
 		goto oom;
@@ -431,6 +482,20 @@ static inline void lruvec_destroy(void *state)
 	free(vec->page);
 	free(vec->wide);
 	free(vec);
+}
+
+/*
+ * The driver's prefetch() (policy.h, "Prefetching"): the record of the page
+ * referenced PL_PREFETCH_FAR steps ahead, which its hit or fault reads (its
+ * flags, its shadow value).  Reclaim's pages are asked for by the faults
+ * (prefetch_ahead()).
+ */
+static inline void lruvec_prefetch(const void *state, uint32_t far, uint32_t near,
+				   struct pl_prefetch *out)
+{
+	const struct lruvec *vec = state;
+
+	pl_prefetch_record(out, &vec->page[far], sizeof(*vec->page));
 }
 
 static inline void lruvec_hit(void *state, const struct pl_ref *ref)
@@ -483,6 +548,10 @@ static inline void lruvec_insert(void *state, const struct pl_ref *ref)
 			lru_variant_aging.activated(vec, page);
 	}
 	touch(vec, ref, true);
+	prefetch_ahead(vec, LRU_INACTIVE_ANON);
+	prefetch_ahead(vec, LRU_INACTIVE_FILE);
+	if (vec->workingset)
+		prefetch_ahead(vec, LRU_SHADOW);
 }
 
 static inline uint32_t lruvec_reclaim_goal(const void *state, uint32_t resident)
@@ -723,8 +792,10 @@ uint32_t reclaim_walk(struct lruvec *vec, bool commit)
 
 		next = walk_next(vec, page, moved[inactive], old_tail);
 		verdict = commit ? shrink_folio(vec, page) : check_references(vec, page);
-		if (commit)
+		if (commit) {
 			vec->count[pgscan]++;
+			passed_tail(vec, inactive);
+		}
 		if (verdict == FOLIOREF_RECLAIM)
 			return commit ? reclaim(vec, page) : page;
 		if (verdict == FOLIOREF_KEEP && first_kept == PL_NONE)
@@ -745,6 +816,7 @@ uint32_t reclaim_walk(struct lruvec *vec, bool commit)
 	if (!vec->lists[inactive].len)
 		shrink_active_list(vec, inactive);
 	vec->count[pgscan]++;
+	passed_tail(vec, inactive);
 	return reclaim(vec, vec->lists[inactive].tail);
 }
 
