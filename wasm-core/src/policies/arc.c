@@ -42,10 +42,14 @@
  * Parameters: none (ARC has none; that is its point).
  * Lists: t1, t2, b1 (ghost), b2 (ghost).  Hands: p.  Counters:
  * b1_hits, b2_hits (faults on a ghost), p_thousandths.
- * Cost per reference: O(1); the lists share one link array.
+ * Cost per reference: O(1); the lists share one record per page (its links
+ * and list, 12 bytes).  Beyond lru's work: a hit reads the page's list (and
+ * moves it between lists as lru moves it within one); a fault evicts t1's
+ * or t2's tail into a ghost list and forgets b1's or b2's tail -- pages no
+ * recent reference touched, so prefetch() names them (and the far page's
+ * record) ahead -- and, on a ghost, adapts p (a division).
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include "policy.h"
 #include "dlist.h"
@@ -55,11 +59,16 @@ enum { T1, T2, B1, B2, NOWHERE };
 enum { HAND_P };
 enum { B1_HITS, B2_HITS, P_THOUSANDTHS };
 
+/* A page's whole state in one record: one cache line to touch per page. */
+struct arc_page {
+	struct pl_link link;	/* in its list */
+	uint8_t where;		/* T1 .. B2, or NOWHERE */
+};
+
 struct arc {
 	struct pl_ctx *ctx;
-	struct pl_links links;
+	struct arc_page *page;	/* [npages] */
 	struct pl_dlist list[4];
-	uint8_t *where;		/* [npages]: T1 .. B2, or NOWHERE */
 	double p;		/* target size of T1, 0 <= p <= c */
 	uint32_t c;
 	bool adapted;		/* p already adapted for the fault in progress */
@@ -72,22 +81,22 @@ static void arc_destroy(void *state)
 
 	if (!a)
 		return;
-	pl_links_free(&a->links);
-	free(a->where);
+	free(a->page);
 	free(a);
 }
 
 static void *arc_create(struct pl_ctx *ctx, struct pl_error *err)
 {
 	struct arc *a = calloc(1, sizeof(*a));
+	size_t n = ctx->npages ? ctx->npages : 1;
 
-	if (!a || pl_links_init(&a->links, ctx->npages) ||
-	    !(a->where = malloc(ctx->npages ? ctx->npages : 1))) {
+	if (!a || !(a->page = calloc(n, sizeof(*a->page)))) {
 		arc_destroy(a);
 		snprintf(err->msg, sizeof(err->msg), "arc: out of memory");
 		return NULL;
 	}
-	memset(a->where, NOWHERE, ctx->npages);
+	for (size_t i = 0; i < n; i++)
+		a->page[i].where = NOWHERE;
 	a->ctx = ctx;
 	a->c = ctx->frames;
 	for (int i = 0; i < 4; i++)
@@ -95,12 +104,17 @@ static void *arc_create(struct pl_ctx *ctx, struct pl_error *err)
 	return a;
 }
 
+static inline struct pl_record_links links(const struct arc *a)
+{
+	return PL_RECORD_LINKS(a->page, link);
+}
+
 /* Unlinks page from its list and puts it at the head of list `to`. */
 static void relink(struct arc *a, uint32_t page, unsigned to)
 {
-	pl_dlist_remove(&a->links, &a->list[a->where[page]], page);
-	pl_dlist_push_head(&a->links, &a->list[to], page);
-	a->where[page] = (uint8_t)to;
+	pl_rdlist_remove(links(a), &a->list[a->page[page].where], page);
+	pl_rdlist_push_head(links(a), &a->list[to], page);
+	a->page[page].where = (uint8_t)to;
 }
 
 /* p as adapted by a fault on x (unchanged unless x is a ghost). */
@@ -110,9 +124,9 @@ static double adapted_p(const struct arc *a, uint32_t x)
 
 	if (a->adapted)
 		return a->p;
-	if (a->where[x] == B1)
+	if (a->page[x].where == B1)
 		return adaptive_target_grown(a->p, b1, b2, a->c);
-	if (a->where[x] == B2)
+	if (a->page[x].where == B2)
 		return adaptive_target_shrunk(a->p, b1, b2);
 	return a->p;
 }
@@ -122,7 +136,7 @@ static unsigned replace_from(const struct arc *a, double p, uint32_t x)
 {
 	double t1 = a->list[T1].len;
 
-	if ((t1 > 0 && (t1 > p || (t1 == p && a->where[x] == B2))) || a->list[T2].len == 0)
+	if ((t1 > 0 && (t1 > p || (t1 == p && a->page[x].where == B2))) || a->list[T2].len == 0)
 		return T1;
 	return T2;
 }
@@ -138,7 +152,7 @@ static uint32_t arc_victim(const void *state)
 	const struct arc *a = state;
 	uint32_t x = a->ctx->faulting;
 
-	if (a->where[x] == NOWHERE && t1_side_full(a) && a->list[B1].len == 0)
+	if (a->page[x].where == NOWHERE && t1_side_full(a) && a->list[B1].len == 0)
 		return a->list[T1].tail;
 	return a->list[replace_from(a, adapted_p(a, x), x)].tail;
 }
@@ -147,8 +161,8 @@ static void forget_tail(struct arc *a, unsigned ghost)
 {
 	uint32_t page = a->list[ghost].tail;
 
-	pl_dlist_remove(&a->links, &a->list[ghost], page);
-	a->where[page] = NOWHERE;
+	pl_rdlist_remove(links(a), &a->list[ghost], page);
+	a->page[page].where = NOWHERE;
 	pl_emit_remove(a->ctx, page, ghost);
 }
 
@@ -167,14 +181,14 @@ static void arc_evict(void *state, uint32_t victim)
 	struct arc *a = state;
 	uint32_t x = a->ctx->faulting;
 
-	if (a->where[x] == B1 || a->where[x] == B2) {
+	if (a->page[x].where == B1 || a->page[x].where == B2) {
 		adaptive_target_set(a->ctx, HAND_P, &a->p, adapted_p(a, x));
 		a->adapted = true;
-		a->ghost_hits[a->where[x] - B1]++;
+		a->ghost_hits[a->page[x].where - B1]++;
 	} else if (t1_side_full(a)) {
 		if (a->list[B1].len == 0) {
-			pl_dlist_remove(&a->links, &a->list[T1], victim);
-			a->where[victim] = NOWHERE;
+			pl_rdlist_remove(links(a), &a->list[T1], victim);
+			a->page[victim].where = NOWHERE;
 			pl_emit_evict(a->ctx, victim, T1);
 			return;
 		}
@@ -190,7 +204,7 @@ static void arc_insert(void *state, const struct pl_ref *ref)
 {
 	struct arc *a = state;
 	uint32_t x = ref->page;
-	unsigned from = a->where[x];
+	unsigned from = a->page[x].where;
 
 	if (from == B1 || from == B2) {
 		if (!a->adapted) {	/* a ghost hit with memory not full */
@@ -200,8 +214,8 @@ static void arc_insert(void *state, const struct pl_ref *ref)
 		relink(a, x, T2);
 		pl_emit_move(a->ctx, x, from, T2, 0);
 	} else {
-		pl_dlist_push_head(&a->links, &a->list[T1], x);
-		a->where[x] = T1;
+		pl_rdlist_push_head(links(a), &a->list[T1], x);
+		a->page[x].where = T1;
 		pl_emit_insert(a->ctx, x, T1, 0);
 	}
 	a->adapted = false;
@@ -211,7 +225,7 @@ static void arc_hit(void *state, const struct pl_ref *ref)
 {
 	struct arc *a = state;
 	uint32_t x = ref->page;
-	unsigned from = a->where[x];
+	unsigned from = a->page[x].where;
 
 	if (from == T2 && a->list[T2].head == x)
 		return;
@@ -219,12 +233,48 @@ static void arc_hit(void *state, const struct pl_ref *ref)
 	pl_emit_move(a->ctx, x, from, T2, 0);
 }
 
+/* p, or `instead` if p is PL_NONE: a page to name without a branch. */
+static inline uint32_t or_page(uint32_t p, uint32_t instead)
+{
+	return p != PL_NONE ? p : instead;
+}
+
+/*
+ * References ahead (policy.h, "Prefetching"): the far page's record; the
+ * near page's neighbours, which it leaves as it moves to t2's head.  And
+ * what the next fault touches that no recent reference did: t1's and t2's
+ * tails (either may be the victim) with their residency bytes, which the
+ * driver reads on eviction, and b1's and b2's oldest pages, each with the
+ * neighbour that becomes its list's tail.  A missing page is replaced by
+ * the near one (already near), so that every call names as many addresses
+ * and the driver's requests need no loop.
+ */
+static void arc_prefetch(const void *state, uint32_t far, uint32_t near,
+			 struct pl_prefetch *out)
+{
+	const struct arc *a = state;
+	struct pl_link n = a->page[near].link;
+
+	pl_prefetch_record(out, &a->page[far], sizeof(*a->page));
+	pl_prefetch(out, &a->page[or_page(n.prev, near)]);
+	pl_prefetch(out, &a->page[or_page(n.next, near)]);
+#pragma GCC unroll 4	/* a constant count of names: see policy.h */
+	for (unsigned l = T1; l <= B2; l++) {
+		uint32_t tail = or_page(a->list[l].tail, near);
+
+		pl_prefetch(out, &a->page[tail]);
+		pl_prefetch(out, &a->page[or_page(a->page[tail].link.prev, near)]);
+		if (l <= T2)
+			pl_prefetch(out, &a->ctx->page_state[tail]);
+	}
+}
+
 static void arc_snapshot(const void *state, struct pl_snapshot *out)
 {
 	const struct arc *a = state;
 
 	for (unsigned l = T1; l <= B2; l++)
-		for (uint32_t p = a->list[l].head; p != PL_NONE; p = a->links.link[p].next)
+		for (uint32_t p = a->list[l].head; p != PL_NONE; p = a->page[p].link.next)
 			pl_snapshot_push(out, l, p, NULL);
 	pl_snapshot_set_hand(out, HAND_P, (int32_t)a->p);
 }
@@ -264,6 +314,7 @@ const struct pl_policy_ops pl_policy_arc = {
 	.insert = arc_insert,
 	.victim = arc_victim,
 	.evict = arc_evict,
+	.prefetch = arc_prefetch,
 	.snapshot = arc_snapshot,
 	.read_counters = arc_read_counters,
 };

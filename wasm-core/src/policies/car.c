@@ -43,9 +43,14 @@
  * p_thousandths.
  * Cost per reference: O(1) per hit; O(1) amortized per fault (each page
  * the hands pass had its bit set by a hit, or leaves t1 for good).
+ * Beyond lru's work: a hit sets a byte where lru moves the page to a
+ * list's head (less); a fault reads the hand's page at t1's (or t2's)
+ * head, moves referenced ones to t2's tail, demotes the victim to a ghost
+ * list's head and forgets a ghost list's oldest page -- pages no recent
+ * reference touched, so prefetch() names them (and the far page's record)
+ * ahead.  A page's links, list and bit are one 12-byte record.
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include "policy.h"
 #include "dlist.h"
@@ -56,12 +61,17 @@ enum { REFERENCED };
 enum { HAND_P };
 enum { B1_HITS, B2_HITS, P_THOUSANDTHS };
 
+/* A page's whole state in one record: one cache line to touch per page. */
+struct car_page {
+	struct pl_link link;	/* in its list */
+	uint8_t where;		/* T1 .. B2, or NOWHERE */
+	uint8_t ref;		/* reference bit */
+};
+
 struct car {
 	struct pl_ctx *ctx;
-	struct pl_links links;
+	struct car_page *page;	/* [npages] */
 	struct pl_dlist list[4];
-	uint8_t *where;		/* [npages]: T1 .. B2, or NOWHERE */
-	uint8_t *ref;		/* [npages] reference bits */
 	double p;
 	uint32_t c;
 	bool replaced;		/* REPLACE ran for the fault in progress */
@@ -74,9 +84,7 @@ static void car_destroy(void *state)
 
 	if (!a)
 		return;
-	pl_links_free(&a->links);
-	free(a->where);
-	free(a->ref);
+	free(a->page);
 	free(a);
 }
 
@@ -85,13 +93,13 @@ static void *car_create(struct pl_ctx *ctx, struct pl_error *err)
 	struct car *a = calloc(1, sizeof(*a));
 	size_t n = ctx->npages ? ctx->npages : 1;
 
-	if (!a || pl_links_init(&a->links, ctx->npages) || !(a->where = malloc(n)) ||
-	    !(a->ref = calloc(n, 1))) {
+	if (!a || !(a->page = calloc(n, sizeof(*a->page)))) {
 		car_destroy(a);
 		snprintf(err->msg, sizeof(err->msg), "car: out of memory");
 		return NULL;
 	}
-	memset(a->where, NOWHERE, n);
+	for (size_t i = 0; i < n; i++)
+		a->page[i].where = NOWHERE;
 	a->ctx = ctx;
 	a->c = ctx->frames;
 	for (int i = 0; i < 4; i++)
@@ -99,22 +107,27 @@ static void *car_create(struct pl_ctx *ctx, struct pl_error *err)
 	return a;
 }
 
+static inline struct pl_record_links links(const struct car *a)
+{
+	return PL_RECORD_LINKS(a->page, link);
+}
+
 static void set_ref(struct car *a, uint32_t page, uint8_t bit)
 {
-	if (a->ref[page] == bit)
+	if (a->page[page].ref == bit)
 		return;
-	pl_emit_set(a->ctx, page, REFERENCED, a->ref[page], bit);
-	a->ref[page] = bit;
+	pl_emit_set(a->ctx, page, REFERENCED, a->page[page].ref, bit);
+	a->page[page].ref = bit;
 }
 
 /* Moves a page (resident or ghost) to the tail of t2. */
 static void to_t2_tail(struct car *a, uint32_t page)
 {
-	unsigned from = a->where[page];
+	unsigned from = a->page[page].where;
 
-	pl_dlist_remove(&a->links, &a->list[from], page);
-	pl_dlist_push_tail(&a->links, &a->list[T2], page);
-	a->where[page] = T2;
+	pl_rdlist_remove(links(a), &a->list[from], page);
+	pl_rdlist_push_tail(links(a), &a->list[T2], page);
+	a->page[page].where = T2;
 	pl_emit_move(a->ctx, page, from, T2, a->list[T2].len - 1);
 }
 
@@ -136,14 +149,14 @@ static uint32_t car_victim(const void *state)
 	uint32_t t1_len = a->list[T1].len;
 	uint32_t p = a->list[T1].head, first_moved = PL_NONE;
 
-	for (; t1_turn(a, t1_len); p = a->links.link[p].next, t1_len--) {
-		if (!a->ref[p])
+	for (; t1_turn(a, t1_len); p = a->page[p].link.next, t1_len--) {
+		if (!a->page[p].ref)
 			return p;
 		if (first_moved == PL_NONE)
 			first_moved = p;
 	}
-	for (p = a->list[T2].head; p != PL_NONE; p = a->links.link[p].next)
-		if (!a->ref[p])
+	for (p = a->list[T2].head; p != PL_NONE; p = a->page[p].link.next)
+		if (!a->page[p].ref)
 			return p;
 	return first_moved != PL_NONE ? first_moved : a->list[T2].head;
 }
@@ -153,11 +166,11 @@ static void demote(struct car *a, unsigned from)
 	uint32_t page = a->list[from].head;
 	unsigned ghost = from == T1 ? B1 : B2;
 
-	pl_dlist_remove(&a->links, &a->list[from], page);
+	pl_rdlist_remove(links(a), &a->list[from], page);
 	pl_emit_evict(a->ctx, page, from);
-	a->ref[page] = 0;
-	pl_dlist_push_head(&a->links, &a->list[ghost], page);
-	a->where[page] = (uint8_t)ghost;
+	a->page[page].ref = 0;
+	pl_rdlist_push_head(links(a), &a->list[ghost], page);
+	a->page[page].where = (uint8_t)ghost;
 	pl_emit_insert(a->ctx, page, ghost, 0);
 }
 
@@ -169,7 +182,7 @@ static void car_evict(void *state, uint32_t victim)
 		unsigned from = t1_turn(a, a->list[T1].len) ? T1 : T2;
 		uint32_t head = a->list[from].head;
 
-		if (!a->ref[head]) {
+		if (!a->page[head].ref) {
 			demote(a, from);
 			break;
 		}
@@ -185,8 +198,8 @@ static void forget_lru(struct car *a, unsigned ghost)
 
 	if (page == PL_NONE)
 		return;
-	pl_dlist_remove(&a->links, &a->list[ghost], page);
-	a->where[page] = NOWHERE;
+	pl_rdlist_remove(links(a), &a->list[ghost], page);
+	a->page[page].where = NOWHERE;
 	pl_emit_remove(a->ctx, page, ghost);
 }
 
@@ -194,7 +207,7 @@ static void car_insert(void *state, const struct pl_ref *ref)
 {
 	struct car *a = state;
 	uint32_t x = ref->page;
-	unsigned from = a->where[x];
+	unsigned from = a->page[x].where;
 	uint32_t b1 = a->list[B1].len, b2 = a->list[B2].len;
 
 	if (a->replaced && from == NOWHERE) {
@@ -214,8 +227,8 @@ static void car_insert(void *state, const struct pl_ref *ref)
 		a->ghost_hits[1]++;
 		to_t2_tail(a, x);
 	} else {
-		pl_dlist_push_tail(&a->links, &a->list[T1], x);
-		a->where[x] = T1;
+		pl_rdlist_push_tail(links(a), &a->list[T1], x);
+		a->page[x].where = T1;
 		pl_emit_insert(a->ctx, x, T1, a->list[T1].len - 1);
 	}
 }
@@ -227,13 +240,52 @@ static void car_hit(void *state, const struct pl_ref *ref)
 	set_ref(a, ref->page, 1);
 }
 
+/* p, or `instead` if p is PL_NONE: a page to name without a branch. */
+static inline uint32_t or_page(uint32_t p, uint32_t instead)
+{
+	return p != PL_NONE ? p : instead;
+}
+
+/*
+ * References ahead (policy.h, "Prefetching"): the far page's record; the
+ * near page's neighbours, which it leaves if it is a ghost that faults.
+ * And what the next fault touches that no recent reference did: the pages
+ * at the hands (t1's head and the one after it, t2's head) with their
+ * residency bytes, which the driver reads on eviction, and the oldest
+ * ghost of b1 and of b2 with the neighbour that becomes the list's tail.
+ * A missing page is replaced by the near one (already near), so that
+ * every call names as many addresses and the driver's requests need no
+ * loop.
+ */
+static void car_prefetch(const void *state, uint32_t far, uint32_t near,
+			 struct pl_prefetch *out)
+{
+	const struct car *a = state;
+	struct pl_link n = a->page[near].link;
+	uint32_t t1 = or_page(a->list[T1].head, near), t2 = or_page(a->list[T2].head, near);
+	uint32_t b1 = or_page(a->list[B1].tail, near), b2 = or_page(a->list[B2].tail, near);
+
+	pl_prefetch_record(out, &a->page[far], sizeof(*a->page));
+	pl_prefetch(out, &a->page[or_page(n.prev, near)]);
+	pl_prefetch(out, &a->page[or_page(n.next, near)]);
+	pl_prefetch(out, &a->page[t1]);
+	pl_prefetch(out, &a->ctx->page_state[t1]);
+	pl_prefetch(out, &a->page[or_page(a->page[t1].link.next, near)]);
+	pl_prefetch(out, &a->page[t2]);
+	pl_prefetch(out, &a->ctx->page_state[t2]);
+	pl_prefetch(out, &a->page[b1]);
+	pl_prefetch(out, &a->page[or_page(a->page[b1].link.prev, near)]);
+	pl_prefetch(out, &a->page[b2]);
+	pl_prefetch(out, &a->page[or_page(a->page[b2].link.prev, near)]);
+}
+
 static void car_snapshot(const void *state, struct pl_snapshot *out)
 {
 	const struct car *a = state;
 
 	for (unsigned l = T1; l <= B2; l++) {
-		for (uint32_t p = a->list[l].head; p != PL_NONE; p = a->links.link[p].next) {
-			int32_t referenced = a->ref[p];
+		for (uint32_t p = a->list[l].head; p != PL_NONE; p = a->page[p].link.next) {
+			int32_t referenced = a->page[p].ref;
 
 			pl_snapshot_push(out, l, p, &referenced);
 		}
@@ -279,6 +331,7 @@ const struct pl_policy_ops pl_policy_car = {
 	.insert = car_insert,
 	.victim = car_victim,
 	.evict = car_evict,
+	.prefetch = car_prefetch,
 	.snapshot = car_snapshot,
 	.read_counters = car_read_counters,
 };

@@ -89,6 +89,15 @@
  * passes the pages that are not resident cold in one step: the resident
  * cold pages are also linked in clock order (cold_next, the first of them
  * at or after the hand), so sparse cold pages cost nothing more.
+ * Beyond lru's work: a hit sets a bit where lru moves the page (less); a
+ * fault runs three hands where lru takes a tail: HAND_cold over cold
+ * pages, HAND_hot over the clock's first entries, and HAND_test from entry
+ * to entry (0.9 steps a fault on the zipf benchmark), each step a record
+ * no recent reference touched.  HAND_test's walk is most of clockpro's
+ * time; prefetching the entries ahead of it only moved the wait into the
+ * prefetch (each next entry is known only once the previous has arrived),
+ * and a ring like mglru's would avoid the chase but must keep the order
+ * numbers the snapshot shows apart from ring positions.
  * HAND_test steps over every entry, but is amortized O(1) all the same, as
  * the paper's hands are: the clock's circular order only changes where
  * entries come in (behind HAND_hot) or leave, so in one lap HAND_test

@@ -54,6 +54,11 @@
  * alone in its bucket takes the bucket along as its frequency grows.  A
  * hit touches the page's one record (struct lecar_page) and its
  * neighbours; the weights are computed once per fault on a ghost.
+ * Beyond lru's work: a hit also moves the page to the next frequency's
+ * bucket (a second list); a fault draws a random number, asks both
+ * experts (lru's tail and the lowest bucket's oldest page), pushes the
+ * victim into its expert's ghost list and forgets that list's oldest, and
+ * on a ghost computes two exponentials for the weights.
  */
 #include <math.h>
 #include <stdlib.h>

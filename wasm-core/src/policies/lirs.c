@@ -64,6 +64,11 @@
  * Cost per reference: O(1) amortized (pruning removes each entry once).
  * The list lir is S's LIR entries, not a list of its own (see struct lirs),
  * and a hit on an LIR page touches one 24-byte record of that page.
+ * Beyond lru's work: a hit on an LIR page is lru's move plus a prune when
+ * it was S's bottom; a hit on an HIR page also moves it in Q (and, in S,
+ * promotes it and demotes S's bottom); a fault evicts Q's front, keeps it
+ * as a ghost in S, and forgets the oldest ghost once S holds 2c entries
+ * -- two more pages no recent reference touched, which prefetch() names.
  */
 #include <stdlib.h>
 

@@ -68,6 +68,11 @@
  * page of the trace: K + 2 words (the record), 2 (the correlated list's
  * links), 1 (the frame table's slot) and 4 (the history log, rip != 0);
  * about a dozen words per frame.
+ * Beyond lru's work: a hit shifts the page's K times in its record (and
+ * moves a page in its correlated period); a fault reads the faulting
+ * page's history record, checks the heap's top (re-keying stale tops, a
+ * sift through 8 levels of 64-byte nodes at 64K frames), evicts, and puts
+ * the new page in the young log or refills the evicted slot with a sift.
  */
 #include <stdlib.h>
 #include <string.h>

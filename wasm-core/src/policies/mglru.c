@@ -110,6 +110,12 @@
  * generation the evictions then empty.  Every list is a ring of page ids
  * (struct page_ring), so the aging walk reads memory in order, prefetching
  * the pages' states ahead, and no move touches another page.
+ * Beyond lru's work: a hit sets the page's referenced bit or raises its
+ * refs (tier); a fault looks for its page among the shadow entries (the
+ * refault test and the tier's refault counters), sorts the oldest
+ * generation's pages that were accessed into younger ones, evicts, pushes
+ * a shadow entry and drops the oldest; and every so often an aging pass
+ * walks all resident pages.
  */
 #include <stdlib.h>
 #include <string.h>

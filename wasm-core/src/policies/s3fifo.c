@@ -57,9 +57,15 @@
  * Counters: moved_to_main (small to main), ghost_hits.
  * Cost per reference: O(1) per hit; O(1) amortized per fault (each page a
  * scan passes either leaves small or spends frequency a hit earned).
+ * Beyond lru's work: a hit raises a two-bit count where lru moves the page
+ * to a list's head (less); a fault takes a ghost out of the ghost FIFO,
+ * scans small's and main's tails (moving pages with a count to a head),
+ * pushes the victim of small into the ghost FIFO and forgets its oldest
+ * id -- pages no recent reference touched, so prefetch() names them (and
+ * the far page's record) ahead.  A page's links, list and count are one
+ * 12-byte record.
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include "policy.h"
 #include "dlist.h"
@@ -70,12 +76,17 @@ enum { PARAM_SMALL_PERCENT, PARAM_GHOST_PERCENT, PARAM_MOVE_THRESHOLD };
 enum { MOVED_TO_MAIN, GHOST_HITS };
 #define FREQ_MAX 3
 
+/* A page's whole state in one record: one cache line to touch per page. */
+struct s3fifo_page {
+	struct pl_link link;	/* in its list */
+	uint8_t where;		/* SMALL, MAIN, GHOST or NOWHERE */
+	uint8_t freq;
+};
+
 struct s3fifo {
 	struct pl_ctx *ctx;
-	struct pl_links links;
+	struct s3fifo_page *page;	/* [npages] */
 	struct pl_dlist list[3];
-	uint8_t *where;		/* [npages]: SMALL, MAIN, GHOST or NOWHERE */
-	uint8_t *freq;		/* [npages] */
 	uint32_t small_size, main_size, ghost_size;
 	uint8_t threshold;
 	bool ghost_hit;		/* the faulting page was in ghost (already removed) */
@@ -89,9 +100,7 @@ static void s3fifo_destroy(void *state)
 
 	if (!s)
 		return;
-	pl_links_free(&s->links);
-	free(s->where);
-	free(s->freq);
+	free(s->page);
 	free(s);
 }
 
@@ -99,13 +108,13 @@ static void *s3fifo_create(struct pl_ctx *ctx, struct pl_error *err)
 {
 	struct s3fifo *s = calloc(1, sizeof(*s));
 	size_t n = ctx->npages ? ctx->npages : 1;
-	if (!s || pl_links_init(&s->links, ctx->npages) || !(s->where = malloc(n)) ||
-	    !(s->freq = calloc(n, 1))) {
+	if (!s || !(s->page = calloc(n, sizeof(*s->page)))) {
 		s3fifo_destroy(s);
 		snprintf(err->msg, sizeof(err->msg), "s3fifo: out of memory");
 		return NULL;
 	}
-	memset(s->where, NOWHERE, n);
+	for (size_t i = 0; i < n; i++)
+		s->page[i].where = NOWHERE;
 	s->ctx = ctx;
 	s->small_size = (uint32_t)((uint64_t)ctx->frames * ctx->params[PARAM_SMALL_PERCENT] / 100);
 	if (s->small_size == 0)
@@ -118,30 +127,35 @@ static void *s3fifo_create(struct pl_ctx *ctx, struct pl_error *err)
 	return s;
 }
 
+static inline struct pl_record_links links(const struct s3fifo *s)
+{
+	return PL_RECORD_LINKS(s->page, link);
+}
+
 static void set_freq(struct s3fifo *s, uint32_t page, uint8_t freq)
 {
-	if (s->freq[page] == freq)
+	if (s->page[page].freq == freq)
 		return;
-	pl_emit_set(s->ctx, page, FREQ, s->freq[page], freq);
-	s->freq[page] = freq;
+	pl_emit_set(s->ctx, page, FREQ, s->page[page].freq, freq);
+	s->page[page].freq = freq;
 }
 
 static void push(struct s3fifo *s, uint32_t page, unsigned to)
 {
-	pl_dlist_push_head(&s->links, &s->list[to], page);
-	s->where[page] = (uint8_t)to;
+	pl_rdlist_push_head(links(s), &s->list[to], page);
+	s->page[page].where = (uint8_t)to;
 }
 
 static void unlink_page(struct s3fifo *s, uint32_t page)
 {
-	pl_dlist_remove(&s->links, &s->list[s->where[page]], page);
-	s->where[page] = NOWHERE;
+	pl_rdlist_remove(links(s), &s->list[s->page[page].where], page);
+	s->page[page].where = NOWHERE;
 }
 
 /* Moves a resident page to the head of `to` (its own list or main). */
 static void requeue(struct s3fifo *s, uint32_t page, unsigned to)
 {
-	unsigned from = s->where[page];
+	unsigned from = s->page[page].where;
 
 	unlink_page(s, page);
 	push(s, page, to);
@@ -152,14 +166,14 @@ static void s3fifo_hit(void *state, const struct pl_ref *ref)
 {
 	struct s3fifo *s = state;
 
-	if (s->freq[ref->page] < FREQ_MAX)
-		set_freq(s, ref->page, s->freq[ref->page] + 1);
+	if (s->page[ref->page].freq < FREQ_MAX)
+		set_freq(s, ref->page, s->page[ref->page].freq + 1);
 }
 
 /* Removes the faulting page's ghost entry, once, before anything is evicted. */
 static void consume_ghost(struct s3fifo *s, uint32_t x)
 {
-	if (s->where[x] != GHOST)
+	if (s->page[x].where != GHOST)
 		return;
 	unlink_page(s, x);
 	pl_emit_remove(s->ctx, x, GHOST);
@@ -177,7 +191,7 @@ static void s3fifo_insert(void *state, const struct pl_ref *ref)
 	consume_ghost(s, x);
 	if (s->ghost_hit || (!s->has_evicted && s->list[SMALL].len >= s->small_size))
 		to = MAIN;
-	s->freq[x] = 0;
+	s->page[x].freq = 0;
 	push(s, x, to);
 	pl_emit_insert(s->ctx, x, to, 0);
 	s->ghost_hit = false;
@@ -199,12 +213,12 @@ static uint32_t main_victim(const struct s3fifo *s, uint32_t moved)
 	uint32_t best = PL_NONE;
 	uint8_t best_freq = FREQ_MAX + 1;
 
-	for (uint32_t p = s->list[MAIN].tail; p != PL_NONE; p = s->links.link[p].prev) {
-		if (s->freq[p] == 0)
+	for (uint32_t p = s->list[MAIN].tail; p != PL_NONE; p = s->page[p].link.prev) {
+		if (s->page[p].freq == 0)
 			return p;
-		if (s->freq[p] < best_freq && moved == PL_NONE) {
+		if (s->page[p].freq < best_freq && moved == PL_NONE) {
 			best = p;
-			best_freq = s->freq[p];
+			best_freq = s->page[p].freq;
 		}
 	}
 	return moved != PL_NONE ? moved : best;
@@ -216,8 +230,8 @@ static uint32_t s3fifo_victim(const void *state)
 
 	if (evicts_from_main(s))
 		return main_victim(s, PL_NONE);
-	for (uint32_t p = s->list[SMALL].tail; p != PL_NONE; p = s->links.link[p].prev)
-		if (s->freq[p] < s->threshold)
+	for (uint32_t p = s->list[SMALL].tail; p != PL_NONE; p = s->page[p].link.prev)
+		if (s->page[p].freq < s->threshold)
 			return p;
 	return main_victim(s, s->list[SMALL].tail);
 }
@@ -241,13 +255,13 @@ static void evict_main(struct s3fifo *s)
 	for (;;) {
 		uint32_t t = s->list[MAIN].tail;
 
-		if (s->freq[t] == 0) {
+		if (s->page[t].freq == 0) {
 			unlink_page(s, t);
 			pl_emit_evict(s->ctx, t, MAIN);
 			return;
 		}
 		requeue(s, t, MAIN);
-		set_freq(s, t, s->freq[t] - 1);
+		set_freq(s, t, s->page[t].freq - 1);
 	}
 }
 
@@ -264,7 +278,7 @@ static void s3fifo_evict(void *state, uint32_t victim)
 	while (s->list[SMALL].len) {
 		uint32_t t = s->list[SMALL].tail;
 
-		if (s->freq[t] < s->threshold) {
+		if (s->page[t].freq < s->threshold) {
 			unlink_page(s, t);
 			pl_emit_evict(s->ctx, t, SMALL);
 			remember(s, t);
@@ -277,13 +291,49 @@ static void s3fifo_evict(void *state, uint32_t victim)
 	evict_main(s);
 }
 
+/* p, or `instead` if p is PL_NONE: a page to name without a branch. */
+static inline uint32_t or_page(uint32_t p, uint32_t instead)
+{
+	return p != PL_NONE ? p : instead;
+}
+
+/*
+ * References ahead (policy.h, "Prefetching"): the far page's record; the
+ * near page's neighbours, which it leaves if it faults as a ghost.  And
+ * what the next fault touches that no recent reference did: small's and
+ * main's tails (where the scans start) with their residency bytes, which
+ * the driver reads on eviction, and the ghost FIFO's oldest id, each with
+ * the neighbour that becomes its list's tail.  A missing page is replaced
+ * by the near one (already near), so that every call names as many
+ * addresses and the driver's requests need no loop.
+ */
+static void s3fifo_prefetch(const void *state, uint32_t far, uint32_t near,
+			    struct pl_prefetch *out)
+{
+	const struct s3fifo *s = state;
+	struct pl_link n = s->page[near].link;
+
+	pl_prefetch_record(out, &s->page[far], sizeof(*s->page));
+	pl_prefetch(out, &s->page[or_page(n.prev, near)]);
+	pl_prefetch(out, &s->page[or_page(n.next, near)]);
+#pragma GCC unroll 3	/* a constant count of names: see policy.h */
+	for (unsigned l = SMALL; l <= GHOST; l++) {
+		uint32_t tail = or_page(s->list[l].tail, near);
+
+		pl_prefetch(out, &s->page[tail]);
+		pl_prefetch(out, &s->page[or_page(s->page[tail].link.prev, near)]);
+		if (l != GHOST)
+			pl_prefetch(out, &s->ctx->page_state[tail]);
+	}
+}
+
 static void s3fifo_snapshot(const void *state, struct pl_snapshot *out)
 {
 	const struct s3fifo *s = state;
 
 	for (unsigned l = SMALL; l <= GHOST; l++) {
-		for (uint32_t p = s->list[l].head; p != PL_NONE; p = s->links.link[p].next) {
-			int32_t freq = l == GHOST ? 0 : s->freq[p];
+		for (uint32_t p = s->list[l].head; p != PL_NONE; p = s->page[p].link.next) {
+			int32_t freq = l == GHOST ? 0 : s->page[p].freq;
 
 			pl_snapshot_push(out, l, p, &freq);
 		}
@@ -344,6 +394,7 @@ const struct pl_policy_ops pl_policy_s3fifo = {
 	.insert = s3fifo_insert,
 	.victim = s3fifo_victim,
 	.evict = s3fifo_evict,
+	.prefetch = s3fifo_prefetch,
 	.snapshot = s3fifo_snapshot,
 	.read_counters = s3fifo_read_counters,
 };

@@ -35,6 +35,9 @@
  * Parameters: none.  Lists: queue.  Fields: visited.  Hands: hand.
  * Cost per reference: O(1) per hit; O(1) amortized per fault (each page
  * the hand passes had its bit set by an earlier hit).
+ * Beyond lru's work: none on a hit (a bit is set where lru moves the page:
+ * less); a fault moves the hand over visited pages, clearing their bits,
+ * where lru takes its tail.
  */
 #include <stdlib.h>
 

@@ -36,6 +36,9 @@
  *
  * Lists: seg0 .. seg3 (those beyond `segments` stay empty).
  * Cost per reference: O(1) (at most two moves per hit).
+ * Beyond lru's work: a hit reads the page's segment and moves it to the
+ * next segment's head, and a full segment sends its tail down one (a
+ * second move); a fault is lru's, from the lowest non-empty segment.
  */
 #include <stdlib.h>
 

@@ -88,6 +88,10 @@
  * frames, where most contests are ties that collisions decide, a blocked
  * sketch missed 8.8% more, and libCacheSim's own with one seed bit changed
  * 9.95% more (the ties fall otherwise), so the exact sketch stays.
+ * Beyond lru's work: the sketch (above: 10 counters, each index a
+ * multiply, per main hit, and four counts or estimates per fault), a move
+ * within or between three lists on a hit, and per fault the window's
+ * overflow into probation and, main being full, the admission contest.
  */
 #include <math.h>
 #include <stdlib.h>
