@@ -31,9 +31,10 @@ void frame_table_free(struct frame_table *t)
 	t->page_slot = NULL;
 }
 
-void frame_table_snapshot(const struct frame_table *t, struct pl_snapshot *out,
-			  void (*fill)(const void *state, uint32_t page, int32_t *values),
-			  const void *state)
+void frame_table_snapshot_by_slot(const struct frame_table *t, struct pl_snapshot *out,
+				  void (*fill)(const void *state, uint32_t slot,
+					       int32_t *values),
+				  const void *state)
 {
 	int32_t values[PL_MAX_FIELDS] = { 0 };
 
@@ -43,7 +44,30 @@ void frame_table_snapshot(const struct frame_table *t, struct pl_snapshot *out,
 		if (page == PL_NONE)
 			continue;
 		if (fill)
-			fill(state, page, values);
+			fill(state, slot, values);
 		pl_snapshot_push(out, t->list, page, values);
 	}
+}
+
+/* A fill by page, called by slot. */
+struct fill_by_page {
+	const struct frame_table *table;
+	void (*fill)(const void *state, uint32_t page, int32_t *values);
+	const void *state;
+};
+
+static void fill_page_of_slot(const void *arg, uint32_t slot, int32_t *values)
+{
+	const struct fill_by_page *f = arg;
+
+	f->fill(f->state, f->table->slot_page[slot], values);
+}
+
+void frame_table_snapshot(const struct frame_table *t, struct pl_snapshot *out,
+			  void (*fill)(const void *state, uint32_t page, int32_t *values),
+			  const void *state)
+{
+	struct fill_by_page f = { .table = t, .fill = fill, .state = state };
+
+	frame_table_snapshot_by_slot(t, out, fill ? fill_page_of_slot : NULL, &f);
 }

@@ -116,4 +116,13 @@ void frame_table_snapshot(const struct frame_table *t, struct pl_snapshot *out,
 			  void (*fill)(const void *state, uint32_t page, int32_t *values),
 			  const void *state);
 
+/*
+ * The same, with fill(state, slot, values) told the page's slot: for a
+ * policy that keeps its fields by slot and no index by page.
+ */
+void frame_table_snapshot_by_slot(const struct frame_table *t, struct pl_snapshot *out,
+				  void (*fill)(const void *state, uint32_t slot,
+					       int32_t *values),
+				  const void *state);
+
 #endif /* PAGELAB_FRAME_TABLE_H */

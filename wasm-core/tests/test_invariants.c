@@ -384,6 +384,106 @@ TEST(every_policy_is_found_by_its_name)
 	CHECK(pl_policy_find("no-such-policy") == NULL);
 }
 
+/*
+ * Recording may change how a policy does its work (a hand that sweeps a
+ * word of reference bits at a time when nothing animates it) but never
+ * what it does: run unrecorded, every policy reaches the snapshot, the
+ * counts and its own counters that its recorded run reaches, at a random
+ * step and at the end.  Traces are longer and memories larger here than
+ * above, so that tables span several 64-slot words.
+ */
+#define UNRECORDED_RUNS 12
+#define UNRECORDED_REFS 3000
+
+static void random_trace(uint64_t *rng, struct pl_trace *t)
+{
+	uint32_t universe = 2 + (uint32_t)rng_below(rng, 700);
+	uint32_t hot = 1 + universe / 8;
+
+	pl_trace_init(t);
+	for (uint32_t i = 0; i < UNRECORDED_REFS; i++) {
+		uint64_t x = splitmix64_next(rng);
+		uint32_t page = (uint32_t)(x >> 8) % (x & 1 ? hot : universe);
+
+		if (pl_trace_add(t, page * 7 + 3, (x >> 40) % 3 ? 0 : PL_REF_WRITE) == PL_NONE)
+			test_abort("out of memory for a trace");
+	}
+}
+
+/* The snapshot, stats and counters after `step` and at the end. */
+struct run_end {
+	struct pl_snapshot at[2];
+	struct pl_stats stats[2];
+	uint64_t counters[2][PL_MAX_COUNTERS];
+};
+
+static void run_to(const struct pl_policy_ops *ops, const struct setting *setting,
+		   const struct pl_trace *t, uint32_t frames, unsigned flags, uint32_t step,
+		   struct run_end *out)
+{
+	struct pl_error err;
+	struct pl_sim *sim = pl_sim_create(ops, frames, setting->params, t, flags, 0, &err);
+
+	if (!sim)
+		test_abort("%s [%s]: %s", pl_policy_name(ops), setting->text, err.msg);
+	for (int k = 0; k < 2; k++) {
+		pl_snapshot_init(&out->at[k], ops);
+		pl_sim_run(sim, k ? UINT32_MAX : step);
+		if (pl_sim_error(sim) || pl_sim_snapshot(sim, &out->at[k]))
+			test_abort("%s [%s], %u frames: %s", pl_policy_name(ops), setting->text,
+				   frames, pl_sim_error(sim) ? pl_sim_error(sim) : "no snapshot");
+		out->stats[k] = *pl_sim_stats(sim);
+		memset(out->counters[k], 0, sizeof(out->counters[k]));
+		pl_sim_counters(sim, out->counters[k]);
+	}
+	pl_sim_destroy(sim);
+}
+
+static bool same_run(const struct run_end *a, const struct run_end *b)
+{
+	for (int k = 0; k < 2; k++) {
+		if (!pl_snapshot_equal(&a->at[k], &b->at[k]) ||
+		    memcmp(&a->stats[k], &b->stats[k], sizeof(a->stats[k])) ||
+		    memcmp(a->counters[k], b->counters[k], sizeof(a->counters[k])))
+			return false;
+	}
+	return true;
+}
+
+TEST(every_policy_reaches_unrecorded_the_snapshots_and_counts_it_reaches_recorded)
+{
+	static const uint32_t frame_choices[] = { 1, 2, 7, 63, 64, 65, 100, 129, 200, 500 };
+
+	for (unsigned i = 0; pl_policies[i]; i++) {
+		const struct pl_policy_ops *ops = pl_policies[i];
+		uint64_t rng = 0x0ff00000u + i;
+
+		for (unsigned run = 0; run < UNRECORDED_RUNS; run++) {
+			uint32_t frames = frame_choices[rng_below(&rng, sizeof(frame_choices) /
+								   sizeof(frame_choices[0]))];
+			uint32_t step = (uint32_t)rng_below(&rng, UNRECORDED_REFS + 1);
+			struct run_end recorded, unrecorded;
+			struct setting setting;
+			struct pl_trace t;
+
+			random_setting(&rng, ops, &setting);
+			random_trace(&rng, &t);
+			run_to(ops, &setting, &t, frames, PL_SIM_RECORD, step, &recorded);
+			run_to(ops, &setting, &t, frames, 0, step, &unrecorded);
+			if (!same_run(&recorded, &unrecorded))
+				check_fail(__FILE__, __LINE__,
+					   "%s [%s], %u frames, run %u: unrecorded, step %u or the "
+					   "end differs from the recorded run", pl_policy_name(ops),
+					   setting.text, frames, run, step);
+			for (int k = 0; k < 2; k++) {
+				pl_snapshot_free(&recorded.at[k]);
+				pl_snapshot_free(&unrecorded.at[k]);
+			}
+			pl_trace_free(&t);
+		}
+	}
+}
+
 int main(void)
 {
 	return run_tests();

@@ -44,7 +44,11 @@
  * sets a bit and reads no index (a page that is not resident has R clear).
  * A tick ages the counters in slot order and makes its events, while
  * recording, in load order; evict() finds the victim's slot at the head of
- * its queue, as victim() did, without the index by page.
+ * its queue, as victim() did, and the snapshot reads the fields by slot,
+ * so the frame table keeps no index by page (a fault writes no 4 MB
+ * array).  The victims to come are known (the next fresh page, the sorted
+ * pages in order), so their residency bytes, which the driver reads, are
+ * requested from memory before their fault.
  */
 #include <stdlib.h>
 
@@ -55,6 +59,9 @@
 enum { AGING_FRAMES };
 enum { AGING_REFERENCED, AGING_COUNTER };
 enum { PARAM_BITS, PARAM_TICK_PERIOD };
+
+/* Victims ahead whose residency bytes are requested (prefetch_victims()). */
+#define PREFETCH_AHEAD 8
 
 #define RADIX_BITS 8
 #define RADIX (1u << RADIX_BITS)
@@ -103,6 +110,7 @@ static void *aging_create(struct pl_ctx *ctx, struct pl_error *err)
 		free(a);
 		return NULL;
 	}
+	frame_table_drop_index(&a->table);	/* slots are found by the queues */
 	a->referenced = calloc(ctx->npages / 64 + 1, sizeof(*a->referenced));
 	a->counter = calloc(slots, sizeof(*a->counter));
 	a->sorted = malloc(slots * sizeof(*a->sorted));
@@ -288,15 +296,31 @@ static uint32_t aging_victim(const void *state)
 	return ((const struct aging *)state)->table.slot_page[victim_slot(state)];
 }
 
+/*
+ * Requests the residency bytes of the coming victims, which the driver
+ * reads (on a large trace, cache misses): of the next fresh page, and of
+ * the sorted page PREFETCH_AHEAD places on, whose slot number is asked for
+ * as far again ahead.  Hints only.  Always inline: a call that only reads
+ * and prefetches counts as free of effects, and the compiler drops it.
+ */
+static inline __attribute__((always_inline)) void prefetch_victims(const struct aging *a)
+{
+	uint32_t ahead = a->cursor + PREFETCH_AHEAD;
+
+	if (a->first_fresh != PL_NONE)
+		pl_prefetch_state(a->ctx, a->table.slot_page[a->first_fresh]);
+	if (ahead + PREFETCH_AHEAD < a->nsorted)
+		__builtin_prefetch(&a->table.slot_page[a->sorted[ahead + PREFETCH_AHEAD]]);
+	if (ahead < a->nsorted)
+		pl_prefetch_state(a->ctx, a->table.slot_page[a->sorted[ahead]]);
+}
+
 static void aging_evict(void *state, uint32_t victim)
 {
 	struct aging *a = state;
 	uint32_t slot = victim_slot(a);
 
-	/* victim is what aging_victim() named, whose slot is found again
-	 * without reading the index by page (a cache miss). */
-	if (slot == PL_NONE || a->table.slot_page[slot] != victim)
-		slot = a->table.page_slot[victim];
+	/* victim is what aging_victim() named: its slot is found again. */
 	if (slot == a->first_fresh)
 		a->first_fresh = a->links.link[slot].next;
 	else
@@ -304,14 +328,14 @@ static void aging_evict(void *state, uint32_t victim)
 	pl_dlist_remove(&a->links, &a->loaded, slot);
 	clear_referenced(a, victim);
 	frame_table_evict_slot(&a->table, a->ctx, slot);
+	prefetch_victims(a);
 }
 
-static void fill_fields(const void *state, uint32_t page, int32_t *values)
+static void fill_fields(const void *state, uint32_t slot, int32_t *values)
 {
 	const struct aging *a = state;
-	uint32_t slot = a->table.page_slot[page];
 
-	values[AGING_REFERENCED] = referenced(a, page);
+	values[AGING_REFERENCED] = referenced(a, a->table.slot_page[slot]);
 	values[AGING_COUNTER] = (int32_t)a->counter[slot];
 }
 
@@ -319,7 +343,7 @@ static void aging_snapshot(const void *state, struct pl_snapshot *out)
 {
 	const struct aging *a = state;
 
-	frame_table_snapshot(&a->table, out, fill_fields, a);
+	frame_table_snapshot_by_slot(&a->table, out, fill_fields, a);
 }
 
 static const struct pl_param aging_params[] = {

@@ -31,24 +31,26 @@
  *                choice changes fault counts (14 against 11 on
  *                Silberschatz's string with 3 frames, test_classic.c).
  *
- * victim() scans from the hand without clearing; evict() then performs the
- * sweep it predicted, emitting SET for each cleared bit and HAND for each
- * step of the hand.
- *
- * Data structure: the frame table keeps no index by page (a page leaves
- * from the slot the hand stopped at), and the reference bits are a bitmap
- * by page (128 KB for a million pages: it stays in the L2 cache), so a hit
- * sets a bit and touches nothing else.  A page that is not resident has
- * its bit clear: the hand only ever evicts a page whose bit is clear.  The
- * pages the hand will reach next are known (they are the next slots), so
- * their bits and residency bytes are requested from memory PREFETCH_AHEAD
- * slots before it gets there.
- *
+ * Data structure: the reference bits are a bitmap by slot (8 KB for 64K
+ * frames: it stays in the L1 cache), so the hand's sweep is word-at-a-time:
+ * victim() finds the first clear bit from the hand with a shift and a
+ * count of trailing zeros, and evict() clears the bits the hand passes
+ * with masks (all set, by definition of the victim) and counts them by
+ * the distance.  A hit finds its page's slot in the frame table's index by
+ * page (4 MB for a million pages), which prefetch() asks for
+ * PL_PREFETCH_FAR references ahead.  While recording, evict() sweeps slot
+ * by slot instead, emitting SET for each cleared bit and HAND for each
+ * step of the hand: the animation the browser plays.  The slots the hand
+ * will reach next are known, so the residency byte of the page it will
+ * likely evict PREFETCH_AHEAD slots on, which the driver reads, is
+ * requested from memory before it gets there.
+
  * Cost: O(1) per hit; per fault O(1) amortized, since each slot the hand
  * passes costs one reference bit that an earlier reference set (a sweep is
- * at most one turn, O(frames), when every bit is set).
+ * at most one turn, O(frames / 64) words, when every bit is set).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "policy.h"
 #include "frame_table.h"
@@ -59,13 +61,20 @@ enum { CLOCK_HAND };
 enum { CLOCK_SECOND_CHANCES };
 enum { PARAM_REF_ON_LOAD };
 
-/* Slots ahead of the hand whose pages are requested from memory. */
-#define PREFETCH_AHEAD 16
+/* Slots ahead of the hand that prefetch_ahead() looks at. */
+#define PREFETCH_AHEAD 32
 
 struct clock {
 	struct pl_ctx *ctx;
-	struct frame_table table;	/* without its index by page */
-	uint64_t *referenced;	/* bit p % 64 of word p / 64: page p's reference bit */
+	struct frame_table table;
+	/*
+	 * Bit s % 64 of word s / 64: slot s's reference bit.  The bits of the
+	 * slots not handed out yet (at and above table.used, up to the end of
+	 * the last word) are set, so that the hand's sweep, which stops at a
+	 * clear bit, never stops there and needs no bound.
+	 */
+	uint64_t *referenced;
+	uint32_t nwords;
 	uint32_t hand;		/* slot */
 	uint8_t ref_on_load;
 	uint64_t second_chances;
@@ -92,35 +101,87 @@ static void *clock_create(struct pl_ctx *ctx, struct pl_error *err)
 		free(c);
 		return NULL;
 	}
-	frame_table_drop_index(&c->table);	/* the victim is found by the hand */
 	c->ctx = ctx;
 	c->ref_on_load = (uint8_t)ctx->params[PARAM_REF_ON_LOAD];
-	c->referenced = calloc(ctx->npages / 64 + 1, sizeof(*c->referenced));
+	c->nwords = frames_usable(ctx) / 64 + 1;
+	c->referenced = malloc(c->nwords * sizeof(*c->referenced));
 	if (!c->referenced) {
 		clock_destroy(c);
 		snprintf(err->msg, sizeof(err->msg), "out of memory for CLOCK");
 		return NULL;
 	}
+	memset(c->referenced, 0xff, c->nwords * sizeof(*c->referenced));
 	return c;
 }
 
-static inline bool referenced(const struct clock *c, uint32_t page)
+static inline bool referenced(const struct clock *c, uint32_t slot)
 {
-	return c->referenced[page / 64] >> (page % 64) & 1;
+	return c->referenced[slot / 64] >> (slot % 64) & 1;
 }
 
 /*
  * Inline: a hit is this call.  The bit is read only for the event, so a
  * hit that records nothing is one or of the bitmap's word.
  */
-static inline void set_referenced(struct clock *c, uint32_t page, bool bit)
+static inline void set_referenced(struct clock *c, uint32_t slot, bool bit)
 {
-	uint64_t *word = &c->referenced[page / 64];
-	uint64_t mask = 1ull << (page % 64);
+	uint64_t *word = &c->referenced[slot / 64];
+	uint64_t mask = 1ull << (slot % 64);
 
-	if (c->ctx->recording && referenced(c, page) != bit)
-		pl_emit_set(c->ctx, page, CLOCK_REFERENCED, !bit, bit);
+	if (c->ctx->recording && referenced(c, slot) != bit)
+		pl_emit_set(c->ctx, c->table.slot_page[slot], CLOCK_REFERENCED, !bit, bit);
 	*word = bit ? *word | mask : *word & ~mask;
+}
+
+/* next_clear() past the word of `slot`: the rest of the turn, word by word. */
+static uint32_t next_clear_beyond(const struct clock *c, uint32_t slot)
+{
+	uint32_t w = slot / 64;
+
+	for (uint32_t i = 1; i <= c->nwords; i++) {
+		uint32_t k = w + i < c->nwords ? w + i : w + i - c->nwords;
+		uint64_t clear = ~c->referenced[k];
+
+		if (k == w)	/* back in the first word: the bits below slot */
+			clear &= (1ull << (slot % 64)) - 1;
+		if (clear)
+			return k * 64 + (uint32_t)__builtin_ctzll(clear);
+	}
+	return slot;
+}
+
+/*
+ * The first slot at or after `slot` whose bit is clear, going round the
+ * clock; `slot` itself if every bit is set.  Usually in the same word.
+ */
+static inline uint32_t next_clear(const struct clock *c, uint32_t slot)
+{
+	uint64_t clear = ~c->referenced[slot / 64] >> (slot % 64);
+
+	if (__builtin_expect(clear != 0, 1))
+		return slot + (uint32_t)__builtin_ctzll(clear);
+	return next_clear_beyond(c, slot);
+}
+
+/* Clears the bits of the slots in [from, to) (nothing if to <= from). */
+static void clear_bits(struct clock *c, uint32_t from, uint32_t to)
+{
+	uint32_t w = from / 64, last;
+	uint64_t head, tail;
+
+	if (to <= from)
+		return;
+	last = (to - 1) / 64;
+	head = ~0ull << (from % 64);
+	tail = ~0ull >> (63 - (to - 1) % 64);
+	if (w == last) {
+		c->referenced[w] &= ~(head & tail);
+		return;
+	}
+	c->referenced[w] &= ~head;
+	while (++w < last)
+		c->referenced[w] = 0;
+	c->referenced[last] &= ~tail;
 }
 
 static uint32_t slot_after(const struct clock *c, uint32_t slot)
@@ -138,27 +199,51 @@ static void advance_hand(struct clock *c)
 }
 
 /*
- * Requests the bit and residency byte of the page PREFETCH_AHEAD slots
- * past `slot`: the hand's sweep reads both, and on a large trace each is a
- * cache miss.  During evict() every slot below `used` holds a page.
+ * Requests what the hand will need PREFETCH_AHEAD slots past `slot`: the
+ * residency byte of the page it will likely evict there, the first with
+ * its bit clear (unless a hit sets it first), which the driver reads and
+ * which, on a large trace, is a cache miss; the hand evicts one page per
+ * fault, so one request per fault keeps pace with it.  And the line of
+ * slot numbers as far again ahead: between two turns of the hand the rest
+ * of the simulation pushes it out of the cache.  Hints, so they may skip
+ * a victim or name a page that is not evicted.  Always inline: a call
+ * that only reads and prefetches counts as free of effects, and the
+ * compiler would drop it.
  */
-static void prefetch_ahead(const struct clock *c, uint32_t slot)
+static inline __attribute__((always_inline)) void
+prefetch_ahead(const struct clock *c, uint32_t slot)
 {
+	uint32_t used = c->table.used;
 	uint32_t ahead = slot + PREFETCH_AHEAD;
-	uint32_t page;
+	uint64_t clear;
 
-	if (c->table.used <= PREFETCH_AHEAD)
+	if (used <= 2 * PREFETCH_AHEAD)
 		return;
-	if (ahead >= c->table.used)
-		ahead -= c->table.used;
-	page = c->table.slot_page[ahead];
-	__builtin_prefetch(&c->referenced[page / 64]);
-	pl_prefetch_state(c->ctx, page);
+	if (ahead + PREFETCH_AHEAD < used)
+		__builtin_prefetch(&c->table.slot_page[ahead + PREFETCH_AHEAD]);
+	if (ahead >= used)
+		ahead -= used;
+	clear = ~c->referenced[ahead / 64] >> (ahead % 64);
+	if (clear)
+		pl_prefetch_state(c->ctx,
+				  c->table.slot_page[ahead + (uint32_t)__builtin_ctzll(clear)]);
+}
+
+/* The far page's slot number: a hit then finds it in the cache. */
+static void clock_prefetch(const void *state, uint32_t far, uint32_t near,
+			   struct pl_prefetch *out)
+{
+	const struct clock *c = state;
+
+	(void)near;
+	pl_prefetch(out, &c->table.page_slot[far]);
 }
 
 static void clock_hit(void *state, const struct pl_ref *ref)
 {
-	set_referenced(state, ref->page, 1);
+	struct clock *c = state;
+
+	set_referenced(c, c->table.page_slot[ref->page], 1);
 }
 
 static void clock_insert(void *state, const struct pl_ref *ref)
@@ -167,10 +252,13 @@ static void clock_insert(void *state, const struct pl_ref *ref)
 	/* Refilling the victim's slot (rather than a never-used one) is when
 	 * the hand moves past the new page. */
 	bool refill = c->table.hole != PL_NONE;
+	uint32_t slot = frame_table_insert(&c->table, c->ctx, ref->page);
 
-	frame_table_insert(&c->table, c->ctx, ref->page);
-	/* The page enters with its bit clear, as every page not resident has it. */
-	set_referenced(c, ref->page, c->ref_on_load);
+	/* The page enters with its bit clear: the victim's bit was, and a
+	 * slot handed out for the first time loses its sentinel. */
+	if (!refill)
+		c->referenced[slot / 64] &= ~(1ull << (slot % 64));
+	set_referenced(c, slot, c->ref_on_load);
 	if (refill)
 		advance_hand(c);
 }
@@ -178,42 +266,69 @@ static void clock_insert(void *state, const struct pl_ref *ref)
 static uint32_t clock_victim(const void *state)
 {
 	const struct clock *c = state;
-	uint32_t slot = c->hand;
 
-	for (uint32_t looked = 0; looked < c->table.used; looked++) {
-		uint32_t page = c->table.slot_page[slot];
+	return c->table.slot_page[next_clear(c, c->hand)];
+}
 
-		if (!referenced(c, page))
-			return page;
-		slot = slot_after(c, slot);
+/* The sweep slot by slot, with its events, up to the victim's slot. */
+static void sweep_recorded(struct clock *c, uint32_t victim)
+{
+	for (;;) {
+		uint32_t slot = c->hand;
+
+		if (!referenced(c, slot)) {
+			if (c->table.slot_page[slot] == victim)
+				break;
+		} else {
+			set_referenced(c, slot, 0);
+			c->second_chances++;
+		}
+		advance_hand(c);
 	}
-	return c->table.slot_page[c->hand];
+}
+
+/*
+ * The same sweep a word at a time, to the victim's slot `to`: every bit
+ * from the hand up to it is set (the victim's is the first clear one), so
+ * they are cleared with masks and counted by the distance.  If every bit
+ * is set (`to` is the hand, its bit set), the hand goes round once,
+ * clearing them all, and is back where it started.
+ */
+static void sweep(struct clock *c, uint32_t to)
+{
+	uint32_t from = c->hand, used = c->table.used;
+	uint32_t passed;
+
+	if (to >= from && !(to == from && referenced(c, from))) {
+		clear_bits(c, from, to);
+		passed = to - from;
+	} else {	/* round the end of the table, or a whole turn */
+		clear_bits(c, from, used);
+		clear_bits(c, 0, to == from ? used : to);
+		passed = used - from + to;
+	}
+	c->second_chances += passed;
+	prefetch_ahead(c, to);
+	c->hand = to;
 }
 
 static void clock_evict(void *state, uint32_t victim)
 {
 	struct clock *c = state;
 
-	for (;;) {
-		uint32_t page = c->table.slot_page[c->hand];
-
-		prefetch_ahead(c, c->hand);
-		if (!referenced(c, page)) {
-			if (page == victim)
-				break;
-		} else {
-			set_referenced(c, page, 0);
-			c->second_chances++;
-		}
-		advance_hand(c);
-	}
+	if (c->ctx->recording)
+		sweep_recorded(c, victim);
+	else
+		sweep(c, next_clear(c, c->hand));
 	/* The victim is at the hand: no need to look its slot up. */
 	frame_table_evict_slot(&c->table, c->ctx, c->hand);
 }
 
 static void fill_fields(const void *state, uint32_t page, int32_t *values)
 {
-	values[CLOCK_REFERENCED] = referenced(state, page);
+	const struct clock *c = state;
+
+	values[CLOCK_REFERENCED] = referenced(c, c->table.page_slot[page]);
 }
 
 static void clock_snapshot(const void *state, struct pl_snapshot *out)
@@ -267,6 +382,7 @@ const struct pl_policy_ops pl_policy_clock = {
 	.create = clock_create,
 	.destroy = clock_destroy,
 	.hit = clock_hit,
+	.prefetch = clock_prefetch,
 	.insert = clock_insert,
 	.victim = clock_victim,
 	.evict = clock_evict,
