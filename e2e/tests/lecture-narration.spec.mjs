@@ -6,6 +6,8 @@
  * web/test/narration-worst-steps.test.ts) is shown whole: its box is not
  * scrolled or cut (scrollHeight fits clientHeight), the box lies inside
  * the viewport, and its text is 24 px and nowhere outside the viewport.
+ * The kernel counters below it get the height left: whole rows of them
+ * (the rest scroll), never a row cut at the panel's edge.
  * Each policy writes e2e/screenshots/lecture-narration-<policy>-<w>x<h>.png
  * of its largest frame count.
  */
@@ -42,6 +44,13 @@ for (const [width, height] of PROJECTORS) {
 					expect(fit.scroll, `${policy}, ${frames} frames, step ${step}: "${fit.text}" cut`).toBeLessThanOrEqual(fit.client + 1);
 					expect(fit.inside, `${policy}, ${frames} frames, step ${step}: text inside its box`).toBe(true);
 					await expectLocatorOnScreen(narration, `${policy}, ${frames} frames: narration`, { width, height });
+					const cutCounters = await lab.byTestId('counters').evaluate((panel) => {
+						const bottom = panel.getBoundingClientRect().top + panel.clientTop + panel.clientHeight;
+						return [...panel.children]
+							.filter((item) => item.getBoundingClientRect().top < bottom - 0.5 && item.getBoundingClientRect().bottom > bottom + 0.5)
+							.map((item) => item.textContent);
+					});
+					expect(cutCounters, `${policy}, ${frames} frames, step ${step}: counters cut by the panel's lower edge`).toEqual([]);
 					await expectLectureText(lab, { width, height });
 					expect(await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight])).toEqual([width, height]);
 				}

@@ -366,7 +366,7 @@ export function StepView({ run, step: requested, onStep, lecture, hideAnswers, p
 					</span>
 				</div>}
 			</div>
-			{shown && <CountersPanel policy={run.policy} snapshot={shown.snapshot} whole={run.result.counters} />}
+			{shown && <CountersPanel policy={run.policy} snapshot={shown.snapshot} whole={run.result.counters} wholeRows={lecture} />}
 			{full.references > total && (
 				<p className="pl-note pl-banner" data-testid="step-recorded-note">
 					The step view shows the first {total.toLocaleString('en')} of {full.references.toLocaleString('en')} references; the statistics
