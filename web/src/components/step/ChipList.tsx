@@ -21,6 +21,13 @@
  * step referenced, or the hand's) moves out of view, it scrolls there.
  * Each chip keeps its place in the whole list for a screen reader
  * (aria-posinset / aria-setsize), and a note says which part is shown.
+ *
+ * `onMeasured(known)` tells the owner whether the chips' size is known (a
+ * list drawn whole: yes; a scroll box: once its first chips were measured).
+ * Until then the list must be laid out even off screen (Linux's lanes are
+ * `content-visibility: auto` only once their list was measured): a list
+ * never laid out is never measured, and one not measured cannot work out
+ * where the followed page is.
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 
@@ -48,6 +55,8 @@ interface Props {
 	whole?: number;
 	/** Lecture mode: at most this many rows; a list of more pages is a scroll box (replaces `whole`). */
 	rows?: number;
+	/** Whether the chips' size is known, each time that changes (see the header). */
+	onMeasured?: (known: boolean) => void;
 }
 
 interface Metrics {
@@ -56,9 +65,13 @@ interface Metrics {
 	perRow: number;
 }
 
-export function ChipList({ testId, count, chip, follow, digits, children, whole = ALL_CHIPS_LIMIT, rows }: Props) {
+export function ChipList({ testId, count, chip, follow, digits, children, whole = ALL_CHIPS_LIMIT, rows, onMeasured }: Props) {
 	/* A list of no more pages than rows fits them: a row holds at least one chip. */
-	if (count <= (rows ?? whole))
+	const drawnWhole = count <= (rows ?? whole);
+	useEffect(() => {
+		if (drawnWhole) onMeasured?.(true);
+	}, [drawnWhole, onMeasured]);
+	if (drawnWhole)
 		return (
 			<ol className="pl-step-chips" data-testid={testId}>
 				{Array.from({ length: count }, (_, i) => chip(i, {}))}
@@ -66,7 +79,7 @@ export function ChipList({ testId, count, chip, follow, digits, children, whole 
 			</ol>
 		);
 	return (
-		<WindowedChips testId={testId} count={count} chip={chip} follow={follow} digits={digits} rows={rows ?? VISIBLE_ROWS}>
+		<WindowedChips testId={testId} count={count} chip={chip} follow={follow} digits={digits} rows={rows ?? VISIBLE_ROWS} onMeasured={onMeasured}>
 			{children}
 		</WindowedChips>
 	);
@@ -97,10 +110,12 @@ function measure(list: HTMLOListElement, resized: Element[], before: Metrics | n
 	return { chipWidth, rowHeight, perRow };
 }
 
-function WindowedChips({ testId, count, chip, follow, digits, children, rows: visibleRows }: Omit<Props, 'rows' | 'whole'> & { rows: number }) {
+function WindowedChips({ testId, count, chip, follow, digits, children, rows: visibleRows, onMeasured }: Omit<Props, 'rows' | 'whole'> & { rows: number }) {
 	const box = useRef<HTMLDivElement>(null);
 	const list = useRef<HTMLOListElement>(null);
 	const [metrics, setMetrics] = useState<Metrics | null>(null);
+	const measured = metrics !== null;
+	useEffect(() => onMeasured?.(measured), [measured, onMeasured]);
 	const [scrollTop, setScrollTop] = useState(0);
 	/*
 	 * The box and each drawn chip are observed, so a resized box or a wider
@@ -184,6 +199,12 @@ function WindowedChips({ testId, count, chip, follow, digits, children, rows: vi
 				aria-label={`${count} pages; scroll for more`}
 				style={{ maxHeight: metrics ? `calc(${visibleRows * metrics.rowHeight}px + 0.35rem)` : `${visibleRows * ROW_ESTIMATE_EM}em` }}
 				onScroll={(event) => {
+					/*
+					 * The echo of a position set here is not news; taken as the
+					 * reader's scroll, its state update (a lower priority than the
+					 * click's) could land after the next step's follow and undo it.
+					 */
+					if (Math.abs(event.currentTarget.scrollTop - boxScrollTop.current) < 1) return;
 					boxScrollTop.current = event.currentTarget.scrollTop;
 					setScrollTop(boxScrollTop.current);
 				}}

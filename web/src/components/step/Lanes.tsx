@@ -7,6 +7,7 @@
  * the RRIP hybrid, their RRPV meter.  Lists that are not part of an
  * active/inactive pair are drawn by the generic ListRow below the lanes.
  */
+import { useState } from 'react';
 import type { DrawingProps } from './ListsView';
 import { EvictedGhosts, ListRow, followedIndex, marksFor } from './ListsView';
 import { PageChip } from './PageChip';
@@ -28,8 +29,10 @@ function Lane(props: DrawingProps & { list: number; kind: 'active' | 'inactive' 
 	const { policy, snapshot, fieldMax, transitions, referenced, rows, list, kind } = props;
 	const name = policy.lists[list].name;
 	const entries = snapshot.lists[list];
+	/* Skipped off screen (content-visibility) only once its list knows its chips' size: ChipList. */
+	const [measured, setMeasured] = useState(false);
 	return (
-		<div className={`pl-step-lane pl-step-${kind}`}>
+		<div className={`pl-step-lane pl-step-${kind}${measured ? ' pl-step-lane-lazy' : ''}`}>
 			<header>
 				<span className="pl-step-list-name">{name}</span>
 				<span className="pl-step-count">{snapshot.lists[list].length}</span>
@@ -53,6 +56,7 @@ function Lane(props: DrawingProps & { list: number; kind: 'active' | 'inactive' 
 				rows={rows}
 				digits={entries.widestDigits()}
 				follow={followedIndex(entries, referenced)}
+				onMeasured={setMeasured}
 				chip={(i, position) => (
 					<PageChip
 						key={entries.page(i)}
