@@ -57,6 +57,8 @@ interface Props {
 	rows?: number;
 	/** Whether the chips' size is known, each time that changes (see the header). */
 	onMeasured?: (known: boolean) => void;
+	/** The list is not rendered (an off-screen lane): its box takes its scroll position when it is again. */
+	offScreen?: boolean;
 }
 
 interface Metrics {
@@ -65,7 +67,7 @@ interface Metrics {
 	perRow: number;
 }
 
-export function ChipList({ testId, count, chip, follow, digits, children, whole = ALL_CHIPS_LIMIT, rows, onMeasured }: Props) {
+export function ChipList({ testId, count, chip, follow, digits, children, whole = ALL_CHIPS_LIMIT, rows, onMeasured, offScreen }: Props) {
 	/* A list of no more pages than rows fits them: a row holds at least one chip. */
 	const drawnWhole = count <= (rows ?? whole);
 	useEffect(() => {
@@ -79,7 +81,7 @@ export function ChipList({ testId, count, chip, follow, digits, children, whole 
 			</ol>
 		);
 	return (
-		<WindowedChips testId={testId} count={count} chip={chip} follow={follow} digits={digits} rows={rows ?? VISIBLE_ROWS} onMeasured={onMeasured}>
+		<WindowedChips testId={testId} count={count} chip={chip} follow={follow} digits={digits} rows={rows ?? VISIBLE_ROWS} onMeasured={onMeasured} offScreen={offScreen}>
 			{children}
 		</WindowedChips>
 	);
@@ -110,7 +112,7 @@ function measure(list: HTMLOListElement, resized: Element[], before: Metrics | n
 	return { chipWidth, rowHeight, perRow };
 }
 
-function WindowedChips({ testId, count, chip, follow, digits, children, rows: visibleRows, onMeasured }: Omit<Props, 'rows' | 'whole'> & { rows: number }) {
+function WindowedChips({ testId, count, chip, follow, digits, children, rows: visibleRows, onMeasured, offScreen = false }: Omit<Props, 'rows' | 'whole'> & { rows: number }) {
 	const box = useRef<HTMLDivElement>(null);
 	const list = useRef<HTMLOListElement>(null);
 	const [metrics, setMetrics] = useState<Metrics | null>(null);
@@ -170,13 +172,19 @@ function WindowedChips({ testId, count, chip, follow, digits, children, rows: vi
 		if (top < scrollTop || top + metrics.rowHeight > scrollTop + view)
 			setScrollTop(Math.min(Math.max(0, rows * metrics.rowHeight - view), Math.max(0, top - (view - metrics.rowHeight) / 2)));
 	}
-	/* The box's own position, as last set here or scrolled by the reader: written only when the render moved it. */
+	/*
+	 * The box's own position, as last set here or scrolled by the reader:
+	 * written only when the render moved it, and not while the list is off
+	 * screen (setting it lays the skipped lane out, a millisecond or more a
+	 * step): the drawn rows follow meanwhile, the box scrolls to them when
+	 * it shows.
+	 */
 	const boxScrollTop = useRef(0);
 	useLayoutEffect(() => {
-		if (!box.current || scrollTop === boxScrollTop.current) return;
+		if (!box.current || offScreen || scrollTop === boxScrollTop.current) return;
 		box.current.scrollTop = scrollTop;
 		boxScrollTop.current = scrollTop;
-	}, [scrollTop]);
+	}, [scrollTop, offScreen]);
 
 	const firstRow = metrics ? Math.max(0, Math.floor(scrollTop / metrics.rowHeight) - 1) : 0;
 	const lastRow = metrics ? Math.min(rows - 1, firstRow + visibleRows + 2) : 0;

@@ -89,8 +89,9 @@ export const CountersPanel = memo(function CountersPanel({ policy, snapshot, who
 		const element = panel.current;
 		if (!element) return;
 		if (!wholeRows) {
-			element.style.maxHeight = '';
-			element.classList.remove('pl-step-counters-folded');
+			/* Undo a cap from lecture mode; touch nothing otherwise (a style write at every step would restyle the panel). */
+			if (element.style.maxHeight) element.style.maxHeight = '';
+			if (element.classList.contains('pl-step-counters-folded')) element.classList.remove('pl-step-counters-folded');
 			return;
 		}
 		/* The narration, the statistics and predict mode's panel above it change what is left; so does the window. */
