@@ -57,7 +57,7 @@ interface Props {
 	rows?: number;
 	/** Whether the chips' size is known, each time that changes (see the header). */
 	onMeasured?: (known: boolean) => void;
-	/** The list is not rendered (an off-screen lane): its box takes its scroll position when it is again. */
+	/** The list is not rendered (an off-screen lane): only the followed row is drawn, and the box takes its scroll position when it shows. */
 	offScreen?: boolean;
 }
 
@@ -186,8 +186,15 @@ function WindowedChips({ testId, count, chip, follow, digits, children, rows: vi
 		boxScrollTop.current = scrollTop;
 	}, [scrollTop, offScreen]);
 
-	const firstRow = metrics ? Math.max(0, Math.floor(scrollTop / metrics.rowHeight) - 1) : 0;
-	const lastRow = metrics ? Math.min(rows - 1, firstRow + visibleRows + 2) : 0;
+	/*
+	 * The rows in view and one either side; off screen only the followed
+	 * row (a step then changes a dozen chips, not a hundred; the browser
+	 * shows the lane again before it reaches the window, and it is drawn
+	 * whole then).
+	 */
+	const followedRow = metrics && follow !== null && follow >= 0 ? Math.min(rows - 1, Math.floor(follow / metrics.perRow)) : null;
+	const firstRow = !metrics ? 0 : offScreen && followedRow !== null ? followedRow : Math.max(0, Math.floor(scrollTop / metrics.rowHeight) - 1);
+	const lastRow = !metrics ? 0 : offScreen && followedRow !== null ? followedRow : Math.min(rows - 1, firstRow + visibleRows + 2);
 	const first = metrics ? firstRow * metrics.perRow : 0;
 	const end = metrics ? Math.min(count, (lastRow + 1) * metrics.perRow) : Math.min(count, FIRST_DRAW);
 	const drawn = [];
