@@ -13,7 +13,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { test, expect } from '../lib/fixtures.mjs';
-import { PROJECTORS, expectLectureText, expectLocatorOnScreen } from '../lib/screen.mjs';
+import { PROJECTORS, expectCountersWhole, expectLectureText, expectLocatorOnScreen } from '../lib/screen.mjs';
 
 const WORST = JSON.parse(readFileSync(new URL('../narration-worst-steps.json', import.meta.url), 'utf8'));
 
@@ -44,13 +44,7 @@ for (const [width, height] of PROJECTORS) {
 					expect(fit.scroll, `${policy}, ${frames} frames, step ${step}: "${fit.text}" cut`).toBeLessThanOrEqual(fit.client + 1);
 					expect(fit.inside, `${policy}, ${frames} frames, step ${step}: text inside its box`).toBe(true);
 					await expectLocatorOnScreen(narration, `${policy}, ${frames} frames: narration`, { width, height });
-					const cutCounters = await lab.byTestId('counters').evaluate((panel) => {
-						const bottom = panel.getBoundingClientRect().top + panel.clientTop + panel.clientHeight;
-						return [...panel.children]
-							.filter((item) => item.getBoundingClientRect().top < bottom - 0.5 && item.getBoundingClientRect().bottom > bottom + 0.5)
-							.map((item) => item.textContent);
-					});
-					expect(cutCounters, `${policy}, ${frames} frames, step ${step}: counters cut by the panel's lower edge`).toEqual([]);
+					await expectCountersWhole(lab, `${policy}, ${frames} frames, step ${step}`);
 					await expectLectureText(lab, { width, height });
 					expect(await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight])).toEqual([width, height]);
 				}

@@ -94,10 +94,14 @@ export const CountersPanel = memo(function CountersPanel({ policy, snapshot, who
 			if (element.classList.contains('pl-step-counters-folded')) element.classList.remove('pl-step-counters-folded');
 			return;
 		}
-		/* The narration, the statistics and predict mode's panel above it change what is left; so does the window. */
+		/*
+		 * The narration and the statistics above it change what is left, so
+		 * does the window, and predict mode's panel coming or going changes
+		 * the panel's own size (once capped, a snap leaves that size as it
+		 * was, so observing it does not loop).
+		 */
 		const observer = new ResizeObserver(() => snapToWholeRows(element));
-		for (const sibling of element.parentElement?.children ?? [])
-			if (sibling !== element) observer.observe(sibling);
+		for (const sibling of element.parentElement?.children ?? []) observer.observe(sibling);
 		observer.observe(document.documentElement);
 		return () => observer.disconnect();
 	});
