@@ -60,7 +60,7 @@ interface Props {
  * of counters that fits in it whole; folded (no height, still read by a
  * screen reader) when not even the first row fits.  Two layouts, so only in
  * lecture mode, where the height is squeezed.  Run at every render (a new
- * step) and whenever a panel beside it or the window changes size.
+ * step) and whenever a panel beside it, itself or the window changes size.
  */
 function snapToWholeRows(panel: HTMLElement): void {
 	panel.style.maxHeight = '';
@@ -85,6 +85,10 @@ function snapToWholeRows(panel: HTMLElement): void {
 /* Memoized: it reads only the snapshot, which changes once a step. */
 export const CountersPanel = memo(function CountersPanel({ policy, snapshot, whole, wholeRows = false }: Props) {
 	const panel = useRef<HTMLElement>(null);
+	/* Each step (a render) may change the panel's rows. */
+	useLayoutEffect(() => {
+		if (wholeRows && panel.current) snapToWholeRows(panel.current);
+	});
 	useLayoutEffect(() => {
 		const element = panel.current;
 		if (!element) return;
@@ -104,7 +108,7 @@ export const CountersPanel = memo(function CountersPanel({ policy, snapshot, who
 		for (const sibling of element.parentElement?.children ?? []) observer.observe(sibling);
 		observer.observe(document.documentElement);
 		return () => observer.disconnect();
-	});
+	}, [wholeRows, policy]);
 	if (!policy.counters.length) return null;
 	const { shown, alwaysZero } = countersShown(policy, whole);
 	const kernel = linuxShaped(policy);
