@@ -16,7 +16,10 @@
  *      Chromium's own counters split the main thread's time per step into
  *      script, style recalculation and layout, and Chromium's trace gives the
  *      worker's time per step (seeking and sending snapshots), to show where
- *      the time goes.
+ *      the time goes.  On Linux the kernel's schedstat of the page's main
+ *      thread adds how long it ran and how long it waited on a run queue
+ *      for a core: on a shared machine that wait, not the page's work, is
+ *      most of a slow step's wall time.
  *   2. A 1M-reference trace file uploaded, simulated and charted: from the
  *      file input's change event to the cumulative-faults chart drawn for it.
  *   3. The longest main-thread task while doing 1 and 2 (PerformanceObserver
@@ -32,7 +35,7 @@
  * `node e2e/bench/browser-bench.mjs --main-thread` runs figures 2 to 4 only,
  * `--steps` figure 1 only; `--steps=linux:1024,clock:16` only those cases of it.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from '@playwright/test';
@@ -129,6 +132,58 @@ async function longTasksSince(page, since) {
 		: `longest ${longest.toFixed(0)} ms; ${tasks.length} of 50 ms or more, ${over100} over 100 ms`;
 }
 
+/*
+ * Linux only: each Chromium renderer's main thread (its thread id is its
+ * process id) and what the kernel's schedstat says of it: nanoseconds run
+ * on a core and waited on a run queue for one.  The renderers are found
+ * as descendants of this process (Chromium, its zygote, the renderers).
+ */
+function rendererMainThreads() {
+	const parent = new Map();
+	let pids;
+	try {
+		pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+	} catch {
+		return new Map();
+	}
+	const renderers = [];
+	for (const pid of pids) {
+		try {
+			const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+			parent.set(pid, stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+			if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer')) renderers.push(pid);
+		} catch {
+			/* a process that ended meanwhile */
+		}
+	}
+	const ours = (pid) => {
+		for (let up = pid; up && up !== '1' && up !== '0'; up = parent.get(up)) if (up === String(process.pid)) return true;
+		return false;
+	};
+	const threads = new Map();
+	for (const pid of renderers.filter(ours)) {
+		try {
+			const [run, wait] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').trim().split(' ').map(Number);
+			threads.set(pid, { run, wait });
+		} catch {
+			/* no schedstat: not Linux, or the kernel keeps none */
+		}
+	}
+	return threads;
+}
+
+/* The renderer main thread that ran most between two rendererMainThreads() readings: ms run and waited. */
+function mainThreadSchedule(before, after) {
+	let busiest = null;
+	for (const [pid, end] of after) {
+		const start = before.get(pid);
+		if (!start) continue;
+		const ran = (end.run - start.run) / 1e6;
+		if (!busiest || ran > busiest.ran) busiest = { ran, waited: (end.wait - start.wait) / 1e6 };
+	}
+	return busiest;
+}
+
 /* Chromium's own cumulative main-thread times, in seconds, by kind of work. */
 async function mainThreadTimes(cdp) {
 	const { metrics } = await cdp.send('Performance.getMetrics');
@@ -149,7 +204,9 @@ async function benchStepRender(lab, cdp, policy, frames) {
 	await lab.waitForStep(frames);
 	const since = await lab.page.evaluate(() => performance.now());
 	const before = await mainThreadTimes(cdp);
+	const scheduledBefore = rendererMainThreads();
 	const traced = await traceMainThread(lab.page, () => lab.page.evaluate(measureSteps, STEPS_MEASURED));
+	const schedule = mainThreadSchedule(scheduledBefore, rendererMainThreads());
 	const after = await mainThreadTimes(cdp);
 	const times = traced.result;
 	/* CPU spent inside each step's window: what the step costs whatever else the machine runs. */
@@ -161,6 +218,9 @@ async function benchStepRender(lab, cdp, policy, frames) {
 	console.log(`  main thread per step: ${perStep(before, after, times.length)}; ` +
 		`long tasks: ${await longTasksSince(lab.page, since)}; worker per step: ${(traced.workerBusy / times.length).toFixed(1)} ms wall, ` +
 		`${(traced.workerCpu / times.length).toFixed(1)} ms CPU`);
+	if (schedule)
+		console.log(`  the page's main thread over the ${times.length} steps (kernel schedstat): ran ${(schedule.ran / times.length).toFixed(1)} ms a step, ` +
+			`waited ${(schedule.waited / times.length).toFixed(1)} ms a step on a run queue for a core`);
 }
 
 /* The first path of a chart's SVG: it changes when the chart is drawn for new data. */

@@ -15,6 +15,9 @@
  *                      the same for any locator.
  *   expectLectureText(lab, {width, height})
  *                      no text outside the viewport, none under 24 px, none cut.
+ *   expectCountersWhole(lab, what)
+ *                      the counters panel shows whole rows: no counter cut by
+ *                      its lower edge (the rest scroll).
  */
 import { expect } from '@playwright/test';
 
@@ -66,4 +69,14 @@ export async function expectLectureText(lab, { width, height }) {
 	expect(texts.filter((t) => t.right > width + 1 || t.bottom > height + 1 || t.left < -1 || t.top < -1), 'text outside the viewport').toEqual([]);
 	expect(texts.filter((t) => t.size < 23.5), 'text under 24 px').toEqual([]);
 	expect(texts.filter((t) => t.clipped), 'text cut with an ellipsis').toEqual([]);
+}
+
+export async function expectCountersWhole(lab, what) {
+	const cut = await lab.byTestId('counters').evaluate((panel) => {
+		const bottom = panel.getBoundingClientRect().top + panel.clientTop + panel.clientHeight;
+		return [...panel.children]
+			.filter((item) => item.getBoundingClientRect().top < bottom - 0.5 && item.getBoundingClientRect().bottom > bottom + 0.5)
+			.map((item) => item.textContent);
+	});
+	expect(cut, `${what}: counters cut by the panel's lower edge`).toEqual([]);
 }

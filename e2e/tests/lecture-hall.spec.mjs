@@ -2,7 +2,7 @@
  * What a lecture hall adds to lecture mode's basics (lecture.spec.mjs): every
  * drawing fits a projector at the four sizes with 24 px text (Linux's lanes
  * with shadow entries and its counters, CLOCK-Pro's clock, RRIP, OPT, aging,
- * the clock face), the whole trace's total is never cut, the clock hand
+ * the clock face), the whole trace's total and the counters' rows are never cut, the clock hand
  * never covers a slot number, the kernel's counters move step by step,
  * CLOCK-Pro's three hands point at their entries, Linux at 8 and 64 frames
  * with its shadow entries keeps 24 px by giving its lists fewer rows (scroll
@@ -18,7 +18,7 @@
  */
 import { test, expect } from '../lib/fixtures.mjs';
 import { DIST_DIR } from '../lib/static-server.mjs';
-import { PROJECTORS, expectLectureText, expectLocatorOnScreen, expectOnScreen } from '../lib/screen.mjs';
+import { PROJECTORS, expectCountersWhole, expectLectureText, expectLocatorOnScreen, expectOnScreen } from '../lib/screen.mjs';
 
 const SILBERSCHATZ = '7,0,1,2,0,3,0,4,2,3,0,3,2,1,2,0,1,7,0,1';
 const BELADY = '1,2,3,4,1,2,5,1,2,3,4,5';
@@ -61,6 +61,7 @@ for (const [width, height] of PROJECTORS) {
 				if (name.endsWith('-predict')) ids.splice(ids.indexOf('stat-whole'), 1, 'predict-panel', 'counters');
 				await expectOnScreen(lab, ids, { width, height });
 				await expectLectureText(lab, { width, height });
+				if (ids.includes('counters')) await expectCountersWhole(lab, name);
 				/* A few frames fit whole: no window, no marks. */
 				await expect(lab.byTestId('grid-rows-above')).toHaveCount(0);
 				await expect(lab.byTestId('grid-rows-below')).toHaveCount(0);

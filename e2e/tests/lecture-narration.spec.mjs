@@ -6,12 +6,14 @@
  * web/test/narration-worst-steps.test.ts) is shown whole: its box is not
  * scrolled or cut (scrollHeight fits clientHeight), the box lies inside
  * the viewport, and its text is 24 px and nowhere outside the viewport.
+ * The kernel counters below it get the height left: whole rows of them
+ * (the rest scroll), never a row cut at the panel's edge.
  * Each policy writes e2e/screenshots/lecture-narration-<policy>-<w>x<h>.png
  * of its largest frame count.
  */
 import { readFileSync } from 'node:fs';
 import { test, expect } from '../lib/fixtures.mjs';
-import { PROJECTORS, expectLectureText, expectLocatorOnScreen } from '../lib/screen.mjs';
+import { PROJECTORS, expectCountersWhole, expectLectureText, expectLocatorOnScreen } from '../lib/screen.mjs';
 
 const WORST = JSON.parse(readFileSync(new URL('../narration-worst-steps.json', import.meta.url), 'utf8'));
 
@@ -42,6 +44,7 @@ for (const [width, height] of PROJECTORS) {
 					expect(fit.scroll, `${policy}, ${frames} frames, step ${step}: "${fit.text}" cut`).toBeLessThanOrEqual(fit.client + 1);
 					expect(fit.inside, `${policy}, ${frames} frames, step ${step}: text inside its box`).toBe(true);
 					await expectLocatorOnScreen(narration, `${policy}, ${frames} frames: narration`, { width, height });
+					await expectCountersWhole(lab, `${policy}, ${frames} frames, step ${step}`);
 					await expectLectureText(lab, { width, height });
 					expect(await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight])).toEqual([width, height]);
 				}

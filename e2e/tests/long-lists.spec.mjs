@@ -63,6 +63,18 @@ test('Linux with 2048 frames draws windows of its lanes', async ({ lab }) => {
 	expect(total).toBeLessThan(FRAMES / 4);
 });
 
+test('a Linux lane below the window follows the referenced page before it is scrolled to', async ({ lab, page }) => {
+	/* Mapped file pages: the hit on DEEP sets its accessed bit and leaves it a hundred pages down the inactive list. */
+	await lab.setScenario({ policy: 'linux', frames: FRAMES, refs: REFS, params: { anon_percent: 0, file_access: 'mapped' } });
+	await jump(lab, FRAMES + 1);
+	const lane = lab.byTestId('list-inactive_file');
+	/* The list's scroll box (the list itself moves up as the box scrolls). */
+	expect((await lane.locator('xpath=..').boundingBox()).y, 'the lane lies below the window').toBeGreaterThan(page.viewportSize().height);
+	await expect(lane.locator(`[data-testid="page"][data-page="${DEEP}"]`)).toHaveCount(1);
+	await lane.scrollIntoViewIfNeeded();
+	await expect(lane.locator(`[data-testid="page"][data-page="${DEEP}"]`)).toBeInViewport();
+});
+
 test('a short list is drawn whole, with no scroll box', async ({ lab }) => {
 	await lab.setScenario({ policy: 'lru', frames: 40, refs: Array.from({ length: 60 }, (_, i) => i).join(' ') });
 	await jump(lab, 60);

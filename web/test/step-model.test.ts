@@ -10,6 +10,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { inProcessClient } from './support';
 import { STEP_VIEW_LIMIT, loadRun, type Run } from '../src/model/run';
 import { narrate } from '../src/model/narration';
+import { fieldText } from '../src/components/step/PageChip';
 import { transitionsOf } from '../src/model/transitions';
 import type { Scenario } from '../src/model/scenario';
 import { comparePages, type PageNumber, type SnapshotList } from '../src/wasm/protocol';
@@ -99,6 +100,14 @@ describe('the narration', () => {
 		);
 		expect(tell(r, 3)).toBe('page 2: hit; RRPV of page 2 2 → 0 (hit: near re-reference)');
 		expect(r.fieldMax).toEqual([3]);
+	});
+
+	it("draws an aging counter in bits, as many as the policy's bits parameter, whatever values the trace reached", async () => {
+		const r = await run('aging', 3, '7 0 1 2 0 3 0 4 2 3', { bits: 8 });
+		const counter = r.policy.fields.indexOf('counter');
+		expect(r.fieldMax[counter]).toBe(255);
+		expect(fieldText('counter', 192, r.fieldMax[counter])).toBe('11000000');
+		expect(fieldText('counter', 0, r.fieldMax[counter])).toBe('00000000');
 	});
 
 	it('tells where in its list a page went: the tail of a FIFO queue, the head of an LRU list', async () => {

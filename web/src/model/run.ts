@@ -29,11 +29,13 @@ export interface Run {
 
 /**
  * The largest value of each field: the highest any event set, raised to
- * 2^bits - 1 when the policy has a "<field>_bits" width parameter.
+ * 2^bits - 1 when the policy has a "<field>_bits" width parameter (aging's
+ * counter: its width is the plain "bits"), so a counter is drawn as wide
+ * as it is from the first step, in bits (PageChip's fieldText).
  */
 export function fieldMaxima(timeline: Timeline, policy: PolicyInfo, params: Record<string, number>): number[] {
 	return policy.fields.map((name, f) => {
-		const bits = params[`${name}_bits`];
+		const bits = params[`${name}_bits`] ?? (name === 'counter' ? params.bits : undefined);
 		return Math.max(timeline.highestSet(f), bits ? 2 ** bits - 1 : 0, 1);
 	});
 }

@@ -5,6 +5,9 @@
  * too) and the compare strips fit their cells to it.
  *
  * Returns { width: 0, height: 0, em: 16 } until the element is laid out.
+ * With `{ height: false }` the height is not followed (always 0): a view
+ * whose height changes at every step (the step view, as its narration
+ * grows and shrinks) is then not rendered a second time for it.
  */
 import { useLayoutEffect, useState, type RefObject } from 'react';
 
@@ -15,20 +18,20 @@ export interface ElementWidth {
 	em: number;
 }
 
-export function useElementWidth(ref: RefObject<HTMLElement | null>): ElementWidth {
+export function useElementWidth(ref: RefObject<HTMLElement | null>, { height = true }: { height?: boolean } = {}): ElementWidth {
 	const [size, setSize] = useState<ElementWidth>({ width: 0, height: 0, em: 16 });
 	useLayoutEffect(() => {
 		const element = ref.current;
 		if (!element)
 			return;
 		const measure = () => {
-			const next = { width: element.clientWidth, height: element.clientHeight, em: parseFloat(getComputedStyle(element).fontSize) || 16 };
+			const next = { width: element.clientWidth, height: height ? element.clientHeight : 0, em: parseFloat(getComputedStyle(element).fontSize) || 16 };
 			setSize((current) => (current.width === next.width && current.height === next.height && current.em === next.em ? current : next));
 		};
 		measure();
 		const observer = new ResizeObserver(measure);
 		observer.observe(element);
 		return () => observer.disconnect();
-	}, [ref]);
+	}, [ref, height]);
 	return size;
 }

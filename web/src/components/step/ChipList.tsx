@@ -21,6 +21,13 @@
  * step referenced, or the hand's) moves out of view, it scrolls there.
  * Each chip keeps its place in the whole list for a screen reader
  * (aria-posinset / aria-setsize), and a note says which part is shown.
+ *
+ * `onMeasured(known)` tells the owner whether the chips' size is known (a
+ * list drawn whole: yes; a scroll box: once its first chips were measured).
+ * Until then the list must be laid out even off screen (Linux's lanes are
+ * `content-visibility: auto` only once their list was measured): a list
+ * never laid out is never measured, and one not measured cannot work out
+ * where the followed page is.
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 
@@ -48,6 +55,10 @@ interface Props {
 	whole?: number;
 	/** Lecture mode: at most this many rows; a list of more pages is a scroll box (replaces `whole`). */
 	rows?: number;
+	/** Whether the chips' size is known, each time that changes (see the header). */
+	onMeasured?: (known: boolean) => void;
+	/** The list is not rendered (an off-screen lane): only the followed row is drawn, and the box takes its scroll position when it shows. */
+	offScreen?: boolean;
 }
 
 interface Metrics {
@@ -56,9 +67,13 @@ interface Metrics {
 	perRow: number;
 }
 
-export function ChipList({ testId, count, chip, follow, digits, children, whole = ALL_CHIPS_LIMIT, rows }: Props) {
+export function ChipList({ testId, count, chip, follow, digits, children, whole = ALL_CHIPS_LIMIT, rows, onMeasured, offScreen }: Props) {
 	/* A list of no more pages than rows fits them: a row holds at least one chip. */
-	if (count <= (rows ?? whole))
+	const drawnWhole = count <= (rows ?? whole);
+	useEffect(() => {
+		if (drawnWhole) onMeasured?.(true);
+	}, [drawnWhole, onMeasured]);
+	if (drawnWhole)
 		return (
 			<ol className="pl-step-chips" data-testid={testId}>
 				{Array.from({ length: count }, (_, i) => chip(i, {}))}
@@ -66,7 +81,7 @@ export function ChipList({ testId, count, chip, follow, digits, children, whole 
 			</ol>
 		);
 	return (
-		<WindowedChips testId={testId} count={count} chip={chip} follow={follow} digits={digits} rows={rows ?? VISIBLE_ROWS}>
+		<WindowedChips testId={testId} count={count} chip={chip} follow={follow} digits={digits} rows={rows ?? VISIBLE_ROWS} onMeasured={onMeasured} offScreen={offScreen}>
 			{children}
 		</WindowedChips>
 	);
@@ -97,10 +112,12 @@ function measure(list: HTMLOListElement, resized: Element[], before: Metrics | n
 	return { chipWidth, rowHeight, perRow };
 }
 
-function WindowedChips({ testId, count, chip, follow, digits, children, rows: visibleRows }: Omit<Props, 'rows' | 'whole'> & { rows: number }) {
+function WindowedChips({ testId, count, chip, follow, digits, children, rows: visibleRows, onMeasured, offScreen = false }: Omit<Props, 'rows' | 'whole'> & { rows: number }) {
 	const box = useRef<HTMLDivElement>(null);
 	const list = useRef<HTMLOListElement>(null);
 	const [metrics, setMetrics] = useState<Metrics | null>(null);
+	const measured = metrics !== null;
+	useEffect(() => onMeasured?.(measured), [measured, onMeasured]);
 	const [scrollTop, setScrollTop] = useState(0);
 	/*
 	 * The box and each drawn chip are observed, so a resized box or a wider
@@ -155,16 +172,29 @@ function WindowedChips({ testId, count, chip, follow, digits, children, rows: vi
 		if (top < scrollTop || top + metrics.rowHeight > scrollTop + view)
 			setScrollTop(Math.min(Math.max(0, rows * metrics.rowHeight - view), Math.max(0, top - (view - metrics.rowHeight) / 2)));
 	}
-	/* The box's own position, as last set here or scrolled by the reader: written only when the render moved it. */
+	/*
+	 * The box's own position, as last set here or scrolled by the reader:
+	 * written only when the render moved it, and not while the list is off
+	 * screen (setting it lays the skipped lane out, a millisecond or more a
+	 * step): the drawn rows follow meanwhile, the box scrolls to them when
+	 * it shows.
+	 */
 	const boxScrollTop = useRef(0);
 	useLayoutEffect(() => {
-		if (!box.current || scrollTop === boxScrollTop.current) return;
+		if (!box.current || offScreen || scrollTop === boxScrollTop.current) return;
 		box.current.scrollTop = scrollTop;
 		boxScrollTop.current = scrollTop;
-	}, [scrollTop]);
+	}, [scrollTop, offScreen]);
 
-	const firstRow = metrics ? Math.max(0, Math.floor(scrollTop / metrics.rowHeight) - 1) : 0;
-	const lastRow = metrics ? Math.min(rows - 1, firstRow + visibleRows + 2) : 0;
+	/*
+	 * The rows in view and one either side; off screen only the followed
+	 * row (a step then changes a dozen chips, not a hundred; the browser
+	 * shows the lane again before it reaches the window, and it is drawn
+	 * whole then).
+	 */
+	const followedRow = metrics && follow !== null && follow >= 0 ? Math.min(rows - 1, Math.floor(follow / metrics.perRow)) : null;
+	const firstRow = !metrics ? 0 : offScreen && followedRow !== null ? followedRow : Math.max(0, Math.floor(scrollTop / metrics.rowHeight) - 1);
+	const lastRow = !metrics ? 0 : offScreen && followedRow !== null ? followedRow : Math.min(rows - 1, firstRow + visibleRows + 2);
 	const first = metrics ? firstRow * metrics.perRow : 0;
 	const end = metrics ? Math.min(count, (lastRow + 1) * metrics.perRow) : Math.min(count, FIRST_DRAW);
 	const drawn = [];
@@ -184,6 +214,12 @@ function WindowedChips({ testId, count, chip, follow, digits, children, rows: vi
 				aria-label={`${count} pages; scroll for more`}
 				style={{ maxHeight: metrics ? `calc(${visibleRows * metrics.rowHeight}px + 0.35rem)` : `${visibleRows * ROW_ESTIMATE_EM}em` }}
 				onScroll={(event) => {
+					/*
+					 * The echo of a position set here is not news; taken as the
+					 * reader's scroll, its state update (a lower priority than the
+					 * click's) could land after the next step's follow and undo it.
+					 */
+					if (Math.abs(event.currentTarget.scrollTop - boxScrollTop.current) < 1) return;
 					boxScrollTop.current = event.currentTarget.scrollTop;
 					setScrollTop(boxScrollTop.current);
 				}}

@@ -72,7 +72,12 @@ export function ClockFace({ policy, snapshot, frames, transitions, handTurns }: 
 				</g>
 			</svg>
 			<div className="pl-step-clock-legend">
-				<span className="pl-step-bit pl-step-on">1</span> reference bit set &nbsp; <span className="pl-step-bit">0</span> clear
+				<span className="pl-step-legend-item">
+					<span className="pl-step-bit pl-step-on">1</span> reference bit set
+				</span>
+				<span className="pl-step-legend-item">
+					<span className="pl-step-bit">0</span> clear
+				</span>
 				<EvictedGhosts list={list} transitions={transitions} />
 			</div>
 		</div>

@@ -108,8 +108,13 @@ export function ClockProFace({ policy, snapshot, transitions }: DrawingProps) {
 				<span className="pl-step-key pl-step-hot">hot</span>
 				<span className="pl-step-key pl-step-cold">cold</span>
 				<span className="pl-step-key pl-step-nonresident">not resident</span>
-				<span className="pl-step-bit pl-step-on">R</span> referenced
-				<span className="pl-step-bit">T</span> in its test period
+				{/* A key stays on the line of its words when the legend wraps (a 4:3 projector). */}
+				<span className="pl-step-legend-item">
+					<span className="pl-step-bit pl-step-on">R</span> referenced
+				</span>
+				<span className="pl-step-legend-item">
+					<span className="pl-step-bit">T</span> in its test period
+				</span>
 			</div>
 		</div>
 	);

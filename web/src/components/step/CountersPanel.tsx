@@ -10,8 +10,13 @@
  *
  * Reads only the snapshot (counters, countersBefore: kept per step by the
  * core's recorded run) and the whole run's final counters.
+ *
+ * On a projector (`wholeRows`) the panel gets what height the narration
+ * leaves it, which is seldom a whole number of rows: it is cut down to the
+ * rows that fit whole (the rest scroll), or folded to nothing when not one
+ * fits, never a row cut in half (snapToWholeRows).
  */
-import { memo } from 'react';
+import { memo, useLayoutEffect, useRef } from 'react';
 import type { PolicyInfo, Snapshot } from '../../wasm/protocol';
 import { linuxShaped } from './PageChip';
 
@@ -46,15 +51,70 @@ interface Props {
 	snapshot: Snapshot;
 	/** The whole run's counters (SimulateResult.counters). */
 	whole: Record<string, number>;
+	/** Lecture mode: show only whole rows of counters in the height the layout leaves. */
+	wholeRows?: boolean;
+}
+
+/*
+ * Lets the layout give the panel its height, then caps it at the last row
+ * of counters that fits in it whole; folded (no height, still read by a
+ * screen reader) when not even the first row fits.  Two layouts, so only in
+ * lecture mode, where the height is squeezed.  Run at every render (a new
+ * step) and whenever a panel beside it, itself or the window changes size.
+ */
+function snapToWholeRows(panel: HTMLElement): void {
+	panel.style.maxHeight = '';
+	panel.classList.remove('pl-step-counters-folded');
+	if (panel.scrollHeight <= panel.clientHeight + 1) return;
+	const style = getComputedStyle(panel);
+	const top = panel.getBoundingClientRect().top + panel.clientTop;
+	/* A scroll box shows its content in its padding too: the view ends at the last whole row, not at the padding. */
+	let view = 0;
+	for (const item of panel.children) {
+		const bottom = item.getBoundingClientRect().bottom - top;
+		if (bottom <= panel.clientHeight + 0.5) view = Math.max(view, bottom);
+	}
+	if (view === 0) {
+		panel.classList.add('pl-step-counters-folded');
+		return;
+	}
+	const outside = style.boxSizing === 'border-box' ? 2 * panel.clientTop : -(parseFloat(style.paddingTop) + parseFloat(style.paddingBottom));
+	panel.style.maxHeight = `${view + outside}px`;
 }
 
 /* Memoized: it reads only the snapshot, which changes once a step. */
-export const CountersPanel = memo(function CountersPanel({ policy, snapshot, whole }: Props) {
+export const CountersPanel = memo(function CountersPanel({ policy, snapshot, whole, wholeRows = false }: Props) {
+	const panel = useRef<HTMLElement>(null);
+	/* Each step (a render) may change the panel's rows. */
+	useLayoutEffect(() => {
+		if (wholeRows && panel.current) snapToWholeRows(panel.current);
+	});
+	useLayoutEffect(() => {
+		const element = panel.current;
+		if (!element) return;
+		if (!wholeRows) {
+			/* Undo a cap from lecture mode; touch nothing otherwise (a style write at every step would restyle the panel). */
+			if (element.style.maxHeight) element.style.maxHeight = '';
+			if (element.classList.contains('pl-step-counters-folded')) element.classList.remove('pl-step-counters-folded');
+			return;
+		}
+		/*
+		 * The narration and the statistics above it change what is left, so
+		 * does the window, and predict mode's panel coming or going changes
+		 * the panel's own size (once capped, a snap leaves that size as it
+		 * was, so observing it does not loop).
+		 */
+		const observer = new ResizeObserver(() => snapToWholeRows(element));
+		for (const sibling of element.parentElement?.children ?? []) observer.observe(sibling);
+		observer.observe(document.documentElement);
+		return () => observer.disconnect();
+	}, [wholeRows, policy]);
 	if (!policy.counters.length) return null;
 	const { shown, alwaysZero } = countersShown(policy, whole);
 	const kernel = linuxShaped(policy);
 	return (
 		<section
+			ref={panel}
 			className="pl-step-counters"
 			data-testid="counters"
 			data-step={String(snapshot.step)}

@@ -203,7 +203,7 @@ function touchedFrame(timeline: Timeline, step: number): number | null {
  */
 function useRowRoom(fit: boolean) {
 	const wrap = useRef<HTMLDivElement>(null);
-	const box = useElementWidth(wrap);
+	const box = useElementWidth(wrap, { height: fit });
 	const [pitch, setPitch] = useState(0);
 	useLayoutEffect(() => {
 		const cell = wrap.current?.querySelector<HTMLElement>('.pl-step-cell');

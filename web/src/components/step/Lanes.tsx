@@ -7,6 +7,7 @@
  * the RRIP hybrid, their RRPV meter.  Lists that are not part of an
  * active/inactive pair are drawn by the generic ListRow below the lanes.
  */
+import { useEffect, useRef, useState } from 'react';
 import type { DrawingProps } from './ListsView';
 import { EvictedGhosts, ListRow, followedIndex, marksFor } from './ListsView';
 import { PageChip } from './PageChip';
@@ -28,8 +29,20 @@ function Lane(props: DrawingProps & { list: number; kind: 'active' | 'inactive' 
 	const { policy, snapshot, fieldMax, transitions, referenced, rows, list, kind } = props;
 	const name = policy.lists[list].name;
 	const entries = snapshot.lists[list];
+	/* Skipped off screen (content-visibility) only once its list knows its chips' size: ChipList. */
+	const [measured, setMeasured] = useState(false);
+	/* Whether the browser skips it now (off screen), as its contentvisibilityautostatechange events tell. */
+	const lane = useRef<HTMLDivElement>(null);
+	const [skipped, setSkipped] = useState(false);
+	useEffect(() => {
+		const element = lane.current;
+		if (!element) return;
+		const onChange = (event: Event) => setSkipped((event as Event & { skipped: boolean }).skipped);
+		element.addEventListener('contentvisibilityautostatechange', onChange);
+		return () => element.removeEventListener('contentvisibilityautostatechange', onChange);
+	}, []);
 	return (
-		<div className={`pl-step-lane pl-step-${kind}`}>
+		<div ref={lane} className={`pl-step-lane pl-step-${kind}${measured ? ' pl-step-lane-lazy' : ''}`}>
 			<header>
 				<span className="pl-step-list-name">{name}</span>
 				<span className="pl-step-count">{snapshot.lists[list].length}</span>
@@ -53,6 +66,8 @@ function Lane(props: DrawingProps & { list: number; kind: 'active' | 'inactive' 
 				rows={rows}
 				digits={entries.widestDigits()}
 				follow={followedIndex(entries, referenced)}
+				onMeasured={setMeasured}
+				offScreen={measured && skipped}
 				chip={(i, position) => (
 					<PageChip
 						key={entries.page(i)}

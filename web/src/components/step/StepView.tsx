@@ -134,6 +134,11 @@ function useShownStep(run: Run, step: number): Shown | null {
 
 	const cached = snapshots.get(step);
 	if (cached && (shown?.run !== run || shown.step !== step)) setShown(shownAt(shown, run, step, cached));
+	/* What the committed render shows, for the effect: a step adopted from the cache needs no second render. */
+	const committed = useRef(shown);
+	useEffect(() => {
+		committed.current = shown;
+	});
 
 	useEffect(() => {
 		const request = ++latest.current;
@@ -164,7 +169,9 @@ function useShownStep(run: Run, step: number): Shown | null {
 		fetch(step)
 			.then((snapshot) => {
 				if (request !== latest.current) return;
-				setShown((before) => (before?.run === run && before.step === step ? before : shownAt(before, run, step, snapshot)));
+				const now = committed.current;
+				if (now?.run !== run || now.step !== step)
+					setShown((before) => (before?.run === run && before.step === step ? before : shownAt(before, run, step, snapshot)));
 				return prefetch();
 			})
 			.catch(() => {
@@ -222,7 +229,7 @@ export function StepView({ run, step: requested, onStep, lecture, hideAnswers, p
 	const [playing, setPlaying] = useState(false);
 	const predictions = usePredictions(run, step);
 	const view = useRef<HTMLDivElement>(null);
-	const viewSize = useElementWidth(view);
+	const viewSize = useElementWidth(view, { height: false });
 	const [speed, setSpeed] = useState(1);
 	const shown = useShownStep(run, step);
 	const { timeline } = run;
@@ -366,7 +373,7 @@ export function StepView({ run, step: requested, onStep, lecture, hideAnswers, p
 					</span>
 				</div>}
 			</div>
-			{shown && <CountersPanel policy={run.policy} snapshot={shown.snapshot} whole={run.result.counters} />}
+			{shown && <CountersPanel policy={run.policy} snapshot={shown.snapshot} whole={run.result.counters} wholeRows={lecture} />}
 			{full.references > total && (
 				<p className="pl-note pl-banner" data-testid="step-recorded-note">
 					The step view shows the first {total.toLocaleString('en')} of {full.references.toLocaleString('en')} references; the statistics
