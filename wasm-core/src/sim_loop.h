@@ -347,20 +347,6 @@ SIM_STEP void loop_recorded(struct pl_sim *sim, const struct pl_policy_ops *ops,
  */
 #define LOOP_PREFETCH_AHEAD 8
 
-/*
- * Asks for the line at p.  WebAssembly has no prefetch (emscripten drops
- * __builtin_prefetch), so there the byte is read for real: the read's value
- * is not waited for, and the line is on its way as a prefetch's would be.
- */
-static inline void loop_request(const uint8_t *p)
-{
-#ifdef __wasm__
-	(void)*(const volatile uint8_t *)p;
-#else
-	__builtin_prefetch(p);
-#endif
-}
-
 /* How far the loop looks ahead for this table. */
 #define LOOP_LOOKAHEAD(ops) ((ops)->prefetch ? PL_PREFETCH_FAR : LOOP_PREFETCH_AHEAD)
 
@@ -375,7 +361,7 @@ SIM_STEP void loop_prefetch(const struct pl_policy_ops *ops, const struct loop_l
 		      &out);
 #pragma GCC unroll 16	/* PL_PREFETCH_MAX: with a constant count, no loop and no array */
 	for (unsigned i = 0; i < out.n; i++)
-		__builtin_prefetch(out.addr[i], 1);
+		pl_request_line(out.addr[i], 1);
 }
 
 /*
@@ -390,7 +376,7 @@ SIM_STEP uint32_t loop_span(struct pl_sim *sim, const struct pl_policy_ops *ops,
 		struct pl_ref ref = loop_read_ref(l, step, columns, writes);
 
 		if (prefetch) {
-			loop_request(&l->page_state[l->page[step + LOOP_PREFETCH_AHEAD]]);
+			pl_request_line(&l->page_state[l->page[step + LOOP_PREFETCH_AHEAD]], 0);
 			if (ops->prefetch)
 				loop_prefetch(ops, l, step);
 		}
