@@ -58,7 +58,8 @@
  *   worse).  It costs instructions on every step, so it names few
  *   addresses, and as many on every call (a missing neighbour replaced by
  *   a page already near): the driver's requests then compile to straight
- *   code.  Without a prefetch() the driver's loop has no trace of the call.
+ *   code.  Without a prefetch() the driver's loop has no trace of the call,
+ *   nor in WebAssembly, which has no prefetch (pl_request_line()).
  */
 #ifndef PAGELAB_POLICY_H
 #define PAGELAB_POLICY_H
