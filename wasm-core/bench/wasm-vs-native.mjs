@@ -74,8 +74,9 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 loads.push(load());
 
-console.log('WebAssembly (-O3 -msimd128, Node ' + process.versions.node + ') over native (gcc -O2), same');
-console.log(`traces and policy table, CPU time, best of ${ROUNDS} alternate runs of each; load average`);
+console.log('WebAssembly (-O3 -msimd128, the policy units at inline threshold 2000, Node ' + process.versions.node + ')');
+console.log(`over native (gcc -O2), same traces and policy table, CPU time, best of ${ROUNDS} alternate runs`);
+console.log('of each; load average');
 console.log(`${loads.join(' / ')} (before each run, native first, and at the end).`);
 console.log('"x min": each build\'s rate over its own minimal LRU.');
 console.log(

@@ -58,7 +58,8 @@
  *   worse).  It costs instructions on every step, so it names few
  *   addresses, and as many on every call (a missing neighbour replaced by
  *   a page already near): the driver's requests then compile to straight
- *   code.  Without a prefetch() the driver's loop has no trace of the call.
+ *   code.  Without a prefetch() the driver's loop has no trace of the call,
+ *   nor in WebAssembly, which has no prefetch (pl_request_line()).
  */
 #ifndef PAGELAB_POLICY_H
 #define PAGELAB_POLICY_H
@@ -352,14 +353,38 @@ static inline void pl_prefetch_record(struct pl_prefetch *out, const void *p, si
 }
 
 /*
- * Asks the CPU to bring in the page's residency byte: a policy that knows
- * its next victims (a hand's next slots) calls it ahead, so that evicting
- * one, whose residency the driver reads, does not wait for memory.  A hint
+ * Requests the line holding the byte at p, to be read (write 0) or written
+ * (write 1) soon: the one way the core asks for memory ahead.  Natively a
+ * prefetch.  WebAssembly has no prefetch (emscripten drops
+ * __builtin_prefetch), so there the byte is read for real: nothing waits
+ * for its value, and the line is on its way as a prefetch's would be.
+ * Like a prefetch it may name any address (a hint read from a record not
+ * yet initialised, say): a read outside the module's memory would trap, so
+ * such an address reads byte 0 instead (memory.size counts 64 KiB pages).
+ */
+#ifdef __wasm__
+static inline void pl_request_line_wasm(const void *p)
+{
+	uintptr_t at = (uintptr_t)p;
+
+	if ((at >> 16) >= __builtin_wasm_memory_size(0))
+		at = 0;
+	(void)*(const volatile uint8_t *)at;
+}
+#define pl_request_line(p, write) pl_request_line_wasm(p)
+#else
+#define pl_request_line(p, write) __builtin_prefetch((p), (write))
+#endif
+
+/*
+ * Asks for the page's residency byte: a policy that knows its next
+ * victims (a hand's next slots) calls it ahead, so that evicting one,
+ * whose residency the driver reads, does not wait for memory.  A hint
  * only: it changes nothing.
  */
 static inline void pl_prefetch_state(const struct pl_ctx *ctx, uint32_t page)
 {
-	__builtin_prefetch(&ctx->page_state[page]);
+	pl_request_line(&ctx->page_state[page], 0);
 }
 
 /* Snapshot building: entries must be pushed grouped by list, lists ascending. */
