@@ -353,6 +353,17 @@ static inline void pl_prefetch_record(struct pl_prefetch *out, const void *p, si
 }
 
 /*
+ * p, or `instead` if p is PL_NONE: a page to name without a branch.  A
+ * prefetch() that names a list's tail or a page's neighbour puts the near
+ * page (already near) where there is none, so that every call names as
+ * many addresses and the driver's requests need no loop.
+ */
+static inline uint32_t pl_page_or(uint32_t p, uint32_t instead)
+{
+	return p != PL_NONE ? p : instead;
+}
+
+/*
  * Requests the line holding the byte at p, to be read (write 0) or written
  * (write 1) soon: the one way the core asks for memory ahead.  Natively a
  * prefetch.  WebAssembly has no prefetch (emscripten drops

@@ -233,12 +233,6 @@ static void arc_hit(void *state, const struct pl_ref *ref)
 	pl_emit_move(a->ctx, x, from, T2, 0);
 }
 
-/* p, or `instead` if p is PL_NONE: a page to name without a branch. */
-static inline uint32_t or_page(uint32_t p, uint32_t instead)
-{
-	return p != PL_NONE ? p : instead;
-}
-
 /*
  * References ahead (policy.h, "Prefetching"): the far page's record; the
  * near page's neighbours, which it leaves as it moves to t2's head.  And
@@ -256,14 +250,14 @@ static void arc_prefetch(const void *state, uint32_t far, uint32_t near,
 	struct pl_link n = a->page[near].link;
 
 	pl_prefetch_record(out, &a->page[far], sizeof(*a->page));
-	pl_prefetch(out, &a->page[or_page(n.prev, near)]);
-	pl_prefetch(out, &a->page[or_page(n.next, near)]);
+	pl_prefetch(out, &a->page[pl_page_or(n.prev, near)]);
+	pl_prefetch(out, &a->page[pl_page_or(n.next, near)]);
 #pragma GCC unroll 4	/* a constant count of names: see policy.h */
 	for (unsigned l = T1; l <= B2; l++) {
-		uint32_t tail = or_page(a->list[l].tail, near);
+		uint32_t tail = pl_page_or(a->list[l].tail, near);
 
 		pl_prefetch(out, &a->page[tail]);
-		pl_prefetch(out, &a->page[or_page(a->page[tail].link.prev, near)]);
+		pl_prefetch(out, &a->page[pl_page_or(a->page[tail].link.prev, near)]);
 		if (l <= T2)
 			pl_prefetch(out, &a->ctx->page_state[tail]);
 	}

@@ -240,12 +240,6 @@ static void car_hit(void *state, const struct pl_ref *ref)
 	set_ref(a, ref->page, 1);
 }
 
-/* p, or `instead` if p is PL_NONE: a page to name without a branch. */
-static inline uint32_t or_page(uint32_t p, uint32_t instead)
-{
-	return p != PL_NONE ? p : instead;
-}
-
 /*
  * References ahead (policy.h, "Prefetching"): the far page's record; the
  * near page's neighbours, which it leaves if it is a ghost that faults.
@@ -262,21 +256,21 @@ static void car_prefetch(const void *state, uint32_t far, uint32_t near,
 {
 	const struct car *a = state;
 	struct pl_link n = a->page[near].link;
-	uint32_t t1 = or_page(a->list[T1].head, near), t2 = or_page(a->list[T2].head, near);
-	uint32_t b1 = or_page(a->list[B1].tail, near), b2 = or_page(a->list[B2].tail, near);
+	uint32_t t1 = pl_page_or(a->list[T1].head, near), t2 = pl_page_or(a->list[T2].head, near);
+	uint32_t b1 = pl_page_or(a->list[B1].tail, near), b2 = pl_page_or(a->list[B2].tail, near);
 
 	pl_prefetch_record(out, &a->page[far], sizeof(*a->page));
-	pl_prefetch(out, &a->page[or_page(n.prev, near)]);
-	pl_prefetch(out, &a->page[or_page(n.next, near)]);
+	pl_prefetch(out, &a->page[pl_page_or(n.prev, near)]);
+	pl_prefetch(out, &a->page[pl_page_or(n.next, near)]);
 	pl_prefetch(out, &a->page[t1]);
 	pl_prefetch(out, &a->ctx->page_state[t1]);
-	pl_prefetch(out, &a->page[or_page(a->page[t1].link.next, near)]);
+	pl_prefetch(out, &a->page[pl_page_or(a->page[t1].link.next, near)]);
 	pl_prefetch(out, &a->page[t2]);
 	pl_prefetch(out, &a->ctx->page_state[t2]);
 	pl_prefetch(out, &a->page[b1]);
-	pl_prefetch(out, &a->page[or_page(a->page[b1].link.prev, near)]);
+	pl_prefetch(out, &a->page[pl_page_or(a->page[b1].link.prev, near)]);
 	pl_prefetch(out, &a->page[b2]);
-	pl_prefetch(out, &a->page[or_page(a->page[b2].link.prev, near)]);
+	pl_prefetch(out, &a->page[pl_page_or(a->page[b2].link.prev, near)]);
 }
 
 static void car_snapshot(const void *state, struct pl_snapshot *out)

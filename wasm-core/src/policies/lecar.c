@@ -257,12 +257,6 @@ static void lecar_hit(void *state, const struct pl_ref *ref)
 	l->now++;
 }
 
-/* p, or `instead` if p is PL_NONE: a page to name without a branch. */
-static inline uint32_t or_page(uint32_t p, uint32_t instead)
-{
-	return p != PL_NONE ? p : instead;
-}
-
 /*
  * References ahead (policy.h, "Prefetching"): the far page's record and
  * list byte; for the near page, its neighbours in the cache and in its
@@ -282,13 +276,13 @@ static void lecar_prefetch(const void *state, uint32_t far, uint32_t near,
 
 	pl_prefetch_record(out, &l->page[far], sizeof(*l->page));
 	pl_prefetch(out, &l->where[far]);
-	pl_prefetch(out, &l->page[or_page(pg.link.prev, near)].link);
-	pl_prefetch(out, &l->page[or_page(pg.link.next, near)].link);
-	pl_prefetch(out, &l->page[or_page(pg.in_bucket.prev, near)].in_bucket);
-	pl_prefetch(out, &l->page[or_page(pg.in_bucket.next, near)].in_bucket);
+	pl_prefetch(out, &l->page[pl_page_or(pg.link.prev, near)].link);
+	pl_prefetch(out, &l->page[pl_page_or(pg.link.next, near)].link);
+	pl_prefetch(out, &l->page[pl_page_or(pg.in_bucket.prev, near)].in_bucket);
+	pl_prefetch(out, &l->page[pl_page_or(pg.in_bucket.next, near)].in_bucket);
 	pl_prefetch(out, &l->bucket[bucket]);
-	pl_prefetch(out, &l->page[or_page(l->list[CACHE].tail, near)]);
-	pl_prefetch(out, &l->page[or_page(l->bucket[first].pages.head, near)]);
+	pl_prefetch(out, &l->page[pl_page_or(l->list[CACHE].tail, near)]);
+	pl_prefetch(out, &l->page[pl_page_or(l->bucket[first].pages.head, near)]);
 }
 
 static uint32_t lfu_candidate(const struct lecar *l)

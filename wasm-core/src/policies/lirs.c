@@ -315,12 +315,6 @@ static void lirs_hit(void *state, const struct pl_ref *ref)
 		prune(l);
 }
 
-/* p, or `instead` if p is PL_NONE: a page to name without a branch. */
-static inline uint32_t or_page(uint32_t p, uint32_t instead)
-{
-	return p != PL_NONE ? p : instead;
-}
-
 /*
  * References ahead (policy.h, "Prefetching"): the far page's record; the
  * near page's neighbours in S, which a hit on it touches as it moves to
@@ -335,15 +329,15 @@ static void lirs_prefetch(const void *state, uint32_t far, uint32_t near,
 {
 	const struct lirs *l = state;
 	struct pl_link s = l->page[near].s;
-	uint32_t oldest = or_page(l->list[NONRESIDENT].tail, near);
+	uint32_t oldest = pl_page_or(l->list[NONRESIDENT].tail, near);
 	struct pl_link old = l->page[oldest].s;
 
 	pl_prefetch_record(out, &l->page[far], sizeof(*l->page));
-	pl_prefetch(out, &l->page[or_page(s.prev, near)].s);
-	pl_prefetch(out, &l->page[or_page(s.next, near)].s);
+	pl_prefetch(out, &l->page[pl_page_or(s.prev, near)].s);
+	pl_prefetch(out, &l->page[pl_page_or(s.next, near)].s);
 	pl_prefetch_record(out, &l->page[oldest], sizeof(*l->page));
-	pl_prefetch(out, &l->page[or_page(old.prev, near)].s);
-	pl_prefetch(out, &l->page[or_page(old.next, near)].s);
+	pl_prefetch(out, &l->page[pl_page_or(old.prev, near)].s);
+	pl_prefetch(out, &l->page[pl_page_or(old.next, near)].s);
 }
 
 static uint32_t lirs_victim(const void *state)

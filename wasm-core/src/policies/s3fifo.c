@@ -291,12 +291,6 @@ static void s3fifo_evict(void *state, uint32_t victim)
 	evict_main(s);
 }
 
-/* p, or `instead` if p is PL_NONE: a page to name without a branch. */
-static inline uint32_t or_page(uint32_t p, uint32_t instead)
-{
-	return p != PL_NONE ? p : instead;
-}
-
 /*
  * References ahead (policy.h, "Prefetching"): the far page's record; the
  * near page's neighbours, which it leaves if it faults as a ghost.  And
@@ -314,14 +308,14 @@ static void s3fifo_prefetch(const void *state, uint32_t far, uint32_t near,
 	struct pl_link n = s->page[near].link;
 
 	pl_prefetch_record(out, &s->page[far], sizeof(*s->page));
-	pl_prefetch(out, &s->page[or_page(n.prev, near)]);
-	pl_prefetch(out, &s->page[or_page(n.next, near)]);
+	pl_prefetch(out, &s->page[pl_page_or(n.prev, near)]);
+	pl_prefetch(out, &s->page[pl_page_or(n.next, near)]);
 #pragma GCC unroll 3	/* a constant count of names: see policy.h */
 	for (unsigned l = SMALL; l <= GHOST; l++) {
-		uint32_t tail = or_page(s->list[l].tail, near);
+		uint32_t tail = pl_page_or(s->list[l].tail, near);
 
 		pl_prefetch(out, &s->page[tail]);
-		pl_prefetch(out, &s->page[or_page(s->page[tail].link.prev, near)]);
+		pl_prefetch(out, &s->page[pl_page_or(s->page[tail].link.prev, near)]);
 		if (l != GHOST)
 			pl_prefetch(out, &s->ctx->page_state[tail]);
 	}

@@ -183,12 +183,6 @@ static void twoq_evict(void *state, uint32_t victim)
 	pl_emit_insert(q->ctx, victim, A1OUT, 0);
 }
 
-/* p, or `instead` if p is PL_NONE: a page to name without a branch. */
-static inline uint32_t or_page(uint32_t p, uint32_t instead)
-{
-	return p != PL_NONE ? p : instead;
-}
-
 /*
  * References ahead (policy.h, "Prefetching"): the far page's record; the
  * near page's neighbours, which it leaves on a hit in am or a fault in
@@ -204,20 +198,20 @@ static void twoq_prefetch(const void *state, uint32_t far, uint32_t near,
 {
 	const struct twoq *q = state;
 	struct pl_link n = q->page[near].link;
-	uint32_t a1in = or_page(q->list[A1IN].tail, near), am = or_page(q->list[AM].tail, near);
-	uint32_t a1out = or_page(q->list[A1OUT].tail, near);
+	uint32_t a1in = pl_page_or(q->list[A1IN].tail, near), am = pl_page_or(q->list[AM].tail, near);
+	uint32_t a1out = pl_page_or(q->list[A1OUT].tail, near);
 
 	pl_prefetch_record(out, &q->page[far], sizeof(*q->page));
-	pl_prefetch(out, &q->page[or_page(n.prev, near)]);
-	pl_prefetch(out, &q->page[or_page(n.next, near)]);
+	pl_prefetch(out, &q->page[pl_page_or(n.prev, near)]);
+	pl_prefetch(out, &q->page[pl_page_or(n.next, near)]);
 	pl_prefetch(out, &q->page[a1in]);
-	pl_prefetch(out, &q->page[or_page(q->page[a1in].link.prev, near)]);
+	pl_prefetch(out, &q->page[pl_page_or(q->page[a1in].link.prev, near)]);
 	pl_prefetch(out, &q->ctx->page_state[a1in]);
 	pl_prefetch(out, &q->page[am]);
-	pl_prefetch(out, &q->page[or_page(q->page[am].link.prev, near)]);
+	pl_prefetch(out, &q->page[pl_page_or(q->page[am].link.prev, near)]);
 	pl_prefetch(out, &q->ctx->page_state[am]);
 	pl_prefetch(out, &q->page[a1out]);
-	pl_prefetch(out, &q->page[or_page(q->page[a1out].link.prev, near)]);
+	pl_prefetch(out, &q->page[pl_page_or(q->page[a1out].link.prev, near)]);
 }
 
 static void twoq_snapshot(const void *state, struct pl_snapshot *out)
