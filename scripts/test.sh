@@ -6,7 +6,9 @@
 # The end of the run repeats every failing test's line from every suite (core and
 # kernel print "FAIL", vitest "×" or "FAIL", Playwright "✘" and the summary
 # reporter "FAIL" with the error's first line), so whoever reads only the last
-# screen of a long CI log still sees which tests failed and why.
+# screen of a long CI log still sees which tests failed and why.  It also prints each
+# suite's wall time and the whole run's, so the 30-minute budget for a CI run can be
+# watched suite by suite.
 #
 # When the kernel suite is among the suites and another suite runs before it, the kernel's
 # preparation (installing the kernel group, extracting Linux, building the shared base
@@ -22,6 +24,7 @@ total_passed=0
 total_failed=0
 broken=()
 failures=()
+timings=()
 log=$(mktemp)
 
 prepare_pid=
@@ -41,8 +44,10 @@ for suite in "${suites[@]}"; do
 		cat "$prepare_log"
 	fi
 	printf '\n=== npm run %s\n' "$suite"
+	started=$SECONDS
 	npm run --silent "$suite" 2>&1 | tee "$log"
 	status=${PIPESTATUS[0]}
+	timings+=("$suite $((SECONDS - started)) s")
 	summary=$(grep -E '^([A-Za-z0-9_:-]+ )?[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
 	passed=$(sed -E 's/^([A-Za-z0-9_:-]+ )?([0-9]+) passed.*/\2/' <<<"$summary")
 	failed=$(sed -E 's/^.* ([0-9]+) failed.*/\1/' <<<"$summary")
@@ -60,7 +65,7 @@ for suite in "${suites[@]}"; do
 	total_failed=$((total_failed + failed))
 done
 
-printf '\n'
+printf '\nwall time per suite: %s; whole run %d s\n' "$(IFS=,; echo "${timings[*]}" | sed 's/,/, /g')" "$SECONDS"
 for f in "${failures[@]}"; do printf 'failing test in %s\n' "$f"; done
 for b in "${broken[@]}"; do printf 'failed suite: %s\n' "$b"; done
 printf 'total: %d passed, %d failed\n' "$total_passed" "$total_failed"
