@@ -16,8 +16,9 @@
  *   expectLectureText(lab, {width, height})
  *                      no text outside the viewport, none under 24 px, none cut.
  *   expectCountersWhole(lab, what)
- *                      the counters panel shows whole rows: no counter cut by
- *                      its lower edge (the rest scroll).
+ *                      the counters panel shows whole rows: no counter, nor
+ *                      the ring around a counter the step bumped, cut by its
+ *                      lower edge (the rest scroll).
  */
 import { expect } from '@playwright/test';
 
@@ -74,8 +75,15 @@ export async function expectLectureText(lab, { width, height }) {
 export async function expectCountersWhole(lab, what) {
 	const cut = await lab.byTestId('counters').evaluate((panel) => {
 		const bottom = panel.getBoundingClientRect().top + panel.clientTop + panel.clientHeight;
+		/* What a counter draws: its box and an outline around it (a ring cut off is a cut row too). */
+		const drawn = (item) => {
+			const style = getComputedStyle(item);
+			const ring = style.outlineStyle === 'none' ? 0 : parseFloat(style.outlineWidth) + parseFloat(style.outlineOffset);
+			const box = item.getBoundingClientRect();
+			return { top: box.top - ring, bottom: box.bottom + ring };
+		};
 		return [...panel.children]
-			.filter((item) => item.getBoundingClientRect().top < bottom - 0.5 && item.getBoundingClientRect().bottom > bottom + 0.5)
+			.filter((item) => drawn(item).top < bottom - 0.5 && drawn(item).bottom > bottom + 0.5)
 			.map((item) => item.textContent);
 	});
 	expect(cut, `${what}: counters cut by the panel's lower edge`).toEqual([]);
