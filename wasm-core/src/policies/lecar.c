@@ -58,7 +58,9 @@
  * bucket (a second list); a fault draws a random number, asks both
  * experts (lru's tail and the lowest bucket's oldest page), pushes the
  * victim into its expert's ghost list and forgets that list's oldest, and
- * on a ghost computes two exponentials for the weights.
+ * on a ghost computes two exponentials for the weights.  Each eviction
+ * requests what the next one will touch (prefetch_next_eviction()), as no
+ * reference ahead names it.
  */
 #include <math.h>
 #include <stdlib.h>
