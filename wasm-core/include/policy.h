@@ -129,7 +129,8 @@ enum pl_policy_flags {
 	/*
 	 * Touches the per-page state of referenced pages only: create()
 	 * allocates its [npages] arrays without writing them (malloc, or
-	 * calloc's untouched zeros) and nothing walks them by npages, so
+	 * calloc's untouched zeros), nothing walks them by npages and
+	 * nothing else is sized by it (lruk's history log is), so
 	 * ctx->npages may be a bound far above the pages there are (a text
 	 * file streamed before its pages are counted, input.c) and memory
 	 * still grows with the pages seen.  test_sparse.c holds every policy

@@ -662,7 +662,6 @@ const struct pl_policy_ops pl_policy_lruk = {
 		"fewer than K references first, least recently used among them), skipping "
 		"pages within their correlated reference period; keeps the history of "
 		"evicted pages for rip references.",
-	.flags = PL_POLICY_SPARSE,
 	.params = lruk_params,
 	.nparams = 3,
 	.lists = lruk_lists,
