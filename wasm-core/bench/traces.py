@@ -17,13 +17,18 @@ reference: numpy, libcachesim 0.3.5).  Issue 12's figures:
    (time-policies: CPU time of the call alone, one thread), the yardstick.
    Goal: streamed >= 0.8 x that rate and <= 64 MB peak.  Each is measured
    ROUNDS times, the yardstick and the runs interleaved, and the medians
-   compared (the largest peak).  "x alone, CPU"
-   compares CPU times, the ratio the goal is judged by: it does not
-   depend on the machine's load, and a thread that overlaps work (the
-   parser) saves no CPU.  "x alone, wall" divides the yardstick's CPU time
-   by the run's wall time: what overlapping buys on a core that is free,
-   and on a loaded machine it shows the load too (the load average is
-   printed).
+   compared (the largest peak).  "x alone, wall" divides the yardstick's
+   CPU time (one thread: its wall time on a free core) by the run's wall
+   time, the ratio the goal is judged by: issue 12 asks for end-to-end
+   throughput with the parsing "overlapped or made nearly free", and
+   overlapping, a reader thread parsing and interning while the main
+   thread simulates (src/cli/input.c), shortens the wall time of a run
+   and saves no CPU.  It needs a core that is free for the reader: on a
+   loaded machine the wall time shows the load too, so the load average
+   is printed before and after, and the figure is only the goal's on a
+   quiet one.  "x alone, CPU" compares CPU times (both threads), the cost
+   of reading a trace beside simulating it, which the load does not
+   change.
 2. Reading alone (read-speed: CPU time of a pl_reader to the end): a
    synthetic Lackey log of ~2M lines as text and gzip-compressed (rate in
    MB/s of Lackey text either way; goal >= 200 MB/s), the zipf text, and the
@@ -137,6 +142,7 @@ def main():
             ("gzip text, streamed", run + [gz], None),
             ("pagelab binary, streamed", run + [binary], None)]
     sims, measured = [], {name: [] for name, _, _ in rows}
+    load_before = os.getloadavg()[0]
     for _ in range(ROUNDS):
         out = subprocess.run([os.path.join(build, "time-policies"), text, str(FRAMES), "lru"],
                              check=True, capture_output=True, text=True).stdout.split()
@@ -159,8 +165,9 @@ def main():
         rss = max(m[2] for m in measured[name])
         print(f"  {name:34} {cpu:7.3f} {wall:7.2f} {REFS / cpu / 1e6:9.1f} {sim_s / cpu:8.2f} "
               f"{sim_s / wall:8.2f} {rss:8.0f}")
-    print("  goal (issue 12): the text file streamed at >= 0.80 x alone by CPU time, <= 64 MB "
-          "peak (load average %.1f)" % os.getloadavg()[0])
+    print("  goal (issue 12): the text file streamed at >= 0.80 x alone by wall time, <= 64 MB "
+          "peak (load average %.1f before, %.1f after; above 1 the reader shares its core)"
+          % (load_before, os.getloadavg()[0]))
 
     print(f"  {'reading alone (read-speed)':34} {'CPU s':>7} {'MB/s':>9} {'M refs/s':>9}")
     synthetic_lackey(lackey)

@@ -230,6 +230,12 @@ bool pl_reader_has_time(const struct pl_reader *r);
  * Commands report how they read anything else.
  */
 bool pl_reader_plain(const struct pl_reader *r);
+/*
+ * An upper bound on the references (so on the distinct pages) of the
+ * whole input, known before it is read; 0 when none is (a pipe, gzip,
+ * any format but text).  input.c streams with it.
+ */
+uint64_t pl_reader_max_references(const struct pl_reader *r);
 /* References dropped by options.collapse so far (this pass). */
 uint64_t pl_reader_collapsed(const struct pl_reader *r);
 /*
@@ -316,6 +322,8 @@ const char *pl_policy_help(const struct pl_policy_ops *ops);
 bool pl_policy_variable_space(const struct pl_policy_ops *ops);
 /* Looks ahead in the trace (OPT): needs the whole trace in memory. */
 bool pl_policy_needs_future(const struct pl_policy_ops *ops);
+/* Touches the state of referenced pages only (PL_POLICY_SPARSE, policy.h). */
+bool pl_policy_sparse(const struct pl_policy_ops *ops);
 unsigned pl_policy_nparams(const struct pl_policy_ops *ops);
 const struct pl_param *pl_policy_param(const struct pl_policy_ops *ops, unsigned i);
 unsigned pl_policy_nlists(const struct pl_policy_ops *ops);

@@ -126,6 +126,17 @@ enum pl_policy_flags {
 	PL_POLICY_FUTURE = 1 << 0,	/* needs pl_ref.next_use (OPT) */
 	PL_POLICY_VARIABLE_SPACE = 1 << 1,	/* sizes its own resident set (WS, PFF):
 						 * frames is only an upper bound */
+	/*
+	 * Touches the per-page state of referenced pages only: create()
+	 * allocates its [npages] arrays without writing them (malloc, or
+	 * calloc's untouched zeros), nothing walks them by npages and
+	 * nothing else is sized by it (lruk's history log is), so
+	 * ctx->npages may be a bound far above the pages there are (a text
+	 * file streamed before its pages are counted, input.c) and memory
+	 * still grows with the pages seen.  test_sparse.c holds every policy
+	 * that says so to it.
+	 */
+	PL_POLICY_SPARSE = 1 << 2,
 };
 
 struct pl_prefetch;

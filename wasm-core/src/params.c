@@ -50,6 +50,11 @@ bool pl_policy_needs_future(const struct pl_policy_ops *ops)
 	return ops->flags & PL_POLICY_FUTURE;
 }
 
+bool pl_policy_sparse(const struct pl_policy_ops *ops)
+{
+	return ops->flags & PL_POLICY_SPARSE;
+}
+
 unsigned pl_policy_nparams(const struct pl_policy_ops *ops)
 {
 	return ops->nparams;

@@ -1563,6 +1563,22 @@ bool pl_reader_plain(const struct pl_reader *r)
 	return (r->format == PL_FORMAT_TEXT || table) && !r->gzip && !r->opts.collapse;
 }
 
+/*
+ * Text in a regular file, as read: every reference is at least one digit
+ * and, but for the last, one separator after it, so a file of B bytes
+ * holds at most (B + 1) / 2 of them.  Nothing is known of a pipe (no
+ * size), of gzip (any ratio) or of the other formats here.
+ */
+uint64_t pl_reader_max_references(const struct pl_reader *r)
+{
+	struct stat st;
+
+	if (r->format != PL_FORMAT_TEXT || r->gzip || !r->file ||
+	    fstat(fileno(r->file), &st) || !S_ISREG(st.st_mode))
+		return 0;
+	return ((uint64_t)st.st_size + 1) / 2;
+}
+
 uint64_t pl_reader_collapsed(const struct pl_reader *r)
 {
 	return r->collapsed;

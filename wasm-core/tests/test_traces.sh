@@ -44,6 +44,17 @@ streamed="$(field misses) $(field writebacks)"
 [ "$streamed" = "$loaded" ] || problem "the file streamed gave $streamed, loaded whole $loaded"
 done_
 
+test_case "a text file read while simulated, past where the reader must wait, counts as the pipe read twice"
+# lru and fifo are PL_POLICY_SPARSE: a file of theirs is simulated while a
+# thread reads it, at most 2^20 references ahead; a pipe takes two passes
+pagelab gen zipf --memory 100000 --length 2500000 --writes 5 -o "$tmp/long.txt"
+pagelab compare --policies lru,fifo --frames 5000 --trace "$tmp/long.txt" --csv
+expect_status 0
+cp "$tmp/out" "$tmp/one-pass"
+"$PAGELAB" compare --policies lru,fifo --frames 5000 --trace - --csv <"$tmp/long.txt" >"$tmp/out" 2>"$tmp/err"
+cmp -s "$tmp/one-pass" "$tmp/out" || problem "read while simulated: $(cat "$tmp/one-pass"); piped: $(cat "$tmp/out")"
+done_
+
 test_case "compare streams every policy over one read of the file, and agrees with run"
 pagelab gen phases --memory 64 --length 20000 -o "$tmp/p.txt"
 pagelab run --policy arc --frames 50 --trace "$tmp/p.txt"

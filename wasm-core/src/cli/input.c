@@ -4,6 +4,12 @@
  * the format options, either loaded whole (cli_load_trace) or streamed
  * through the simulations (cli_run_input).
  *
+ * A text file whose policies all declare PL_POLICY_SPARSE streams in one
+ * pass: its size bounds its distinct pages, the simulations are created
+ * for that bound and run while a reader thread parses and interns the
+ * rest (run_alongside() below says how), unless the trace must be loaded
+ * (the end of this comment).  Otherwise:
+ *
  * Streaming a --trace file parses it once: the first pass interns every
  * page number (the distinct pages: the simulator and every policy size
  * their tables by them, so no simulation can start before the pass ends)
@@ -673,6 +679,258 @@ static int run_streaming(struct cli_result *results, unsigned n, struct pl_reade
 	return ret;
 }
 
+/* ------------------------------------------------- simulating while reading */
+
+/*
+ * Streaming in one pass, for a file whose size bounds its references and
+ * policies that declare PL_POLICY_SPARSE: the simulations are created for
+ * that bound as their number of pages (pl_reader_max_references()), and
+ * run on the main thread while a reader thread parses and interns the
+ * rest of the file.  Dense ids are handed out in first-seen order, so the
+ * pages seen so far are always ids 0 .. distinct - 1, the only per-page
+ * entries a sparse policy (and the simulator's residency bytes) touches:
+ * memory still grows with the distinct pages, not with the bound.
+ *
+ * The columns (ids, flags) and number[] are reserved for the bound at
+ * the start and never move, so a simulation reads them while the reader
+ * appends; the reader publishes how many references are complete
+ * (`published`, under the lock: their ids, flags and the numbers of
+ * their new pages are written before it), and stays at most AHEAD_REFS
+ * references ahead of what the simulations have passed, which is handed
+ * back (MADV_DONTNEED) as in pass 2 above.  The references, their ids
+ * and so every result are exactly those of the two-pass stream.
+ */
+#define AHEAD_REFS (1u << 20)
+/* Larger bounds stream in two passes: their reservations would be tens of GB. */
+#define MAX_BOUND (1u << 28)
+
+struct alongside {
+	struct pl_reader *r;
+	struct pl_trace t;	/* the reader's: the page map, number[] reserved for the bound */
+	struct pl_trace view;	/* the simulations': the columns, n = references passed to them */
+	struct spill col[2];	/* the reserved ids and flags (COL_PAGE, COL_FLAGS) */
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
+	uint32_t bound, written, published, passed;	/* written: the reader's own count */
+	bool ended, stop;	/* the reader is done (got); the simulations gave up */
+	int got;
+	struct pl_error err;
+};
+
+/* Whether results can run alongside r's reading; the bound into *bound. */
+static bool can_run_alongside(const struct cli_result *results, unsigned n,
+			      const struct pl_reader *r, uint32_t *bound)
+{
+	uint64_t most = pl_reader_max_references(r);
+
+	if (!most || most > MAX_BOUND || pl_reader_has_time(r))
+		return false;
+	for (unsigned i = 0; i < n; i++)
+		if (!pl_policy_sparse(results[i].ops))
+			return false;
+	*bound = (uint32_t)most;
+	return true;
+}
+
+static void *reserve(size_t bytes)
+{
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* The reader waits while it is AHEAD_REFS ahead; false: the simulations gave up. */
+static bool wait_for_room(struct alongside *a)
+{
+	bool go;
+
+	pthread_mutex_lock(&a->lock);
+	while (a->written - a->passed >= AHEAD_REFS && !a->stop)
+		pthread_cond_wait(&a->changed, &a->lock);
+	go = !a->stop;
+	pthread_mutex_unlock(&a->lock);
+	return go;
+}
+
+/* One batch's ids and flags appended to the columns; 0 or -1 with a->err. */
+static int append_batch(struct alongside *a, const struct pl_refs *b)
+{
+	if (b->n > a->bound - a->written)
+		return snprintf(a->err.msg, sizeof(a->err.msg), "%s: more references than its "
+				"size allows (did it grow while read?)", pl_reader_name(a->r)), -1;
+	if (pl_trace_intern_batch(&a->t, b->number, b->n, a->view.page + a->written))
+		return snprintf(a->err.msg, sizeof(a->err.msg), "%s: out of memory after %u pages",
+				pl_reader_name(a->r), a->t.npages), -1;
+	if (!all_zero(b->flags, b->n))	/* else the reserved zeros */
+		memcpy(a->view.flags + a->written, b->flags, b->n);
+	a->written += b->n;
+	return 0;
+}
+
+static void publish(struct alongside *a, bool ended, int got)
+{
+	pthread_mutex_lock(&a->lock);
+	a->published = a->written;
+	a->ended = ended;
+	a->got = got;
+	pthread_cond_broadcast(&a->changed);
+	pthread_mutex_unlock(&a->lock);
+}
+
+static void *read_alongside(void *arg)
+{
+	struct alongside *a = arg;
+	struct pl_refs b;
+	int got = 0;
+
+	while (wait_for_room(a) && (got = pl_reader_next(a->r, &b, &a->err)) > 0) {
+		if (append_batch(a, &b)) {
+			got = -1;
+			break;
+		}
+		publish(a, false, 0);
+	}
+	publish(a, true, a->stop ? 0 : got);
+	return NULL;
+}
+
+/* Waits for references the simulations have not had; how many are published. */
+static uint32_t wait_for_references(struct alongside *a, bool *ended)
+{
+	uint32_t published;
+
+	pthread_mutex_lock(&a->lock);
+	while (a->published == a->view.n && !a->ended)
+		pthread_cond_wait(&a->changed, &a->lock);
+	published = a->published;
+	*ended = a->ended && published == a->view.n;
+	pthread_mutex_unlock(&a->lock);
+	return published;
+}
+
+/* The simulations have passed a->view.n: their pages of the columns handed back. */
+static void passed(struct alongside *a)
+{
+	column_release(&a->col[COL_PAGE], column_size[COL_PAGE], a->view.n);
+	column_release(&a->col[COL_FLAGS], column_size[COL_FLAGS], a->view.n);
+	pthread_mutex_lock(&a->lock);
+	a->passed = a->view.n;
+	pthread_cond_broadcast(&a->changed);
+	pthread_mutex_unlock(&a->lock);
+}
+
+/* Every published batch through every simulation, until the reader is done. */
+static int simulate_alongside(struct alongside *a, struct replay *rp, struct pl_error *err)
+{
+	bool ended;
+
+	for (;;) {
+		uint32_t upto = wait_for_references(a, &ended);
+
+		if (ended)
+			break;
+		a->view.n = upto;
+		run_all(rp);
+		for (unsigned i = 0; i < rp->n; i++)
+			if (pl_sim_error(rp->sim[i]))
+				return snprintf(err->msg, sizeof(err->msg), "%s",
+						pl_sim_error(rp->sim[i])), -1;
+		passed(a);
+	}
+	if (a->got < 0)
+		return *err = a->err, -1;
+	if (!a->view.n)
+		return snprintf(err->msg, sizeof(err->msg), "%s: no references",
+				pl_reader_name(a->r)), -1;
+	return 0;
+}
+
+static int alongside_start(struct alongside *a)
+{
+	a->col[COL_PAGE].bytes = (size_t)a->bound * column_size[COL_PAGE];
+	a->col[COL_FLAGS].bytes = (size_t)a->bound * column_size[COL_FLAGS];
+	a->col[COL_PAGE].map = reserve(a->col[COL_PAGE].bytes);
+	a->col[COL_FLAGS].map = reserve(a->col[COL_FLAGS].bytes);
+	a->t.number = calloc(a->bound, sizeof(*a->t.number));	/* untouched until used */
+	if (!a->col[COL_PAGE].map || !a->col[COL_FLAGS].map || !a->t.number)
+		return -1;
+	a->t.page_cap = a->bound;
+	a->view = (struct pl_trace){
+		.npages = a->bound, .page = a->col[COL_PAGE].map,
+		.flags = a->col[COL_FLAGS].map, .number = a->t.number,
+	};
+	pthread_mutex_init(&a->lock, NULL);
+	pthread_cond_init(&a->changed, NULL);
+	if (pthread_create(&a->thread, NULL, read_alongside, a)) {
+		pthread_cond_destroy(&a->changed);
+		pthread_mutex_destroy(&a->lock);
+		return -1;
+	}
+	return 0;
+}
+
+/* Stops the reader thread if it still runs, and frees everything but the reader. */
+static void alongside_end(struct alongside *a, bool started)
+{
+	if (started) {
+		pthread_mutex_lock(&a->lock);
+		a->stop = true;
+		pthread_cond_broadcast(&a->changed);
+		pthread_mutex_unlock(&a->lock);
+		pthread_join(a->thread, NULL);
+		pthread_cond_destroy(&a->changed);
+		pthread_mutex_destroy(&a->lock);
+	}
+	for (unsigned i = COL_PAGE; i <= COL_FLAGS; i++)
+		if (a->col[i].map)
+			munmap(a->col[i].map, a->col[i].bytes);
+	pl_trace_free(&a->t);
+}
+
+static int run_alongside(struct cli_result *results, unsigned n, struct pl_reader *r,
+			 uint32_t bound)
+{
+	struct alongside a = { .r = r, .bound = bound };
+	struct replay rp = { .n = n, .threads = 1 };
+	struct pl_error err = { .msg = "" };
+	bool started = false;
+	int ret = -1;
+
+	pl_trace_init(&a.t);
+	if (!(rp.sim = calloc(n, sizeof(*rp.sim))) || alongside_start(&a)) {
+		snprintf(err.msg, sizeof(err.msg), "%s: cannot reserve room for %u references: %s",
+			 pl_reader_name(r), bound, strerror(errno));
+		goto out;
+	}
+	started = true;
+	for (unsigned i = 0; i < n; i++) {
+		struct cli_result *res = &results[i];
+
+		rp.sim[i] = pl_sim_create(res->ops, res->frames == CLI_UNBOUNDED ? PL_NONE - 1 :
+					  res->frames, res->params, &a.view, 0, 0, &err);
+		if (!rp.sim[i])
+			goto out;
+	}
+	if (simulate_alongside(&a, &rp, &err))
+		goto out;
+	cli_report_reader(r);
+	ret = 0;
+	for (unsigned i = 0; i < n && !ret; i++)
+		ret = cli_collect(&results[i], rp.sim[i]) ? -1 : 0;
+	err.msg[0] = '\0';	/* cli_collect() said what went wrong */
+out:
+	if (ret && err.msg[0])
+		cli_fail("%s", err.msg);
+	for (unsigned i = 0; rp.sim && i < n; i++)
+		pl_sim_destroy(rp.sim[i]);
+	free(rp.sim);
+	alongside_end(&a, started);
+	pl_reader_close(r);
+	return ret ? EXIT_FAILURE : 0;
+}
+
 /*
  * Whether the whole trace must be in memory: for events, a policy that looks
  * ahead, local scope (one policy instance per process) and per-process
@@ -707,6 +965,7 @@ int cli_run_input(const struct cli_args *a, struct cli_result *results, unsigned
 {
 	struct pl_trace trace;
 	struct pl_reader *r;
+	uint32_t bound;
 	int ret;
 
 	if ((ret = check_input(a)))
@@ -716,7 +975,8 @@ int cli_run_input(const struct cli_args *a, struct cli_result *results, unsigned
 		if ((ret = cli_open_reader(a, &r)))
 			return ret;
 		if (!must_load(results, n, events, r))
-			return run_streaming(results, n, r);
+			return can_run_alongside(results, n, r, &bound) ?
+			       run_alongside(results, n, r, bound) : run_streaming(results, n, r);
 		ret = load_reader(&trace, r);
 	} else {
 		ret = cli_load_trace(a, &trace);

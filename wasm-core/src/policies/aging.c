@@ -370,6 +370,7 @@ const struct pl_policy_ops pl_policy_aging = {
 	.title = "Aging",
 	.help = "Each tick shifts every page's reference bit into an n-bit counter; a fault "
 		"evicts the page with the smallest counter (oldest loaded among equals).",
+	.flags = PL_POLICY_SPARSE,
 	.params = aging_params,
 	.nparams = 2,
 	.lists = aging_lists,

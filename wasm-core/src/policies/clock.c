@@ -368,6 +368,7 @@ const struct pl_policy_ops pl_policy_clock = {
 	.title = "CLOCK (second chance)",
 	.help = "Frames on a clock face; the hand evicts the first page whose reference bit "
 		"is clear, clearing set bits (a second chance) as it passes.",
+	.flags = PL_POLICY_SPARSE,
 	.params = clock_params,
 	.nparams = 1,
 	.lists = clock_lists,

@@ -691,6 +691,7 @@ const struct pl_policy_ops pl_policy_clockpro = {
 	.help = "LIRS on a clock: cold pages get a test period, and one re-used during it "
 		"turns hot; three hands evict cold pages, turn old hot pages cold and end "
 		"test periods; the cold share adapts.",
+	.flags = PL_POLICY_SPARSE,
 	.lists = clockpro_lists,
 	.nlists = 2,
 	.ghost_lists = 1u << TEST,

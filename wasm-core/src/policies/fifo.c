@@ -114,6 +114,7 @@ const struct pl_policy_ops pl_policy_fifo = {
 	.name = "fifo",
 	.title = "First In, First Out",
 	.help = "Evicts the page loaded longest ago; hits change nothing.",
+	.flags = PL_POLICY_SPARSE,
 	.lists = fifo_lists,
 	.nlists = 1,
 	.create = fifo_create,

@@ -559,6 +559,7 @@ const struct pl_policy_ops pl_policy_freebsd = {
 	.title = "FreeBSD 10 page queues and pagedaemon",
 	.help = "Active, inactive and cache queues with act_count aging; the pagedaemon "
 		"refills free + cache from the inactive queue, laundering dirty pages first.",
+	.flags = PL_POLICY_SPARSE,
 	.create = freebsd_create,
 	FREEBSD_OPS,
 };
@@ -568,6 +569,7 @@ const struct pl_policy_ops pl_policy_freebsd_slim = {
 	.title = "FreeBSD with seed 003's Slim Chance scan",
 	.help = "FreeBSD's pagedaemon with the report's change: act_count halved instead of "
 		"decremented, referenced pages requeued where the scan looks first.",
+	.flags = PL_POLICY_SPARSE,
 	.create = slim_create,
 	FREEBSD_OPS,
 };

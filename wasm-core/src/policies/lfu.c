@@ -251,6 +251,7 @@ const struct pl_policy_ops pl_policy_lfu = {
 	.title = "LFU (Least Frequently Used)",
 	.help = "Evicts the page with the fewest references since it was loaded; ties go to "
 		"the least recently used of them.",
+	.flags = PL_POLICY_SPARSE,
 	.lists = lfu_lists,
 	.nlists = 1,
 	.fields = lfu_fields,

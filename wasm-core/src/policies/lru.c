@@ -97,6 +97,7 @@ const struct pl_policy_ops pl_policy_lru = {
 	.name = "lru",
 	.title = "Least Recently Used",
 	.help = "Evicts the page whose last use lies furthest in the past.",
+	.flags = PL_POLICY_SPARSE,
 	.lists = lru_lists,
 	.nlists = 1,
 	.create = lru_create,

@@ -284,6 +284,7 @@ const struct pl_policy_ops pl_policy_nru = {
 	.title = "NRU (Not Recently Used)",
 	.help = "Classes pages by their referenced and modified bits (R cleared every "
 		"tick) and evicts from the lowest class, the page longest in it.",
+	.flags = PL_POLICY_SPARSE,
 	.params = nru_params,
 	.nparams = 1,
 	.lists = nru_lists,

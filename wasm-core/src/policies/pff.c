@@ -189,7 +189,7 @@ static const char *const pff_counters[] = { [COUNTER_LATE_FAULTS] = "late_faults
 const struct pl_policy_ops pl_policy_pff = {
 	.name = "pff",
 	.title = "Page-Fault Frequency (Chu and Opderbeck)",
-	.flags = PL_POLICY_VARIABLE_SPACE,
+	.flags = PL_POLICY_VARIABLE_SPACE | PL_POLICY_SPARSE,
 	.help = "At a fault after more than threshold references without one, drops every "
 		"page unused since the previous fault; otherwise adds the page (--frames "
 		"optional).",

@@ -125,6 +125,7 @@ const struct pl_policy_ops pl_policy_random = {
 	.title = "Random",
 	.help = "Evicts a page chosen at random by a seeded generator: the same seed gives "
 		"the same run everywhere.",
+	.flags = PL_POLICY_SPARSE,
 	.params = random_params,
 	.nparams = 1,
 	.lists = random_lists,

@@ -519,6 +519,7 @@ const struct pl_policy_ops pl_policy_srrip = {
 	.title = "Static RRIP, hit priority",
 	.help = "RRIP with insertion at max-1 and RRPV 0 on a hit; evicts the leftmost "
 		"page at max, ageing all pages when none is.",
+	.flags = PL_POLICY_SPARSE,
 	.params = srrip_params,
 	.nparams = 1,
 	.nfields = 1,
@@ -530,6 +531,7 @@ const struct pl_policy_ops pl_policy_srrip_fp = {
 	.name = "srrip_fp",
 	.title = "Static RRIP, frequency priority",
 	.help = "SRRIP whose hits decrement the RRPV by one instead of zeroing it.",
+	.flags = PL_POLICY_SPARSE,
 	.params = srrip_params,
 	.nparams = 1,
 	.nfields = 1,
@@ -542,6 +544,7 @@ const struct pl_policy_ops pl_policy_brrip = {
 	.title = "Bimodal RRIP",
 	.help = "RRIP inserting at max (distant) except every long_every-th insertion "
 		"at max-1; hits set the RRPV to 0. Resists scans.",
+	.flags = PL_POLICY_SPARSE,
 	.params = brrip_params,
 	.nparams = 2,
 	.nfields = 1,
@@ -555,6 +558,7 @@ const struct pl_policy_ops pl_policy_drrip = {
 	.help = "SRRIP and BRRIP duel: a few leader sets of pages always insert by one or "
 		"the other, and their faults move the PSEL counter that decides how the "
 		"other sets insert. Hits and eviction as SRRIP.",
+	.flags = PL_POLICY_SPARSE,
 	.params = drrip_params,
 	.nparams = 5,
 	.nfields = 2,

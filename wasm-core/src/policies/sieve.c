@@ -189,6 +189,7 @@ const struct pl_policy_ops pl_policy_sieve = {
 	.title = "SIEVE",
 	.help = "A FIFO queue with a visited bit; a hand moving from old to new evicts the "
 		"first unvisited page, clearing bits it passes, and survivors keep their place.",
+	.flags = PL_POLICY_SPARSE,
 	.lists = sieve_lists,
 	.nlists = 1,
 	.fields = sieve_fields,

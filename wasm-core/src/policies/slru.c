@@ -170,6 +170,7 @@ const struct pl_policy_ops pl_policy_slru = {
 	.title = "Segmented LRU",
 	.help = "LRU segments of equal size: a hit promotes a page one segment up, pushing "
 		"that segment's oldest page down; faults evict from the lowest segment.",
+	.flags = PL_POLICY_SPARSE,
 	.params = slru_params,
 	.nparams = 1,
 	.lists = slru_lists,

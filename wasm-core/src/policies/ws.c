@@ -168,7 +168,7 @@ static const char *const ws_fields[] = { [FIELD_LAST_REF] = "last_ref" };
 const struct pl_policy_ops pl_policy_ws = {
 	.name = "ws",
 	.title = "Working set (Denning)",
-	.flags = PL_POLICY_VARIABLE_SPACE,
+	.flags = PL_POLICY_VARIABLE_SPACE | PL_POLICY_SPARSE,
 	.help = "Keeps exactly the pages referenced among the last tau references: the "
 		"resident set grows and shrinks with locality (--frames optional).",
 	.params = ws_params,

@@ -279,6 +279,7 @@ const struct pl_policy_ops pl_policy_wsclock = {
 	.title = "WSClock (Carr and Hennessy)",
 	.help = "A CLOCK over the frames that replaces the first unreferenced page older "
 		"than tau, scheduling writes for old dirty pages on the way.",
+	.flags = PL_POLICY_SPARSE,
 	.params = wsclock_params,
 	.nparams = 1,
 	.lists = wsclock_lists,
