@@ -418,9 +418,9 @@ static inline bool loop_writes(const uint8_t *flags, uint32_t from, uint32_t to)
 }
 
 /*
- * Steps from sim->pos to stop: the hot loop of the core, built once
- * recording and once for each kind of trace not recording (loop_run()), so
- * that neither tests for the other per reference.  It runs in spans between
+ * Steps from sim->pos to stop: the hot loop of the core, built for each
+ * kind of trace recording and not (loop_run()), so that neither tests for
+ * the other per reference.  It runs in spans between
  * ticks, so no step tests for one; sim->pos is set when it stops (at the
  * end, or at a failed step).
  */
@@ -454,17 +454,22 @@ SIM_STEP void loop_steps(struct pl_sim *sim, const struct pl_policy_ops *ops, ui
 }
 
 /*
- * Steps from sim->pos to stop: the loop, recording or not.  Recording (the
- * browser's mode), one loop reads every column.  Not recording, a trace
- * with next_use or pid columns takes the loop that reads them (and
- * writes); one without, the loop that reads flags only if a reference in
- * the run writes.
+ * Steps from sim->pos to stop: the loop, recording or not.  A trace with
+ * next_use or pid columns takes a loop that reads them (and writes), one
+ * without a loop that does not (a tenth of a recorded step's instructions
+ * on lru).  Recording (the browser's mode), that loop reads every
+ * reference's flags.  Not recording, the loop reads them only if a
+ * reference in the run writes.
  */
 SIM_STEP void loop_run(struct pl_sim *sim, const struct pl_policy_ops *ops, uint32_t stop)
 {
-	if (sim->recording)
+	bool columns = sim->next_use || sim->trace->pid;
+
+	if (sim->recording && columns)
 		loop_steps(sim, ops, stop, true, true, true);
-	else if (sim->next_use || sim->trace->pid)
+	else if (sim->recording)
+		loop_steps(sim, ops, stop, true, false, true);
+	else if (columns)
 		loop_steps(sim, ops, stop, false, true, true);
 	else if (loop_writes(sim->trace->flags, sim->pos, stop))
 		loop_steps(sim, ops, stop, false, false, true);
