@@ -8,18 +8,16 @@
 #include "eventlog.h"
 #include "replay.h"
 
+/* A varint (eventlog.h): its length is the first byte's trailing ones, plus one. */
 static uint32_t get_varint(const uint8_t *bytes, size_t *at)
 {
-	uint32_t v = 0;
-	unsigned shift = 0;
-	uint8_t byte;
+	unsigned len = (unsigned)__builtin_ctz(~(unsigned)bytes[*at]) + 1;
+	uint64_t word = 0;
 
-	do {
-		byte = bytes[(*at)++];
-		v |= (uint32_t)(byte & 0x7f) << shift;
-		shift += 7;
-	} while (byte & 0x80);
-	return v;
+	for (unsigned i = 0; i < len; i++)
+		word |= (uint64_t)bytes[*at + i] << 8 * i;
+	*at += len;
+	return (uint32_t)(word >> len);
 }
 
 static uint32_t unzigzag(uint32_t z)
@@ -33,8 +31,9 @@ int eventlog_init(struct eventlog *log, uint32_t n, const uint32_t *ref_page,
 	log->ref_page = ref_page;
 	log->n = n;
 	log->checkpoint_every = checkpoint_every;
+	log->step_bit = HEAD_STEP;
 	log->blocks = calloc((size_t)n / STEP_BLOCK + 1, sizeof(*log->blocks));
-	return log->blocks ? 0 : -1;
+	return log->blocks ? eventlog_grow(log) : -1;
 }
 
 void eventlog_free(struct eventlog *log)
@@ -63,9 +62,19 @@ size_t eventlog_bytes(const struct eventlog *log, uint32_t n)
 	return bytes + (log->checkpoints_cap - log->ncheckpoints) * sizeof(*log->checkpoints);
 }
 
+/* The stream's bytes are now `bytes`, `cap` of them, the first `size` used. */
+static void set_stream(struct eventlog *log, uint8_t *bytes, size_t cap, size_t size)
+{
+	log->bytes = bytes;
+	log->cap = cap;
+	log->at = bytes + size;
+	log->room_end = cap >= EVENT_ROOM ? bytes + cap - EVENT_ROOM + 1 : bytes;
+}
+
 /* Grows the stream by half (a doubling would leave up to half unused). */
 int eventlog_grow(struct eventlog *log)
 {
+	size_t size = log->bytes ? eventlog_size(log) : 0;
 	size_t cap = log->cap < 4096 ? 4096 : log->cap + log->cap / 2;
 	uint8_t *bytes;
 
@@ -74,8 +83,7 @@ int eventlog_grow(struct eventlog *log)
 	bytes = realloc(log->bytes, cap);
 	if (!bytes)
 		return -1;
-	log->bytes = bytes;
-	log->cap = cap;
+	set_stream(log, bytes, cap, size);
 	return 0;
 }
 
@@ -103,7 +111,7 @@ static bool checkpoint_due(const struct eventlog *log, uint32_t pos)
 	if (log->checkpoint_every)
 		return pos % log->checkpoint_every == 0;
 	return pos % STEP_BLOCK == 0 &&
-	       log->nbytes - last->byte >= CHECKPOINT_SPACING * checkpoint_bytes(last);
+	       eventlog_size(log) - last->byte >= CHECKPOINT_SPACING * checkpoint_bytes(last);
 }
 
 /* The first step after pos that begins a block, may be a checkpoint or is the end. */
@@ -122,36 +130,29 @@ int eventlog_begin_step_slow(struct eventlog *log, uint32_t pos, const struct pl
 {
 	struct eventlog_checkpoint *cp;
 
+	size_t size = eventlog_size(log);
+
 	*snapshot = NULL;
-	if (log->step_open) {
-		/* the step that ends had no event */
-		if (log->cap == log->nbytes && eventlog_grow(log))
-			return -1;
-		log->bytes[log->nbytes++] = HEAD_STEP | KIND_EMPTY_STEP;
-	}
-	log->pos = pos;
 	log->pos_page = pos < log->n ? log->ref_page[pos] : PL_NONE;
-	log->step_open = pos < log->n;
 	log->prev_page = PL_NONE;
+	log->step_bit = HEAD_STEP;
 	if (pos % STEP_BLOCK == 0)
 		log->blocks[pos / STEP_BLOCK] = (struct eventlog_block){
-			.event = log->nevents, .byte = log->nbytes,
+			.event = log->nevents, .byte = size,
 		};
 	log->slow_at = next_slow_step(log, pos);
-	if (pos == log->n && log->nbytes) {
-		uint8_t *trimmed = realloc(log->bytes, log->nbytes);
+	if (pos == log->n && size) {
+		uint8_t *trimmed = realloc(log->bytes, size);
 
-		if (trimmed) {
-			log->bytes = trimmed;
-			log->cap = log->nbytes;
-		}
+		if (trimmed)
+			set_stream(log, trimmed, size, size);
 	}
 	if (pos > 0 && !checkpoint_due(log, pos))
 		return 0;
 	cp = new_checkpoint(log);
 	if (!cp)
 		return -1;
-	*cp = (struct eventlog_checkpoint){ .step = pos, .event = log->nevents, .byte = log->nbytes };
+	*cp = (struct eventlog_checkpoint){ .step = pos, .event = log->nevents, .byte = size };
 	pl_snapshot_init(&cp->snapshot, ops);
 	/* sized like the previous one (memory changes little between two),
 	 * not grown by doubling: less copying and no unused half (a failure
@@ -188,21 +189,17 @@ static bool read_event(struct reader *r, uint32_t stop, struct pl_event *ev)
 	uint8_t head;
 	unsigned kind;
 
-	for (;;) {
-		if (r->at >= r->log->nbytes)
+	if (r->at >= eventlog_size(r->log))
+		return false;
+	head = bytes[r->at];
+	if (head & HEAD_STEP) {
+		if (r->step + 1 >= stop)
 			return false;
-		head = bytes[r->at];
-		if (head & HEAD_STEP) {
-			if (r->step + 1 >= stop)
-				return false;
-			r->step++;
-			r->prev_page = PL_NONE;
-		}
-		r->at++;
-		kind = head & HEAD_KIND;
-		if (kind != KIND_EMPTY_STEP)
-			break;
+		r->step++;
+		r->prev_page = PL_NONE;
 	}
+	r->at++;
+	kind = head & HEAD_KIND;
 	ev->step = r->step;
 	ev->kind = (uint16_t)kind;
 	switch ((enum page_mode)(head >> HEAD_PAGE_SHIFT & 3)) {

@@ -8,8 +8,7 @@
  * wrappers around it.
  *
  * Encoding (a byte stream; the 20-byte struct pl_event is only what the
- * decoder hands out).  Each event is a head byte and up to four varints
- * (7 bits a byte, low first):
+ * decoder hands out).  Each event is a head byte and up to four varints:
  *
  *   head  bits 0-3  kind (enum pl_event_kind)
  *         bit  4    the first event of a new step (every step has one:
@@ -24,6 +23,17 @@
  *                   VARIABLE
  *   [a, b - a]      zigzag varints, unless bit 7 (a hand moving on by
  *                   one, a field going up by one: one byte each)
+ *
+ * The step bit is the driver's business alone: the HIT or MISS takes it
+ * (eventlog_append_outcome()), or, when a tick came first and emitted
+ * events, the first of those (eventlog_tick_ended()); the policy's events
+ * never test for it.
+ *
+ * A varint holds 32 bits in 1 to 5 bytes, the length in the first byte's
+ * low bits (a prefix varint): v below 2^7 is v << 1, below 2^14 v << 2 | 1,
+ * below 2^21 v << 3 | 3, and so on, little-endian.  The encoder stores it
+ * as one shifted word, the decoder reads the length from the trailing
+ * ones: neither tests byte by byte.
  *
  * So an LRU hit is 3 bytes (HIT, MOVE to the head) and a fault with an
  * eviction 9 or so, against 20 bytes an event unencoded.
@@ -66,21 +76,27 @@ struct eventlog_block {
 	size_t byte;
 };
 
+/*
+ * The encoder's state comes first: an append reads and writes only these
+ * few words (at, room_end, the two pages, nevents), held by pointer, not
+ * by offset (no base + size to add), and the step bit is the driver's,
+ * once a step.
+ */
 struct eventlog {
-	uint8_t *bytes;
-	size_t nbytes, cap;
+	uint8_t *at;		/* where the next event goes (bytes + size) */
+	uint8_t *room_end;	/* at < room_end: room for one more event */
+	uint32_t pos_page;	/* the page of the recorded step's reference */
+	uint32_t prev_page;	/* the page of the step's previous event */
 	uint32_t nevents;
-	const uint32_t *ref_page;	/* the trace's pages: the page of each step */
-	uint32_t n;			/* the trace's steps */
-
-	/* the encoder's place: the step being recorded */
-	uint32_t pos;
-	uint32_t pos_page;	/* the page of step pos's reference (PL_NONE at the end) */
-	bool step_open;		/* no event of step pos yet */
-	uint32_t prev_page;	/* the page of step pos's previous event */
+	uint8_t step_bit;	/* the next HIT or MISS's: HEAD_STEP, 0 after a tick's events */
 	/* the next step at which a block begins, a checkpoint may be due or
 	 * the trace ends: eventlog_begin_step_slow()'s */
 	uint32_t slow_at;
+
+	uint8_t *bytes;
+	size_t cap;
+	const uint32_t *ref_page;	/* the trace's pages: the page of each step */
+	uint32_t n;			/* the trace's steps */
 
 	struct eventlog_block *blocks;	/* [n / STEP_BLOCK + 1] */
 	uint32_t checkpoint_every;	/* 0: spaced by size */
@@ -100,9 +116,6 @@ enum {
 	HEAD_STEP = 0x10,
 	HEAD_PAGE_SHIFT = 5,
 	HEAD_ZERO = 0x80,
-	/* a step without events (the driver always records one; kept
-	 * decodable all the same): a head byte of its own, no event */
-	KIND_EMPTY_STEP = 0x0f,
 };
 
 enum page_mode { PAGE_VARINT, PAGE_REF, PAGE_PREV, PAGE_NONE };
@@ -134,19 +147,24 @@ size_t eventlog_bytes(const struct eventlog *log, uint32_t n);
 /* Grows the stream by half; -1 when out of memory. */
 int eventlog_grow(struct eventlog *log);
 
+/* The bytes of the stream. */
+static inline size_t eventlog_size(const struct eventlog *log)
+{
+	return (size_t)(log->at - log->bytes);
+}
+
 /*
  * The encoding's pieces, inline: the driver's loop appends several events
  * a step, and each pl_record_*() call appends one with its constants
- * folded in.  A varint of a small number (a list, a hand moving on by
- * one) is one byte stored; a larger one (a page id) is built by shifts
- * and stored as one 8-byte word, the cursor moving on by its length: no
- * branch per byte, which a random mix of page ids would mispredict.
+ * folded in.  A varint is stored as one 8-byte word, the cursor moving on
+ * by its length: no branch per byte, which a random mix of page ids would
+ * mispredict.
  */
 
-/* The bytes of v (>= 2^7) as a varint: ceil(bits / 7), as a multiply. */
+/* The bytes of v as a varint: ceil(bits / 7) (1 for 0), as a multiply. */
 static inline unsigned eventlog_varint_len(uint32_t v)
 {
-	unsigned bits = 32 - (unsigned)__builtin_clz(v);
+	unsigned bits = 32 - (unsigned)__builtin_clz(v | 1);
 
 	return (bits * 9 + 64) >> 6;
 }
@@ -154,18 +172,15 @@ static inline unsigned eventlog_varint_len(uint32_t v)
 /* Stores v as a varint at p (8 bytes writable there); returns its length. */
 static inline unsigned eventlog_put_varint(uint8_t *p, uint32_t v)
 {
-	uint64_t x = v, word;
+	uint64_t word;
 	unsigned len;
 
 	if (__builtin_expect(v < 0x80, 1)) {
-		*p = (uint8_t)v;
+		*p = (uint8_t)(v << 1);
 		return 1;
 	}
 	len = eventlog_varint_len(v);
-	word = (x & 0x7f) | (x & 0x3f80) << 1 | (x & 0x1fc000) << 2 | (x & 0xfe00000) << 3 |
-	       (x & 0xf0000000) << 4;
-	/* the continuation bit of every byte but the last */
-	word |= 0x8080808080ull & ((1ull << 8 * (len - 1)) - 1);
+	word = (uint64_t)v << len | ((1u << (len - 1)) - 1);
 	__builtin_memcpy(p, &word, sizeof(word));
 	return len;
 }
@@ -189,44 +204,57 @@ static inline bool eventlog_has_arg(unsigned kind)
  */
 static inline bool eventlog_has_room(const struct eventlog *log)
 {
-	return __builtin_expect(log->cap - log->nbytes >= EVENT_ROOM, 1);
-}
-
-/* The head's step bit, the first event of step log->pos taking it. */
-static inline uint8_t eventlog_take_step(struct eventlog *log)
-{
-	uint8_t step = (uint8_t)(log->step_open ? HEAD_STEP : 0);
-
-	log->step_open = false;
-	return step;
+	return __builtin_expect(log->at < log->room_end, 1);
 }
 
 /*
- * Appends the HIT or MISS of step log->pos (whose page is the step's
- * reference, without arg, a or b), into room: one byte.
+ * Appends the HIT or MISS of the step whose reference is `page`, into
+ * room: one byte, the step's first unless a tick's events came first.
  */
-static inline void eventlog_append_outcome(struct eventlog *log, enum pl_event_kind kind)
+static inline void eventlog_append_outcome(struct eventlog *log, enum pl_event_kind kind,
+					   uint32_t page)
 {
-	log->bytes[log->nbytes++] = (uint8_t)((uint8_t)kind | PAGE_REF << HEAD_PAGE_SHIFT |
-					      HEAD_ZERO | eventlog_take_step(log));
+	*log->at++ = (uint8_t)((uint8_t)kind | PAGE_REF << HEAD_PAGE_SHIFT | HEAD_ZERO |
+			       log->step_bit);
+	log->step_bit = HEAD_STEP;
 	log->nevents++;
-	log->prev_page = log->pos_page;
+	log->pos_page = page;
+	log->prev_page = page;
 }
 
 /*
- * Appends one event of step log->pos, into room.  Always inline: called
- * with constants for kind and some of the values, it folds to the few
- * parts that event has.
+ * A tick is due before the HIT or MISS of the step whose reference is
+ * `page`: its events are the step's and come first.  Returns where they
+ * begin, for eventlog_tick_ended().
+ */
+static inline size_t eventlog_tick_begins(struct eventlog *log, uint32_t page)
+{
+	log->pos_page = page;
+	log->prev_page = PL_NONE;
+	return eventlog_size(log);
+}
+
+/* The tick's events, from byte `from` on, are in: the first takes the step bit. */
+static inline void eventlog_tick_ended(struct eventlog *log, size_t from)
+{
+	if (eventlog_size(log) != from) {
+		log->bytes[from] |= HEAD_STEP;
+		log->step_bit = 0;
+	}
+}
+
+/*
+ * Appends one event of the recorded step other than its HIT or MISS, into
+ * room.  Always inline: called with constants for kind and some of the
+ * values, it folds to the few parts that event has.
  */
 static inline __attribute__((always_inline)) void
 eventlog_append(struct eventlog *log, enum pl_event_kind kind, unsigned arg, uint32_t page,
 		int32_t a, int32_t b)
 {
-	uint8_t *head, *p, zero = 0;
+	uint8_t *head = log->at, *p = head + 1, zero = 0;
 	unsigned mode;
 
-	head = log->bytes + log->nbytes;
-	p = head + 1;
 	mode = page == PL_NONE ? PAGE_NONE :
 	       page == log->pos_page ? PAGE_REF :
 	       page == log->prev_page ? PAGE_PREV : PAGE_VARINT;
@@ -240,8 +268,8 @@ eventlog_append(struct eventlog *log, enum pl_event_kind kind, unsigned arg, uin
 	} else {
 		zero = HEAD_ZERO;
 	}
-	*head = (uint8_t)((uint8_t)kind | eventlog_take_step(log) | mode << HEAD_PAGE_SHIFT | zero);
-	log->nbytes = (size_t)(p - log->bytes);
+	*head = (uint8_t)((uint8_t)kind | mode << HEAD_PAGE_SHIFT | zero);
+	log->at = p;
 	log->nevents++;
 	log->prev_page = page;
 }
@@ -258,18 +286,13 @@ int eventlog_begin_step_slow(struct eventlog *log, uint32_t pos,
 
 /*
  * The same for most steps - no block to index, no checkpoint to consider,
- * not the end, and step pos - 1 had an event - inline; false (and nothing
- * done) for the others, which take eventlog_begin_step_slow().
+ * not the end - inline: nothing to do (the step's HIT or MISS, or its
+ * tick, sets the encoder's pages); false for the others, which take
+ * eventlog_begin_step_slow().
  */
-static inline bool eventlog_begin_step_fast(struct eventlog *log, uint32_t pos)
+static inline bool eventlog_begin_step_fast(const struct eventlog *log, uint32_t pos)
 {
-	if (__builtin_expect(pos >= log->slow_at || log->step_open, 0))
-		return false;
-	log->pos = pos;
-	log->pos_page = log->ref_page[pos];
-	log->step_open = true;
-	log->prev_page = PL_NONE;
-	return true;
+	return __builtin_expect(pos < log->slow_at, 1);
 }
 
 /* The events of finished step `step` (< pos) as event numbers: [*begin, *end). */

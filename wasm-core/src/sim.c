@@ -116,8 +116,8 @@ static void __attribute__((cold, noinline)) log_full(struct pl_sim *sim)
 
 /*
  * An event that finds the log full: grows it, then appends (a HIT or MISS
- * too, with the step's page: eventlog_append() encodes it as
- * eventlog_append_outcome() does).
+ * as eventlog_append_outcome() does).  A call of its own, which the
+ * appends jump to: their common path then saves no registers for it.
  */
 void __attribute__((cold, noinline)) sim_record_grown(struct pl_sim *sim, enum pl_event_kind kind,
 						      unsigned arg, uint32_t page, int32_t a,
@@ -125,6 +125,8 @@ void __attribute__((cold, noinline)) sim_record_grown(struct pl_sim *sim, enum p
 {
 	if (eventlog_grow(sim->log))
 		log_full(sim);
+	else if (kind == PL_EV_HIT || kind == PL_EV_MISS)
+		eventlog_append_outcome(sim->log, kind, page);
 	else
 		eventlog_append(sim->log, kind, arg, page, a, b);
 }

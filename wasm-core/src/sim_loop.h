@@ -130,6 +130,7 @@ extern sim_loop_fn *const pl_policy_loops[];
  */
 struct loop_locals {
 	void *state;
+	struct eventlog *log;	/* while recording */
 	uint8_t *page_state;
 	const uint32_t *page, *next_use, *pid;
 	const uint8_t *flags;
@@ -138,7 +139,7 @@ struct loop_locals {
 SIM_STEP struct loop_locals loop_locals_of(const struct pl_sim *sim)
 {
 	return (struct loop_locals){
-		.state = sim->state, .page_state = sim->ctx.page_state,
+		.state = sim->state, .log = sim->log, .page_state = sim->ctx.page_state,
 		.page = sim->trace->page, .next_use = sim->next_use, .pid = sim->trace->pid,
 		.flags = sim->trace->flags,
 	};
@@ -156,18 +157,20 @@ SIM_STEP struct loop_locals loop_locals_of(const struct pl_sim *sim)
  * Recording: the driver's own events and the start of a step, inline (the
  * policy's events go through the pl_record_*() calls of policy.h).
  */
-SIM_STEP void loop_record_outcome(struct pl_sim *sim, enum pl_event_kind kind)
+SIM_STEP void loop_record_outcome(struct pl_sim *sim, const struct loop_locals *l,
+				  enum pl_event_kind kind, uint32_t page)
 {
-	if (likely(eventlog_has_room(sim->log)))
-		eventlog_append_outcome(sim->log, kind);
+	if (likely(eventlog_has_room(l->log)))
+		eventlog_append_outcome(l->log, kind, page);
 	else
-		sim_record_grown(sim, kind, 0, sim->log->pos_page, 0, 0);
+		sim_record_grown(sim, kind, 0, page, 0, 0);
 }
 
-SIM_STEP void loop_record_victim(struct pl_sim *sim, uint32_t victim)
+SIM_STEP void loop_record_victim(struct pl_sim *sim, const struct loop_locals *l,
+				 uint32_t victim)
 {
-	if (likely(eventlog_has_room(sim->log)))
-		eventlog_append(sim->log, PL_EV_VICTIM, 0, victim, 0, 0);
+	if (likely(eventlog_has_room(l->log)))
+		eventlog_append(l->log, PL_EV_VICTIM, 0, victim, 0, 0);
 	else
 		sim_record_grown(sim, PL_EV_VICTIM, 0, victim, 0, 0);
 }
@@ -177,9 +180,10 @@ SIM_STEP void loop_record_victim(struct pl_sim *sim, uint32_t victim)
  * that failed.  sim->pos is brought up to date only for the slow path
  * (which reads it): the loop keeps the step in a register.
  */
-SIM_STEP bool loop_begin_recorded_step(struct pl_sim *sim, uint32_t step)
+SIM_STEP bool loop_begin_recorded_step(struct pl_sim *sim, const struct loop_locals *l,
+				       uint32_t step)
 {
-	if (likely(eventlog_begin_step_fast(sim->log, step)))
+	if (likely(eventlog_begin_step_fast(l->log, step)))
 		return true;
 	sim->pos = step;
 	sim_begin_recorded_step(sim);
@@ -194,9 +198,10 @@ SIM_STEP bool loop_begin_recorded_step(struct pl_sim *sim, uint32_t step)
  * enters at a miss, one per miss, so sync_stats() (sim.c) knows how many
  * left.
  */
-SIM_STEP void loop_evict_one(struct pl_sim *sim, const struct pl_policy_ops *ops, void *state,
-			     const bool recording)
+SIM_STEP void loop_evict_one(struct pl_sim *sim, const struct pl_policy_ops *ops,
+			     const struct loop_locals *l, const bool recording)
 {
+	void *state = l->state;
 	uint32_t victim = ops->victim(state);
 
 	if (unlikely(victim >= sim->npages)) {
@@ -204,7 +209,7 @@ SIM_STEP void loop_evict_one(struct pl_sim *sim, const struct pl_policy_ops *ops
 		return;
 	}
 	if (recording)
-		loop_record_victim(sim, victim);
+		loop_record_victim(sim, l, victim);
 	sim->ctx.leaving = victim;
 	ops->evict(state, victim);
 	if (unlikely(sim->ctx.leaving != PL_CTX_NONE))
@@ -227,9 +232,11 @@ SIM_STEP void loop_count_resident(struct pl_sim *sim, uint32_t step, uint32_t re
  * A fault.  `pids`: the trace may have a pid column (misses per process).
  * The step has not failed so far (the loop stops at a failed one).
  */
-SIM_STEP void loop_miss(struct pl_sim *sim, const struct pl_policy_ops *ops, void *state,
-			const struct pl_ref *ref, const bool recording, const bool pids)
+SIM_STEP void loop_miss(struct pl_sim *sim, const struct pl_policy_ops *ops,
+			const struct loop_locals *l, const struct pl_ref *ref, const bool recording,
+			const bool pids)
 {
+	void *state = l->state;
 	struct pl_ctx *ctx = &sim->ctx;
 	uint32_t resident = ctx->nresident;
 	uint32_t goal;
@@ -237,9 +244,9 @@ SIM_STEP void loop_miss(struct pl_sim *sim, const struct pl_policy_ops *ops, voi
 	ctx->faulting = ref->page;
 	goal = ops->reclaim_goal ? ops->reclaim_goal(state, resident) : resident >= ctx->frames;
 	if (recording)
-		loop_record_outcome(sim, PL_EV_MISS);
+		loop_record_outcome(sim, l, PL_EV_MISS, ref->page);
 	for (; goal > 0; goal--) {
-		loop_evict_one(sim, ops, state, recording);
+		loop_evict_one(sim, ops, l, recording);
 		if (unlikely(sim->failed))
 			return;
 	}
@@ -265,20 +272,23 @@ SIM_STEP void loop_miss(struct pl_sim *sim, const struct pl_policy_ops *ops, voi
  * reference): tick(), then expire_goal() evictions.  Outside the spans of
  * steps without one (loop_steps()).
  */
-SIM_STEP void loop_tick(struct pl_sim *sim, const struct pl_policy_ops *ops, void *state,
-			const struct pl_ref *ref, const bool recording)
+SIM_STEP void loop_tick(struct pl_sim *sim, const struct pl_policy_ops *ops,
+			const struct loop_locals *l, const struct pl_ref *ref, const bool recording)
 {
+	void *state = l->state;
 	uint32_t step = ref->step;
+	size_t events_from = recording ? eventlog_tick_begins(l->log, ref->page) : 0;
 
 	loop_count_resident(sim, step, sim->ctx.nresident);
 	sim->next_tick = sim->ctx.tick_period <= PL_NONE - step ?
 			 step + sim->ctx.tick_period : PL_NONE;
 	if (ops->tick)
 		ops->tick(state, step);
-	if (!ops->expire_goal)
-		return;
-	for (uint32_t i = ops->expire_goal(state, ref); i > 0 && !sim->failed; i--)
-		loop_evict_one(sim, ops, state, recording);
+	if (ops->expire_goal)
+		for (uint32_t i = ops->expire_goal(state, ref); i > 0 && !sim->failed; i--)
+			loop_evict_one(sim, ops, l, recording);
+	if (recording)
+		eventlog_tick_ended(l->log, events_from);
 }
 
 /*
@@ -308,10 +318,10 @@ SIM_STEP void loop_process(struct pl_sim *sim, const struct pl_policy_ops *ops,
 
 	if (l->page_state[page] & PL_PAGE_RESIDENT) {
 		if (recording)
-			loop_record_outcome(sim, PL_EV_HIT);
+			loop_record_outcome(sim, l, PL_EV_HIT, page);
 		ops->hit(l->state, ref);
 	} else {
-		loop_miss(sim, ops, l->state, ref, recording, columns);
+		loop_miss(sim, ops, l, ref, recording, columns);
 	}
 	if (writes && (ref->flags & PL_REF_WRITE))
 		l->page_state[page] |= PL_PAGE_DIRTY;
@@ -380,7 +390,7 @@ SIM_STEP uint32_t loop_span(struct pl_sim *sim, const struct pl_policy_ops *ops,
 		loop_process(sim, ops, l, &ref, recording, columns, writes);
 		if (unlikely(sim->failed))
 			break;
-		if (recording && unlikely(!loop_begin_recorded_step(sim, step + 1)))
+		if (recording && unlikely(!loop_begin_recorded_step(sim, l, step + 1)))
 			return step + 1;
 	}
 	return step;
@@ -408,9 +418,9 @@ static inline bool loop_writes(const uint8_t *flags, uint32_t from, uint32_t to)
 }
 
 /*
- * Steps from sim->pos to stop: the hot loop of the core, built once
- * recording and once for each kind of trace not recording (loop_run()), so
- * that neither tests for the other per reference.  It runs in spans between
+ * Steps from sim->pos to stop: the hot loop of the core, built for each
+ * kind of trace recording and not (loop_run()), so that neither tests for
+ * the other per reference.  It runs in spans between
  * ticks, so no step tests for one; sim->pos is set when it stops (at the
  * end, or at a failed step).
  */
@@ -428,7 +438,7 @@ SIM_STEP void loop_steps(struct pl_sim *sim, const struct pl_policy_ops *ops, ui
 		if (unlikely(step == sim->next_tick)) {
 			struct pl_ref ref = loop_read_ref(&l, step, columns, writes);
 
-			loop_tick(sim, ops, l.state, &ref, recording);
+			loop_tick(sim, ops, &l, &ref, recording);
 			if (unlikely(sim->failed))
 				break;
 		}
@@ -444,17 +454,22 @@ SIM_STEP void loop_steps(struct pl_sim *sim, const struct pl_policy_ops *ops, ui
 }
 
 /*
- * Steps from sim->pos to stop: the loop, recording or not.  Recording (the
- * browser's mode), one loop reads every column.  Not recording, a trace
- * with next_use or pid columns takes the loop that reads them (and
- * writes); one without, the loop that reads flags only if a reference in
- * the run writes.
+ * Steps from sim->pos to stop: the loop, recording or not.  A trace with
+ * next_use or pid columns takes a loop that reads them (and writes), one
+ * without a loop that does not (a tenth of a recorded step's instructions
+ * on lru).  Recording (the browser's mode), that loop reads every
+ * reference's flags.  Not recording, the loop reads them only if a
+ * reference in the run writes.
  */
 SIM_STEP void loop_run(struct pl_sim *sim, const struct pl_policy_ops *ops, uint32_t stop)
 {
-	if (sim->recording)
+	bool columns = sim->next_use || sim->trace->pid;
+
+	if (sim->recording && columns)
 		loop_steps(sim, ops, stop, true, true, true);
-	else if (sim->next_use || sim->trace->pid)
+	else if (sim->recording)
+		loop_steps(sim, ops, stop, true, false, true);
+	else if (columns)
 		loop_steps(sim, ops, stop, false, true, true);
 	else if (loop_writes(sim->trace->flags, sim->pos, stop))
 		loop_steps(sim, ops, stop, false, false, true);
