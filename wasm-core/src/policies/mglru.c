@@ -186,7 +186,7 @@ struct mglru {
 	uint64_t avg_refaulted[MAX_NR_TIERS], avg_total[MAX_NR_TIERS];
 	uint64_t agings, activated, protections, refaults;
 	int tier_idx;
-	uint32_t ahead;		/* prefetch_victims(): the entry requested last */
+	uint32_t victims_ahead, shadows_ahead;	/* request_tail()'s cursors */
 };
 
 static unsigned gen_of(uint32_t seq)
@@ -385,18 +385,38 @@ static void list_leave(struct mglru *m, uint32_t page)
 }
 
 /*
- * Starts loading the state of the page at entry i of r (if it is a page).
- * Inlined by force: a call that only reads and prefetches counts as free
- * of effects, and GCC drops it (the prefetches were missing from the
- * binary before).
+ * The pages at a list's tail go next, one a fault, in order: the oldest
+ * generation's are sorted and evicted, the shadow list's forgotten.  Every
+ * entry up to TAIL_AHEAD before the tail has its page's state requested
+ * once (*ahead: the entry requested last), and with `victims` the
+ * residency byte the driver reads as it evicts; the ring's own line
+ * RING_AHEAD entries on, long unread, too.  A cursor rather than one entry
+ * at a fixed distance: entries the tail skips (pages moved out) would
+ * leave the pages between them unrequested.  Inlined by force: GCC takes
+ * a call that only reads and prefetches for one without effect and drops
+ * it.
  */
-static inline __attribute__((always_inline)) void
-prefetch_entry(const struct mglru *m, const struct page_ring *r, uint32_t i)
-{
-	uint32_t page = *ring_at(r, i);
+#define TAIL_AHEAD 8
+#define RING_AHEAD 64
 
-	if (page != PL_NONE)
-		__builtin_prefetch(&m->page[page]);
+static inline __attribute__((always_inline)) void
+request_tail(const struct mglru *m, const struct page_ring *r, uint32_t *ahead, bool victims)
+{
+	uint32_t i = *ahead, to = r->end - 1 - TAIL_AHEAD;
+
+	__builtin_prefetch(ring_at(r, r->end - 1 - RING_AHEAD));
+	if (r->end - 1 - i > TAIL_AHEAD)	/* not in the window: from the tail */
+		i = r->end - 1;
+	while (i != to && i != r->head) {
+		uint32_t page = *ring_at(r, --i);
+
+		if (page == PL_NONE)
+			continue;
+		__builtin_prefetch(&m->page[page], 1);
+		if (victims)
+			pl_prefetch_state(m->ctx, page);
+	}
+	*ahead = i;
 }
 
 /* ------------------------------------------------------- fields and lists */
@@ -581,15 +601,35 @@ static bool should_run_aging(const struct mglru *m)
  * out of it leave dead entries behind, and nothing is pushed to it while
  * it is read (young pages go to gen(max_seq), read last, which moves none).
  */
+#define AGING_AHEAD 8
+
+/*
+ * The walk's next young pages have their states written: a second cursor
+ * AGING_AHEAD young entries on requests them (with no more, it rests at
+ * the head).  Inlined by force, like request_tail().
+ */
+static inline __attribute__((always_inline)) void
+request_young(const struct mglru *m, const struct page_ring *r, uint32_t *ahead)
+{
+	if (young_before(r, *ahead, ahead))
+		__builtin_prefetch(&m->page[*ring_at(r, *ahead)], 1);
+	else
+		*ahead = r->head;
+}
+
 static void age(struct mglru *m)
 {
 	for (uint32_t seq = m->min_seq; seq <= m->max_seq; seq++) {
 		unsigned gen = gen_of(seq);
 		struct page_ring *r = &m->list[gen];
-		uint32_t i = r->end;
+		uint32_t i = r->end, ahead = r->end;
 
+		for (unsigned k = 0; k < AGING_AHEAD; k++)
+			request_young(m, r, &ahead);
 		while (young_before(r, i, &i)) {
 			uint32_t p = *ring_at(r, i);
+
+			request_young(m, r, &ahead);
 
 			if (m->ctx->recording)
 				pl_emit_set(m->ctx, p, F_YOUNG, 1, 0);
@@ -618,34 +658,6 @@ static bool inc_min_seq(struct mglru *m)
 	return true;
 }
 
-/*
- * The next faults sort and evict the pages before the tail, in order:
- * every entry of the oldest generation up to SORT_AHEAD before the tail
- * is requested once (m->ahead: the last one), its page's state and the
- * residency byte the driver reads as it evicts.  Entries the walk skips
- * (pages aging moved out) are requested too, so the window does not
- * thin out where there are many.
- */
-#define SORT_AHEAD 8
-
-static inline __attribute__((always_inline)) void
-prefetch_victims(struct mglru *m)
-{
-	const struct page_ring *r = &m->list[gen_of(m->min_seq)];
-	uint32_t i = m->ahead, to = r->end - 1 - SORT_AHEAD;
-
-	if (r->end - 1 - i > SORT_AHEAD)	/* not in the window: from the tail */
-		i = r->end - 1;
-	while (i != to && i != r->head) {
-		uint32_t page = *ring_at(r, --i);
-
-		if (page != PL_NONE) {
-			__builtin_prefetch(&m->page[page]);
-			pl_prefetch_state(m->ctx, page);
-		}
-	}
-	m->ahead = i;
-}
 
 /*
  * Sorts the oldest generation's tail, ages and advances min_seq until that
@@ -686,7 +698,7 @@ static void prepare_victim(struct mglru *m)
 			m->activated++;
 			continue;
 		}
-		prefetch_victims(m);
+		request_tail(m, &m->list[gen_of(m->min_seq)], &m->victims_ahead, true);
 		return;
 	}
 }
@@ -779,6 +791,7 @@ static void trim_shadows(struct mglru *m)
 		m->page[old].where = NOWHERE;
 		pl_emit_remove(m->ctx, old, SHADOW);
 	}
+	request_tail(m, &m->list[SHADOW], &m->shadows_ahead, false);
 }
 
 static void mglru_evict(void *state, uint32_t victim)
