@@ -154,17 +154,22 @@ struct page_state {
  * a page (list_leave()); a full ring drops its empty entries
  * (make_room()), and is sized so that this frees at least half of it.
  *
- * A page's accessed bit lives beside its entry, in the ring's bitmap
- * `young` (bit i for entry i): the aging walk reads the bitmap a word (64
- * entries) at a time and visits only the young pages, whose states it
- * then only writes, instead of loading every resident page's state (a
- * cache miss each, 1.3 per reference on the benchmark's zipf trace).  A
- * bit is set only at a page's entry: an entry dropped or moved takes its
- * bit with it.
+ * Two bits of a page live beside its entry, in the ring's bitmaps (bit i
+ * for entry i): B_YOUNG, its accessed bit, and B_REFS, set while any of
+ * referenced, workingset and LRU_REFS is (the fields stay in its state).
+ * The aging walk reads the young bits a word (64 entries) at a time and
+ * visits only the young pages, and of those touches the states of only
+ * the pages it moves or whose refs it clears, writing them without
+ * reading, instead of loading every resident page's state (a cache miss
+ * each, 1.3 per reference on the benchmark's zipf trace).  Sorting a page
+ * without refs reads only its bits.  A bit is set only at a page's entry:
+ * an entry dropped or moved takes its bits with it.
  */
+enum { B_YOUNG, B_REFS, NR_BITS };
+
 struct page_ring {
 	uint32_t *entry;	/* [cap], cap a power of 2 */
-	uint64_t *young;	/* [max(cap / 64, 1)] */
+	uint64_t (*bits)[NR_BITS];	/* [max(cap / 64, 1)]: each word's bits */
 	uint32_t head, end;	/* entries head .. end - 1, mod 2^32 */
 	uint32_t cap, len;	/* len: the entries that are pages */
 };
@@ -186,7 +191,14 @@ struct mglru {
 	uint64_t avg_refaulted[MAX_NR_TIERS], avg_total[MAX_NR_TIERS];
 	uint64_t agings, activated, protections, refaults;
 	int tier_idx;
+	bool few_refaults;	/* note_refaults() */
 	uint32_t victims_ahead, shadows_ahead;	/* request_tail()'s cursors */
+	/*
+	 * The oldest generation's tail that prepare_victim() left: the tail
+	 * whenever memory is full (only evict() and insert() move pages, and
+	 * insert() sorts again), so a hit on any other page need not sort.
+	 */
+	uint32_t next_victim;
 };
 
 static unsigned gen_of(uint32_t seq)
@@ -221,7 +233,7 @@ static void mglru_destroy(void *state)
 		return;
 	for (unsigned l = 0; l < NR_LISTS; l++) {
 		free(m->list[l].entry);
-		free(m->list[l].young);
+		free(m->list[l].bits);
 	}
 	free(m->page);
 	free(m);
@@ -241,9 +253,9 @@ static void *mglru_create(struct pl_ctx *ctx, struct pl_error *err)
 		goto oom;
 	for (unsigned l = 0; l < NR_LISTS; l++) {
 		m->list[l].cap = cap;
-		m->list[l].entry = malloc(cap * sizeof(*m->list[l].entry));
-		m->list[l].young = calloc(cap / 64 + 1, sizeof(*m->list[l].young));
-		if (!m->list[l].entry || !m->list[l].young)
+		if (!(m->list[l].entry = malloc(cap * sizeof(*m->list[l].entry))))
+			goto oom;
+		if (!(m->list[l].bits = calloc(cap / 64 + 1, sizeof(*m->list[l].bits))))
 			goto oom;
 	}
 	m->ctx = ctx;
@@ -253,6 +265,8 @@ static void *mglru_create(struct pl_ctx *ctx, struct pl_error *err)
 	m->min_batch = (uint64_t)ctx->params[PARAM_MIN_BATCH];
 	m->max_seq = MIN_NR_GENS - 1;	/* lru_gen_init_lruvec(): min 0, max 1 */
 	m->tier_idx = MAX_NR_TIERS - 1;
+	m->next_victim = PL_NONE;
+	m->few_refaults = true;	/* no refaults yet (note_refaults()) */
 	return m;
 oom:
 	mglru_destroy(m);
@@ -267,22 +281,30 @@ static uint32_t *ring_at(const struct page_ring *r, uint32_t i)
 	return &r->entry[i & (r->cap - 1)];
 }
 
-static bool young_at(const struct page_ring *r, uint32_t i)
+static bool bit_at(const struct page_ring *r, unsigned b, uint32_t i)
 {
 	uint32_t slot = i & (r->cap - 1);
 
-	return r->young[slot / 64] >> (slot % 64) & 1;
+	return r->bits[slot / 64][b] >> (slot % 64) & 1;
 }
 
-static inline void set_young_at(struct page_ring *r, uint32_t i, bool young)
+static void clear_bits_at(struct page_ring *r, uint32_t i)
+{
+	uint32_t slot = i & (r->cap - 1);
+
+	for (unsigned b = 0; b < NR_BITS; b++)
+		r->bits[slot / 64][b] &= ~((uint64_t)1 << (slot % 64));
+}
+
+static inline void set_bit_at(struct page_ring *r, unsigned b, uint32_t i, bool on)
 {
 	uint32_t slot = i & (r->cap - 1);
 	uint64_t bit = (uint64_t)1 << (slot % 64);
 
-	if (young)
-		r->young[slot / 64] |= bit;
+	if (on)
+		r->bits[slot / 64][b] |= bit;
 	else
-		r->young[slot / 64] &= ~bit;
+		r->bits[slot / 64][b] &= ~bit;
 }
 
 /*
@@ -298,7 +320,7 @@ static bool young_before(const struct page_ring *r, uint32_t i, uint32_t *at)
 	while (left) {
 		uint32_t slot = (i - 1) & (r->cap - 1);
 		unsigned bit = slot % 64;
-		uint64_t word = r->young[slot / 64] & (~(uint64_t)0 >> (63 - bit));
+		uint64_t word = r->bits[slot / 64][B_YOUNG] & (~(uint64_t)0 >> (63 - bit));
 
 		if (word) {
 			uint32_t back = bit - (63 - (unsigned)__builtin_clzll(word));
@@ -331,13 +353,14 @@ static void make_room(struct mglru *m, unsigned l)
 	for (uint32_t i = r->head; i != r->end; i++) {
 		uint32_t page = *ring_at(r, i);
 
-		bool young;
-
 		if (page == PL_NONE)
 			continue;
-		young = young_at(r, i);
-		set_young_at(r, i, false);
-		set_young_at(r, kept, young);
+		for (unsigned b = 0; b < NR_BITS; b++) {
+			bool on = bit_at(r, b, i);
+
+			set_bit_at(r, b, i, false);
+			set_bit_at(r, b, kept, on);
+		}
 		m->page[page].at = kept;
 		*ring_at(r, kept++) = page;
 	}
@@ -372,7 +395,7 @@ static void list_drop(struct mglru *m, unsigned l, uint32_t at)
 	struct page_ring *r = &m->list[l];
 
 	*ring_at(r, at) = PL_NONE;
-	set_young_at(r, at, false);
+	clear_bits_at(r, at);
 	r->len--;
 	while (r->end != r->head && *ring_at(r, r->end - 1) == PL_NONE)
 		r->end--;
@@ -445,27 +468,56 @@ static void set_seq(struct mglru *m, uint32_t page, uint32_t seq)
 /* The accessed bit of a resident page, beside its entry. */
 static bool young_of(const struct mglru *m, uint32_t page)
 {
-	return young_at(&m->list[m->page[page].where], m->page[page].at);
+	return bit_at(&m->list[m->page[page].where], B_YOUNG, m->page[page].at);
 }
 
-static void set_young(struct mglru *m, uint32_t page, bool young)
+/* The accessed bit at entry i of generation list l, whose page is `page`. */
+static inline void set_young_at(struct mglru *m, unsigned l, uint32_t i, uint32_t page,
+				bool young)
 {
-	struct page_ring *r = &m->list[m->page[page].where];
+	struct page_ring *r = &m->list[l];
 
-	if (m->ctx->recording && young_at(r, m->page[page].at) != young)
+	if (m->ctx->recording && bit_at(r, B_YOUNG, i) != young)
 		pl_emit_set(m->ctx, page, F_YOUNG, !young, young);
-	set_young_at(r, m->page[page].at, young);
+	set_bit_at(r, B_YOUNG, i, young);
 }
 
-/* folio_update_gen()/folio_inc_gen(): the LRU_REFS bits and flags cleared. */
-static void clear_refs(struct mglru *m, uint32_t page)
+static inline __attribute__((always_inline)) void
+set_young(struct mglru *m, uint32_t page, bool young)
+{
+	set_young_at(m, m->page[page].where, m->page[page].at, page, young);
+}
+
+/* B_REFS of a resident page, after a change of its fields. */
+static void note_refs(struct mglru *m, uint32_t page)
+{
+	const struct page_state *p = &m->page[page];
+
+	set_bit_at(&m->list[p->where], B_REFS, p->at, p->referenced || refs_of(p));
+}
+
+/*
+ * folio_update_gen()/folio_inc_gen(): the LRU_REFS bits and flags cleared,
+ * for the page at entry i of list l.  Its state is not touched if B_REFS
+ * says there is nothing to clear.
+ */
+static void clear_refs_at(struct mglru *m, unsigned l, uint32_t i, uint32_t page)
 {
 	struct page_state *p = &m->page[page];
 
+	if (!bit_at(&m->list[l], B_REFS, i))
+		return;
 	set_field(m, page, F_REFERENCED, &p->referenced, 0);
 	if (m->ctx->recording && refs_of(p))
 		pl_emit_set(m->ctx, page, F_REFS, (int32_t)refs_of(p), 0);
 	p->lru_refs = p->workingset = 0;
+	set_bit_at(&m->list[l], B_REFS, i, false);
+}
+
+/* folio_lru_refs() of the page at entry i of list l: 0 without B_REFS. */
+static unsigned refs_at(const struct mglru *m, unsigned l, uint32_t i, uint32_t page)
+{
+	return bit_at(&m->list[l], B_REFS, i) ? refs_of(&m->page[page]) : 0;
 }
 
 static void set_refs(struct mglru *m, uint32_t page, unsigned lru_refs, unsigned workingset)
@@ -477,6 +529,7 @@ static void set_refs(struct mglru *m, uint32_t page, unsigned lru_refs, unsigned
 	p->workingset = (uint8_t)workingset;
 	if (old != refs_of(p))
 		pl_emit_set(m->ctx, page, F_REFS, (int32_t)old, (int32_t)refs_of(p));
+	note_refs(m, page);
 }
 
 /*
@@ -494,19 +547,15 @@ static void move_entry(struct mglru *m, uint32_t page, unsigned from, uint32_t a
 	set_seq(m, page, seq);
 }
 
-static void move_to_gen(struct mglru *m, uint32_t page, uint32_t seq, bool tail)
-{
-	move_entry(m, page, m->page[page].where, m->page[page].at, seq, tail);
-}
-
 /* folio_inc_refs(), the fd path's folio_mark_accessed(). */
 static void inc_refs(struct mglru *m, uint32_t page)
 {
 	struct page_state *p = &m->page[page];
 
-	if (!p->referenced)
+	if (!p->referenced) {
 		set_field(m, page, F_REFERENCED, &p->referenced, 1);
-	else if (!p->workingset)
+		note_refs(m, page);
+	} else if (!p->workingset)
 		set_refs(m, page, p->lru_refs, 1);
 	else if (p->lru_refs < MAX_LRU_REFS)
 		set_refs(m, page, p->lru_refs + 1u, 1);
@@ -536,11 +585,29 @@ static bool positive_ctrl_err(const struct mglru *m, const struct ctrl_pos *sp,
 	       (sp->refaulted + 1) * pv->total * pv->gain;
 }
 
+/*
+ * Whether every tier above 0 has refaulted < min_batch, when each one's
+ * error counts as positive and get_tier_idx() is the last tier whatever
+ * tier 0's position: kept up to date as the counters and min_seq change.
+ */
+static void note_refaults(struct mglru *m)
+{
+	unsigned hist = hist_of(m->min_seq);
+
+	m->few_refaults = true;
+	for (unsigned tier = 1; tier < MAX_NR_TIERS; tier++)
+		if (m->avg_refaulted[tier] + m->refaulted[hist][tier] >= m->min_batch)
+			m->few_refaults = false;
+}
+
 static int get_tier_idx(const struct mglru *m)
 {
-	struct ctrl_pos sp = read_ctrl_pos(m, 0, 1), pv;
+	struct ctrl_pos sp, pv;
 	unsigned tier;
 
+	if (m->few_refaults)
+		return MAX_NR_TIERS - 1;
+	sp = read_ctrl_pos(m, 0, 1);
 	for (tier = 1; tier < MAX_NR_TIERS; tier++) {
 		pv = read_ctrl_pos(m, tier, 2);
 		if (!positive_ctrl_err(m, &sp, &pv))
@@ -572,6 +639,7 @@ static void clear_ctrl_pos(struct mglru *m)
 	memset(m->refaulted[hist], 0, sizeof(m->refaulted[hist]));
 	memset(m->evicted[hist], 0, sizeof(m->evicted[hist]));
 	memset(m->protected[hist], 0, sizeof(m->protected[hist]));
+	note_refaults(m);
 }
 
 /* ------------------------------------------------------ aging, sorting */
@@ -581,17 +649,16 @@ static uint32_t nr_gens(const struct mglru *m)
 	return m->max_seq - m->min_seq + 1;
 }
 
+/* The generations hold the resident pages, ctx->nresident of them. */
 static bool should_run_aging(const struct mglru *m)
 {
-	uint32_t total = 0, young = m->list[gen_of(m->max_seq)].len;
+	uint32_t total = m->ctx->nresident, young = m->list[gen_of(m->max_seq)].len;
 	uint32_t old = m->list[gen_of(m->min_seq)].len;
 
 	if (nr_gens(m) < MIN_NR_GENS + 1)
 		return true;
 	if (nr_gens(m) > MIN_NR_GENS + 1)
 		return false;
-	for (unsigned g = 0; g < MAX_NR_GENS; g++)
-		total += m->list[g].len;
 	return (uint64_t)young * MIN_NR_GENS > total || (uint64_t)old * (MIN_NR_GENS + 2) < total;
 }
 
@@ -604,9 +671,9 @@ static bool should_run_aging(const struct mglru *m)
 #define AGING_AHEAD 8
 
 /*
- * The walk's next young pages have their states written: a second cursor
- * AGING_AHEAD young entries on requests them (with no more, it rests at
- * the head).  Inlined by force, like request_tail().
+ * The walk's next young pages, to move, have their states written: a
+ * second cursor AGING_AHEAD young entries on requests them (with no more,
+ * it rests at the head).  Inlined by force, like request_tail().
  */
 static inline __attribute__((always_inline)) void
 request_young(const struct mglru *m, const struct page_ring *r, uint32_t *ahead)
@@ -617,6 +684,28 @@ request_young(const struct mglru *m, const struct page_ring *r, uint32_t *ahead)
 		*ahead = r->head;
 }
 
+/*
+ * The youngest generation's part of the walk, unrecorded: nothing moves
+ * and no event tells the order, so its young bits are cleared a word at
+ * a time, the whole ring's (outside the entries that are pages they are
+ * clear), visiting only the pages that also have refs to clear.
+ */
+static void age_youngest(struct mglru *m, unsigned gen)
+{
+	struct page_ring *r = &m->list[gen];
+
+	for (uint32_t w = 0; w < (r->cap + 63) / 64; w++) {
+		uint64_t both = r->bits[w][B_YOUNG] & r->bits[w][B_REFS];
+
+		for (; both; both &= both - 1) {
+			uint32_t slot = w * 64 + (unsigned)__builtin_ctzll(both);
+
+			clear_refs_at(m, gen, slot, *ring_at(r, slot));
+		}
+		r->bits[w][B_YOUNG] = 0;
+	}
+}
+
 static void age(struct mglru *m)
 {
 	for (uint32_t seq = m->min_seq; seq <= m->max_seq; seq++) {
@@ -624,17 +713,19 @@ static void age(struct mglru *m)
 		struct page_ring *r = &m->list[gen];
 		uint32_t i = r->end, ahead = r->end;
 
-		for (unsigned k = 0; k < AGING_AHEAD; k++)
+		if (seq == m->max_seq && !m->ctx->recording) {
+			age_youngest(m, gen);
+			break;
+		}
+		for (unsigned k = 0; k < AGING_AHEAD && seq != m->max_seq; k++)
 			request_young(m, r, &ahead);
 		while (young_before(r, i, &i)) {
 			uint32_t p = *ring_at(r, i);
 
-			request_young(m, r, &ahead);
-
-			if (m->ctx->recording)
-				pl_emit_set(m->ctx, p, F_YOUNG, 1, 0);
-			set_young_at(r, i, false);
-			clear_refs(m, p);
+			if (seq != m->max_seq)
+				request_young(m, r, &ahead);
+			set_young_at(m, gen, i, p, false);
+			clear_refs_at(m, gen, i, p);
 			if (seq != m->max_seq)
 				move_entry(m, p, gen, i, m->max_seq, false);
 		}
@@ -655,6 +746,7 @@ static bool inc_min_seq(struct mglru *m)
 		return false;
 	carry_over(m);
 	m->min_seq = seq;
+	note_refaults(m);
 	return true;
 }
 
@@ -667,38 +759,42 @@ static bool inc_min_seq(struct mglru *m)
 static void prepare_victim(struct mglru *m)
 {
 	while (m->ctx->nresident >= m->ctx->frames) {
-		struct page_state *p;
-		uint32_t tail;
-		unsigned tier;
+		const struct page_ring *r;
+		uint32_t tail, at;
+		unsigned gen, refs, tier;
 
 		if (should_run_aging(m)) {
 			age(m);
 			continue;
 		}
-		tail = list_tail(m, gen_of(m->min_seq));
+		gen = gen_of(m->min_seq);
+		r = &m->list[gen];
+		tail = list_tail(m, gen);
 		if (tail == PL_NONE) {
 			if (!inc_min_seq(m))
 				return;		/* nothing resident: cannot happen when full */
 			continue;
 		}
-		p = &m->page[tail];
+		at = r->end - 1;
+		refs = refs_at(m, gen, at, tail);
 		m->tier_idx = get_tier_idx(m);
-		tier = tier_of(refs_of(p));
-		if ((int)tier > m->tier_idx || refs_of(p) == MAX_LRU_REFS + 1) {
+		tier = tier_of(refs);
+		if ((int)tier > m->tier_idx || refs == MAX_LRU_REFS + 1) {
 			m->protected[hist_of(m->min_seq)][tier - 1]++;
 			m->protections++;
-			clear_refs(m, tail);
-			move_to_gen(m, tail, m->min_seq + 1, true);
+			clear_refs_at(m, gen, at, tail);
+			move_entry(m, tail, gen, at, m->min_seq + 1, true);
 			continue;
 		}
-		if (young_of(m, tail)) {
-			set_young(m, tail, false);
-			clear_refs(m, tail);
-			move_to_gen(m, tail, m->max_seq, false);
+		if (bit_at(r, B_YOUNG, at)) {
+			set_young_at(m, gen, at, tail, false);
+			clear_refs_at(m, gen, at, tail);
+			move_entry(m, tail, gen, at, m->max_seq, false);
 			m->activated++;
 			continue;
 		}
 		request_tail(m, &m->list[gen_of(m->min_seq)], &m->victims_ahead, true);
+		m->next_victim = tail;
 		return;
 	}
 }
@@ -724,7 +820,7 @@ static void mglru_hit(void *state, const struct pl_ref *ref)
 		inc_refs(m, x);
 	else
 		set_young(m, x, true);
-	if (x == list_tail(m, gen_of(m->min_seq)))
+	if (x == m->next_victim)
 		prepare_victim(m);
 }
 
@@ -738,6 +834,7 @@ static void refault(struct mglru *m, uint32_t x)
 		return;
 	m->refaulted[hist_of(m->min_seq)][tier_of(refs)]++;
 	m->refaults++;
+	note_refaults(m);
 	if (!m->fd || refs >= MAX_LRU_REFS)
 		set_refs(m, x, MAX_LRU_REFS, 1);
 }
@@ -798,7 +895,7 @@ static void mglru_evict(void *state, uint32_t victim)
 {
 	struct mglru *m = state;
 	struct page_state *p = &m->page[victim];
-	unsigned from = p->where, refs = refs_of(p);
+	unsigned from = p->where, refs = refs_at(m, from, p->at, victim);
 
 	m->evicted[hist_of(m->min_seq)][tier_of(refs)]++;
 	pl_emit_evict(m->ctx, victim, from);
