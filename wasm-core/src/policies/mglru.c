@@ -107,15 +107,19 @@
  * activated, protected, refaults, tier_idx (the latest computed).
  * Cost: O(1) per hit; per fault amortized O(1) sorting (each page sorted
  * moves to a younger generation) and O(resident) per aging, which opens a
- * generation the evictions then empty.  Every list is a ring of page ids
- * (struct page_ring), so the aging walk reads memory in order, prefetching
- * the pages' states ahead, and no move touches another page.
- * Beyond lru's work: a hit sets the page's referenced bit or raises its
+ * generation the evictions then empty; that walk reads each ring's
+ * accessed bits a word (64 entries) at a time, so it is O(resident / 64)
+ * plus O(1) per young page.  Every list is a ring of page ids (struct
+ * page_ring) with each entry's accessed and refs bits beside it, so the
+ * aging walk reads memory in order, no move touches another page, and
+ * the pages' states that a fault or the walk will touch are requested
+ * ahead (request_tail(), request_young()).
+ * Beyond lru's work: a hit sets the page's accessed bit or raises its
  * refs (tier); a fault looks for its page among the shadow entries (the
  * refault test and the tier's refault counters), sorts the oldest
  * generation's pages that were accessed into younger ones, evicts, pushes
  * a shadow entry and drops the oldest; and every so often an aging pass
- * walks all resident pages.
+ * moves the young pages of the older generations.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -395,7 +399,8 @@ static void list_drop(struct mglru *m, unsigned l, uint32_t at)
 	struct page_ring *r = &m->list[l];
 
 	*ring_at(r, at) = PL_NONE;
-	clear_bits_at(r, at);
+	if (l != SHADOW)	/* a shadow entry's bits are clear */
+		clear_bits_at(r, at);
 	r->len--;
 	while (r->end != r->head && *ring_at(r, r->end - 1) == PL_NONE)
 		r->end--;
