@@ -107,15 +107,19 @@
  * activated, protected, refaults, tier_idx (the latest computed).
  * Cost: O(1) per hit; per fault amortized O(1) sorting (each page sorted
  * moves to a younger generation) and O(resident) per aging, which opens a
- * generation the evictions then empty.  Every list is a ring of page ids
- * (struct page_ring), so the aging walk reads memory in order, prefetching
- * the pages' states ahead, and no move touches another page.
- * Beyond lru's work: a hit sets the page's referenced bit or raises its
+ * generation the evictions then empty; that walk reads each ring's
+ * accessed bits a word (64 entries) at a time, so it is O(resident / 64)
+ * plus O(1) per young page.  Every list is a ring of page ids (struct
+ * page_ring) with each entry's accessed and refs bits beside it, so the
+ * aging walk reads memory in order, no move touches another page, and
+ * the pages' states that a fault or the walk will touch are requested
+ * ahead (request_tail(), request_young()).
+ * Beyond lru's work: a hit sets the page's accessed bit or raises its
  * refs (tier); a fault looks for its page among the shadow entries (the
  * refault test and the tier's refault counters), sorts the oldest
  * generation's pages that were accessed into younger ones, evicts, pushes
  * a shadow entry and drops the oldest; and every so often an aging pass
- * walks all resident pages.
+ * moves the young pages of the older generations.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -137,7 +141,7 @@ enum { C_MIN_SEQ, C_MAX_SEQ, C_AGINGS, C_ACTIVATED, C_PROTECTED, C_REFAULTS, C_T
 
 struct page_state {
 	uint8_t where;		/* gen list, SHADOW or NOWHERE */
-	uint8_t young, referenced, workingset, lru_refs;
+	uint8_t referenced, workingset, lru_refs;
 	uint8_t shadow_refs;	/* folio_lru_refs() at eviction */
 	uint32_t seq;		/* its generation, or the min_seq of its eviction */
 	uint32_t at;		/* its entry in its list's ring */
@@ -153,9 +157,23 @@ struct page_state {
  * or an eviction touches no other page.  The ring's tail entry is always
  * a page (list_leave()); a full ring drops its empty entries
  * (make_room()), and is sized so that this frees at least half of it.
+ *
+ * Two bits of a page live beside its entry, in the ring's bitmaps (bit i
+ * for entry i): B_YOUNG, its accessed bit, and B_REFS, set while any of
+ * referenced, workingset and LRU_REFS is (the fields stay in its state).
+ * The aging walk reads the young bits a word (64 entries) at a time and
+ * visits only the young pages, and of those touches the states of only
+ * the pages it moves or whose refs it clears, writing them without
+ * reading, instead of loading every resident page's state (a cache miss
+ * each, 1.3 per reference on the benchmark's zipf trace).  Sorting a page
+ * without refs reads only its bits.  A bit is set only at a page's entry:
+ * an entry dropped or moved takes its bits with it.
  */
+enum { B_YOUNG, B_REFS, NR_BITS };
+
 struct page_ring {
 	uint32_t *entry;	/* [cap], cap a power of 2 */
+	uint64_t (*bits)[NR_BITS];	/* [max(cap / 64, 1)]: each word's bits */
 	uint32_t head, end;	/* entries head .. end - 1, mod 2^32 */
 	uint32_t cap, len;	/* len: the entries that are pages */
 };
@@ -177,6 +195,14 @@ struct mglru {
 	uint64_t avg_refaulted[MAX_NR_TIERS], avg_total[MAX_NR_TIERS];
 	uint64_t agings, activated, protections, refaults;
 	int tier_idx;
+	bool few_refaults;	/* note_refaults() */
+	uint32_t victims_ahead, shadows_ahead;	/* request_tail()'s cursors */
+	/*
+	 * The oldest generation's tail that prepare_victim() left: the tail
+	 * whenever memory is full (only evict() and insert() move pages, and
+	 * insert() sorts again), so a hit on any other page need not sort.
+	 */
+	uint32_t next_victim;
 };
 
 static unsigned gen_of(uint32_t seq)
@@ -209,8 +235,10 @@ static void mglru_destroy(void *state)
 
 	if (!m)
 		return;
-	for (unsigned l = 0; l < NR_LISTS; l++)
+	for (unsigned l = 0; l < NR_LISTS; l++) {
 		free(m->list[l].entry);
+		free(m->list[l].bits);
+	}
 	free(m->page);
 	free(m);
 }
@@ -231,6 +259,8 @@ static void *mglru_create(struct pl_ctx *ctx, struct pl_error *err)
 		m->list[l].cap = cap;
 		if (!(m->list[l].entry = malloc(cap * sizeof(*m->list[l].entry))))
 			goto oom;
+		if (!(m->list[l].bits = calloc(cap / 64 + 1, sizeof(*m->list[l].bits))))
+			goto oom;
 	}
 	m->ctx = ctx;
 	for (uint32_t i = 0; i < ctx->npages; i++)
@@ -239,6 +269,8 @@ static void *mglru_create(struct pl_ctx *ctx, struct pl_error *err)
 	m->min_batch = (uint64_t)ctx->params[PARAM_MIN_BATCH];
 	m->max_seq = MIN_NR_GENS - 1;	/* lru_gen_init_lruvec(): min 0, max 1 */
 	m->tier_idx = MAX_NR_TIERS - 1;
+	m->next_victim = PL_NONE;
+	m->few_refaults = true;	/* no refaults yet (note_refaults()) */
 	return m;
 oom:
 	mglru_destroy(m);
@@ -251,6 +283,63 @@ oom:
 static uint32_t *ring_at(const struct page_ring *r, uint32_t i)
 {
 	return &r->entry[i & (r->cap - 1)];
+}
+
+static bool bit_at(const struct page_ring *r, unsigned b, uint32_t i)
+{
+	uint32_t slot = i & (r->cap - 1);
+
+	return r->bits[slot / 64][b] >> (slot % 64) & 1;
+}
+
+static void clear_bits_at(struct page_ring *r, uint32_t i)
+{
+	uint32_t slot = i & (r->cap - 1);
+
+	for (unsigned b = 0; b < NR_BITS; b++)
+		r->bits[slot / 64][b] &= ~((uint64_t)1 << (slot % 64));
+}
+
+static inline void set_bit_at(struct page_ring *r, unsigned b, uint32_t i, bool on)
+{
+	uint32_t slot = i & (r->cap - 1);
+	uint64_t bit = (uint64_t)1 << (slot % 64);
+
+	if (on)
+		r->bits[slot / 64][b] |= bit;
+	else
+		r->bits[slot / 64][b] &= ~bit;
+}
+
+/*
+ * The young entry nearest before entry i (towards the head) into *at, or
+ * false if entries head .. i - 1 have none: a word of the bitmap at a
+ * time.  (A ring of fewer than 64 entries has one word, in which the
+ * slots below i's are those before it up to the wrap.)
+ */
+static bool young_before(const struct page_ring *r, uint32_t i, uint32_t *at)
+{
+	uint32_t left = i - r->head;	/* entries to look at */
+
+	while (left) {
+		uint32_t slot = (i - 1) & (r->cap - 1);
+		unsigned bit = slot % 64;
+		uint64_t word = r->bits[slot / 64][B_YOUNG] & (~(uint64_t)0 >> (63 - bit));
+
+		if (word) {
+			uint32_t back = bit - (63 - (unsigned)__builtin_clzll(word));
+
+			if (back >= left)
+				return false;
+			*at = i - 1 - back;
+			return true;
+		}
+		if (bit + 1 >= left)
+			return false;
+		i -= bit + 1;
+		left -= bit + 1;
+	}
+	return false;
 }
 
 /*
@@ -270,6 +359,12 @@ static void make_room(struct mglru *m, unsigned l)
 
 		if (page == PL_NONE)
 			continue;
+		for (unsigned b = 0; b < NR_BITS; b++) {
+			bool on = bit_at(r, b, i);
+
+			set_bit_at(r, b, i, false);
+			set_bit_at(r, b, kept, on);
+		}
 		m->page[page].at = kept;
 		*ring_at(r, kept++) = page;
 	}
@@ -298,62 +393,136 @@ static void list_push(struct mglru *m, unsigned l, uint32_t page, bool tail)
 	m->page[page].at = at;
 }
 
-/* The page leaves its list, whose tail is then a page again. */
-static void list_leave(struct mglru *m, uint32_t page)
+/* Entry `at` of list l, a page, leaves it, whose tail is then a page again. */
+static void list_drop(struct mglru *m, unsigned l, uint32_t at)
 {
-	struct page_ring *r = &m->list[m->page[page].where];
+	struct page_ring *r = &m->list[l];
 
-	*ring_at(r, m->page[page].at) = PL_NONE;
+	*ring_at(r, at) = PL_NONE;
+	if (l != SHADOW)	/* a shadow entry's bits are clear */
+		clear_bits_at(r, at);
 	r->len--;
 	while (r->end != r->head && *ring_at(r, r->end - 1) == PL_NONE)
 		r->end--;
 }
 
-/*
- * Starts loading the state of the page at entry i of r (if it is a page).
- * Inlined by force: a call that only reads and prefetches counts as free
- * of effects, and GCC drops it (the prefetches were missing from the
- * binary before).
- */
-static inline __attribute__((always_inline)) void
-prefetch_entry(const struct mglru *m, const struct page_ring *r, uint32_t i)
+/* The page leaves its list. */
+static void list_leave(struct mglru *m, uint32_t page)
 {
-	uint32_t page = *ring_at(r, i);
+	list_drop(m, m->page[page].where, m->page[page].at);
+}
 
-	if (page != PL_NONE)
-		__builtin_prefetch(&m->page[page]);
+/*
+ * The pages at a list's tail go next, one a fault, in order: the oldest
+ * generation's are sorted and evicted, the shadow list's forgotten.  Every
+ * entry up to TAIL_AHEAD before the tail has its page's state requested
+ * once (*ahead: the entry requested last), and with `victims` the
+ * residency byte the driver reads as it evicts; the ring's own line
+ * RING_AHEAD entries on, long unread, too.  A cursor rather than one entry
+ * at a fixed distance: entries the tail skips (pages moved out) would
+ * leave the pages between them unrequested.  Inlined by force: GCC takes
+ * a call that only reads and prefetches for one without effect and drops
+ * it.
+ */
+#define TAIL_AHEAD 8
+#define RING_AHEAD 64
+
+static inline __attribute__((always_inline)) void
+request_tail(const struct mglru *m, const struct page_ring *r, uint32_t *ahead, bool victims)
+{
+	uint32_t i = *ahead, to = r->end - 1 - TAIL_AHEAD;
+
+	__builtin_prefetch(ring_at(r, r->end - 1 - RING_AHEAD));
+	if (r->end - 1 - i > TAIL_AHEAD)	/* not in the window: from the tail */
+		i = r->end - 1;
+	while (i != to && i != r->head) {
+		uint32_t page = *ring_at(r, --i);
+
+		if (page == PL_NONE)
+			continue;
+		__builtin_prefetch(&m->page[page], 1);
+		if (victims)
+			pl_prefetch_state(m->ctx, page);
+	}
+	*ahead = i;
 }
 
 /* ------------------------------------------------------- fields and lists */
 
+/*
+ * The setters read a field's old value only for the event, when
+ * recording: otherwise they only write, and a page whose state is far
+ * from the CPU (a young page the aging walk moves) is not waited for.
+ */
 static void set_field(struct mglru *m, uint32_t page, unsigned field, uint8_t *at, unsigned to)
 {
-	if (*at != to) {
+	if (m->ctx->recording && *at != to)
 		pl_emit_set(m->ctx, page, field, *at, (int32_t)to);
-		*at = (uint8_t)to;
-	}
+	*at = (uint8_t)to;
 }
 
 static void set_seq(struct mglru *m, uint32_t page, uint32_t seq)
 {
 	struct page_state *p = &m->page[page];
 
-	if (p->seq != seq) {
+	if (m->ctx->recording && p->seq != seq)
 		pl_emit_set(m->ctx, page, F_SEQ, (int32_t)p->seq, (int32_t)seq);
-		p->seq = seq;
-	}
+	p->seq = seq;
 }
 
-/* folio_update_gen()/folio_inc_gen(): the LRU_REFS bits and flags cleared. */
-static void clear_refs(struct mglru *m, uint32_t page)
+/* The accessed bit of a resident page, beside its entry. */
+static bool young_of(const struct mglru *m, uint32_t page)
+{
+	return bit_at(&m->list[m->page[page].where], B_YOUNG, m->page[page].at);
+}
+
+/* The accessed bit at entry i of generation list l, whose page is `page`. */
+static inline void set_young_at(struct mglru *m, unsigned l, uint32_t i, uint32_t page,
+				bool young)
+{
+	struct page_ring *r = &m->list[l];
+
+	if (m->ctx->recording && bit_at(r, B_YOUNG, i) != young)
+		pl_emit_set(m->ctx, page, F_YOUNG, !young, young);
+	set_bit_at(r, B_YOUNG, i, young);
+}
+
+static inline __attribute__((always_inline)) void
+set_young(struct mglru *m, uint32_t page, bool young)
+{
+	set_young_at(m, m->page[page].where, m->page[page].at, page, young);
+}
+
+/* B_REFS of a resident page, after a change of its fields. */
+static void note_refs(struct mglru *m, uint32_t page)
+{
+	const struct page_state *p = &m->page[page];
+
+	set_bit_at(&m->list[p->where], B_REFS, p->at, p->referenced || refs_of(p));
+}
+
+/*
+ * folio_update_gen()/folio_inc_gen(): the LRU_REFS bits and flags cleared,
+ * for the page at entry i of list l.  Its state is not touched if B_REFS
+ * says there is nothing to clear.
+ */
+static void clear_refs_at(struct mglru *m, unsigned l, uint32_t i, uint32_t page)
 {
 	struct page_state *p = &m->page[page];
-	unsigned old = refs_of(p);
 
+	if (!bit_at(&m->list[l], B_REFS, i))
+		return;
 	set_field(m, page, F_REFERENCED, &p->referenced, 0);
+	if (m->ctx->recording && refs_of(p))
+		pl_emit_set(m->ctx, page, F_REFS, (int32_t)refs_of(p), 0);
 	p->lru_refs = p->workingset = 0;
-	if (old)
-		pl_emit_set(m->ctx, page, F_REFS, (int32_t)old, 0);
+	set_bit_at(&m->list[l], B_REFS, i, false);
+}
+
+/* folio_lru_refs() of the page at entry i of list l: 0 without B_REFS. */
+static unsigned refs_at(const struct mglru *m, unsigned l, uint32_t i, uint32_t page)
+{
+	return bit_at(&m->list[l], B_REFS, i) ? refs_of(&m->page[page]) : 0;
 }
 
 static void set_refs(struct mglru *m, uint32_t page, unsigned lru_refs, unsigned workingset)
@@ -365,15 +534,19 @@ static void set_refs(struct mglru *m, uint32_t page, unsigned lru_refs, unsigned
 	p->workingset = (uint8_t)workingset;
 	if (old != refs_of(p))
 		pl_emit_set(m->ctx, page, F_REFS, (int32_t)old, (int32_t)refs_of(p));
+	note_refs(m, page);
 }
 
-/* Moves a resident page to the head or tail of generation seq. */
-static void move_to_gen(struct mglru *m, uint32_t page, uint32_t seq, bool tail)
+/*
+ * Moves the resident page at entry `at` of generation list `from` to the
+ * head or tail of generation seq (reading nothing of the page's state).
+ */
+static void move_entry(struct mglru *m, uint32_t page, unsigned from, uint32_t at, uint32_t seq,
+		       bool tail)
 {
-	struct page_state *p = &m->page[page];
-	unsigned from = p->where, to = gen_of(seq);
+	unsigned to = gen_of(seq);
 
-	list_leave(m, page);
+	list_drop(m, from, at);
 	list_push(m, to, page, tail);
 	pl_emit_move(m->ctx, page, from, to, tail ? m->list[to].len - 1 : 0);
 	set_seq(m, page, seq);
@@ -384,9 +557,10 @@ static void inc_refs(struct mglru *m, uint32_t page)
 {
 	struct page_state *p = &m->page[page];
 
-	if (!p->referenced)
+	if (!p->referenced) {
 		set_field(m, page, F_REFERENCED, &p->referenced, 1);
-	else if (!p->workingset)
+		note_refs(m, page);
+	} else if (!p->workingset)
 		set_refs(m, page, p->lru_refs, 1);
 	else if (p->lru_refs < MAX_LRU_REFS)
 		set_refs(m, page, p->lru_refs + 1u, 1);
@@ -416,11 +590,29 @@ static bool positive_ctrl_err(const struct mglru *m, const struct ctrl_pos *sp,
 	       (sp->refaulted + 1) * pv->total * pv->gain;
 }
 
+/*
+ * Whether every tier above 0 has refaulted < min_batch, when each one's
+ * error counts as positive and get_tier_idx() is the last tier whatever
+ * tier 0's position: kept up to date as the counters and min_seq change.
+ */
+static void note_refaults(struct mglru *m)
+{
+	unsigned hist = hist_of(m->min_seq);
+
+	m->few_refaults = true;
+	for (unsigned tier = 1; tier < MAX_NR_TIERS; tier++)
+		if (m->avg_refaulted[tier] + m->refaulted[hist][tier] >= m->min_batch)
+			m->few_refaults = false;
+}
+
 static int get_tier_idx(const struct mglru *m)
 {
-	struct ctrl_pos sp = read_ctrl_pos(m, 0, 1), pv;
+	struct ctrl_pos sp, pv;
 	unsigned tier;
 
+	if (m->few_refaults)
+		return MAX_NR_TIERS - 1;
+	sp = read_ctrl_pos(m, 0, 1);
 	for (tier = 1; tier < MAX_NR_TIERS; tier++) {
 		pv = read_ctrl_pos(m, tier, 2);
 		if (!positive_ctrl_err(m, &sp, &pv))
@@ -452,6 +644,7 @@ static void clear_ctrl_pos(struct mglru *m)
 	memset(m->refaulted[hist], 0, sizeof(m->refaulted[hist]));
 	memset(m->evicted[hist], 0, sizeof(m->evicted[hist]));
 	memset(m->protected[hist], 0, sizeof(m->protected[hist]));
+	note_refaults(m);
 }
 
 /* ------------------------------------------------------ aging, sorting */
@@ -461,17 +654,16 @@ static uint32_t nr_gens(const struct mglru *m)
 	return m->max_seq - m->min_seq + 1;
 }
 
+/* The generations hold the resident pages, ctx->nresident of them. */
 static bool should_run_aging(const struct mglru *m)
 {
-	uint32_t total = 0, young = m->list[gen_of(m->max_seq)].len;
+	uint32_t total = m->ctx->nresident, young = m->list[gen_of(m->max_seq)].len;
 	uint32_t old = m->list[gen_of(m->min_seq)].len;
 
 	if (nr_gens(m) < MIN_NR_GENS + 1)
 		return true;
 	if (nr_gens(m) > MIN_NR_GENS + 1)
 		return false;
-	for (unsigned g = 0; g < MAX_NR_GENS; g++)
-		total += m->list[g].len;
 	return (uint64_t)young * MIN_NR_GENS > total || (uint64_t)old * (MIN_NR_GENS + 2) < total;
 }
 
@@ -481,27 +673,66 @@ static bool should_run_aging(const struct mglru *m)
  * out of it leave dead entries behind, and nothing is pushed to it while
  * it is read (young pages go to gen(max_seq), read last, which moves none).
  */
-#define AGING_AHEAD 16
+#define AGING_AHEAD 8
+
+/*
+ * The walk's next young pages, to move, have their states written: a
+ * second cursor AGING_AHEAD young entries on requests them (with no more,
+ * it rests at the head).  Inlined by force, like request_tail().
+ */
+static inline __attribute__((always_inline)) void
+request_young(const struct mglru *m, const struct page_ring *r, uint32_t *ahead)
+{
+	if (young_before(r, *ahead, ahead))
+		__builtin_prefetch(&m->page[*ring_at(r, *ahead)], 1);
+	else
+		*ahead = r->head;
+}
+
+/*
+ * The youngest generation's part of the walk, unrecorded: nothing moves
+ * and no event tells the order, so its young bits are cleared a word at
+ * a time, the whole ring's (outside the entries that are pages they are
+ * clear), visiting only the pages that also have refs to clear.
+ */
+static void age_youngest(struct mglru *m, unsigned gen)
+{
+	struct page_ring *r = &m->list[gen];
+
+	for (uint32_t w = 0; w < (r->cap + 63) / 64; w++) {
+		uint64_t both = r->bits[w][B_YOUNG] & r->bits[w][B_REFS];
+
+		for (; both; both &= both - 1) {
+			uint32_t slot = w * 64 + (unsigned)__builtin_ctzll(both);
+
+			clear_refs_at(m, gen, slot, *ring_at(r, slot));
+		}
+		r->bits[w][B_YOUNG] = 0;
+	}
+}
 
 static void age(struct mglru *m)
 {
 	for (uint32_t seq = m->min_seq; seq <= m->max_seq; seq++) {
 		unsigned gen = gen_of(seq);
-		const struct page_ring *r = &m->list[gen];
+		struct page_ring *r = &m->list[gen];
+		uint32_t i = r->end, ahead = r->end;
 
-		for (uint32_t i = r->end; i-- != r->head;) {
+		if (seq == m->max_seq && !m->ctx->recording) {
+			age_youngest(m, gen);
+			break;
+		}
+		for (unsigned k = 0; k < AGING_AHEAD && seq != m->max_seq; k++)
+			request_young(m, r, &ahead);
+		while (young_before(r, i, &i)) {
 			uint32_t p = *ring_at(r, i);
 
-			/* the states of the pages ahead load while this one is done */
-			if (i - r->head >= AGING_AHEAD)
-				prefetch_entry(m, r, i - AGING_AHEAD);
-
-			if (p == PL_NONE || !m->page[p].young)
-				continue;
-			set_field(m, p, F_YOUNG, &m->page[p].young, 0);
-			clear_refs(m, p);
 			if (seq != m->max_seq)
-				move_to_gen(m, p, m->max_seq, false);
+				request_young(m, r, &ahead);
+			set_young_at(m, gen, i, p, false);
+			clear_refs_at(m, gen, i, p);
+			if (seq != m->max_seq)
+				move_entry(m, p, gen, i, m->max_seq, false);
 		}
 	}
 	clear_ctrl_pos(m);
@@ -520,8 +751,10 @@ static bool inc_min_seq(struct mglru *m)
 		return false;
 	carry_over(m);
 	m->min_seq = seq;
+	note_refaults(m);
 	return true;
 }
+
 
 /*
  * Sorts the oldest generation's tail, ages and advances min_seq until that
@@ -531,41 +764,42 @@ static bool inc_min_seq(struct mglru *m)
 static void prepare_victim(struct mglru *m)
 {
 	while (m->ctx->nresident >= m->ctx->frames) {
-		struct page_state *p;
-		uint32_t tail;
-		unsigned tier;
+		const struct page_ring *r;
+		uint32_t tail, at;
+		unsigned gen, refs, tier;
 
 		if (should_run_aging(m)) {
 			age(m);
 			continue;
 		}
-		tail = list_tail(m, gen_of(m->min_seq));
+		gen = gen_of(m->min_seq);
+		r = &m->list[gen];
+		tail = list_tail(m, gen);
 		if (tail == PL_NONE) {
 			if (!inc_min_seq(m))
 				return;		/* nothing resident: cannot happen when full */
 			continue;
 		}
-		p = &m->page[tail];
+		at = r->end - 1;
+		refs = refs_at(m, gen, at, tail);
 		m->tier_idx = get_tier_idx(m);
-		tier = tier_of(refs_of(p));
-		if ((int)tier > m->tier_idx || refs_of(p) == MAX_LRU_REFS + 1) {
+		tier = tier_of(refs);
+		if ((int)tier > m->tier_idx || refs == MAX_LRU_REFS + 1) {
 			m->protected[hist_of(m->min_seq)][tier - 1]++;
 			m->protections++;
-			clear_refs(m, tail);
-			move_to_gen(m, tail, m->min_seq + 1, true);
+			clear_refs_at(m, gen, at, tail);
+			move_entry(m, tail, gen, at, m->min_seq + 1, true);
 			continue;
 		}
-		if (p->young) {
-			set_field(m, tail, F_YOUNG, &p->young, 0);
-			clear_refs(m, tail);
-			move_to_gen(m, tail, m->max_seq, false);
+		if (bit_at(r, B_YOUNG, at)) {
+			set_young_at(m, gen, at, tail, false);
+			clear_refs_at(m, gen, at, tail);
+			move_entry(m, tail, gen, at, m->max_seq, false);
 			m->activated++;
 			continue;
 		}
-		/* the next fault sorts the page before it: load its state */
-		if (m->list[gen_of(m->min_seq)].len > 1)
-			prefetch_entry(m, &m->list[gen_of(m->min_seq)],
-				       m->list[gen_of(m->min_seq)].end - 2);
+		request_tail(m, &m->list[gen_of(m->min_seq)], &m->victims_ahead, true);
+		m->next_victim = tail;
 		return;
 	}
 }
@@ -590,8 +824,8 @@ static void mglru_hit(void *state, const struct pl_ref *ref)
 	if (m->fd)
 		inc_refs(m, x);
 	else
-		set_field(m, x, F_YOUNG, &m->page[x].young, 1);
-	if (x == list_tail(m, gen_of(m->min_seq)))
+		set_young(m, x, true);
+	if (x == m->next_victim)
 		prepare_victim(m);
 }
 
@@ -605,6 +839,7 @@ static void refault(struct mglru *m, uint32_t x)
 		return;
 	m->refaulted[hist_of(m->min_seq)][tier_of(refs)]++;
 	m->refaults++;
+	note_refaults(m);
 	if (!m->fd || refs >= MAX_LRU_REFS)
 		set_refs(m, x, MAX_LRU_REFS, 1);
 }
@@ -633,7 +868,7 @@ static void mglru_insert(void *state, const struct pl_ref *ref)
 	if (m->fd)
 		inc_refs(m, x);
 	else
-		set_field(m, x, F_YOUNG, &p->young, 1);
+		set_young(m, x, true);
 	prepare_victim(m);
 }
 
@@ -653,17 +888,19 @@ static void trim_shadows(struct mglru *m)
 	while (m->list[SHADOW].len > m->ctx->frames) {
 		uint32_t old = list_tail(m, SHADOW);
 
-		list_leave(m, old);
+		/* by its entry: the page's state, far from the CPU, is only written */
+		list_drop(m, SHADOW, m->list[SHADOW].end - 1);
 		m->page[old].where = NOWHERE;
 		pl_emit_remove(m->ctx, old, SHADOW);
 	}
+	request_tail(m, &m->list[SHADOW], &m->shadows_ahead, false);
 }
 
 static void mglru_evict(void *state, uint32_t victim)
 {
 	struct mglru *m = state;
 	struct page_state *p = &m->page[victim];
-	unsigned from = p->where, refs = refs_of(p);
+	unsigned from = p->where, refs = refs_at(m, from, p->at, victim);
 
 	m->evicted[hist_of(m->min_seq)][tier_of(refs)]++;
 	pl_emit_evict(m->ctx, victim, from);
@@ -683,7 +920,8 @@ static void push_page(const struct mglru *m, struct pl_snapshot *out, unsigned l
 {
 	const struct page_state *p = &m->page[x];
 	int32_t values[NR_FIELDS] = {
-		[F_SEQ] = (int32_t)p->seq, [F_YOUNG] = p->young, [F_REFERENCED] = p->referenced,
+		[F_SEQ] = (int32_t)p->seq, [F_YOUNG] = list != SHADOW && young_of(m, x),
+		[F_REFERENCED] = p->referenced,
 		[F_REFS] = (int32_t)(list == SHADOW ? p->shadow_refs : refs_of(p)),
 	};
 
