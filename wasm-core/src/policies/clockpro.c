@@ -96,7 +96,7 @@
  * no recent reference touched.  As a linked list, the clock made HAND_test's
  * walk a chain of loads, each next entry known only once the previous
  * record had arrived, and most of clockpro's time.  The clock is therefore
- * a ring of page ids in clock order (struct clockpro): the pages ahead of
+ * a ring of page ids in clock order (slot_ring.h): the pages ahead of
  * HAND_hot and HAND_test are read from consecutive slots, and their
  * records requested HAND_LOOKAHEAD slots ahead, faults before the hand
  * gets there.  The ring's slots are not the order numbers the snapshot
@@ -106,8 +106,8 @@
  * A hand's step passes the slots of the entries that left since the ring
  * was last packed, each at most once a lap for HAND_hot and HAND_test;
  * HAND_cold, which goes from cold page to cold page, looks for the entry
- * after its page only after an eviction.  Packing moves each entry once,
- * and at most a quarter of the ring is in use then (ring_size_for()).
+ * after its page only after an eviction.  Packing the ring is O(1) per
+ * entry joined (slot_ring.h).
  * HAND_test steps over every entry, but is amortized O(1) all the same, as
  * the paper's hands are: the clock's circular order only changes where
  * entries come in (behind HAND_hot) or leave, so in one lap HAND_test
@@ -128,6 +128,7 @@
 
 #include "policy.h"
 #include "dlist.h"
+#include "slot_ring.h"
 
 enum { CLOCK, TEST };
 enum { HOT, IN_TEST, REFERENCED, ORDER };
@@ -166,18 +167,11 @@ struct clockpro_page {
 struct clockpro {
 	struct pl_ctx *ctx;
 	/*
-	 * The clock, from HAND_hot to the head: the page ids in ring[lo, hi)
-	 * in clock order, PL_NONE where an entry has left (ring[lo] and
-	 * ring[hi - 1] are entries); len of them.  An entry joins at hi;
-	 * when hi reaches the end, the entries are packed at the start (see
-	 * compact()).  So a hand goes round the clock over consecutive
-	 * slots, and the page after the one under it is known without
-	 * reading that page's record: the records of the pages ahead can be
-	 * loaded at once rather than one after the other, as a list's links
-	 * make them.
+	 * The clock, from HAND_hot to the head, in slots (slot_ring.h): a
+	 * hand goes round it over consecutive slots, so the pages ahead of
+	 * it are known without reading the records of the ones before.
 	 */
-	uint32_t *ring;			/* [ring_size], a power of two */
-	uint32_t ring_size, lo, hi, len;
+	struct pl_slot_ring clock;
 	struct clockpro_page *pg;	/* [npages] */
 	uint8_t *ranked;		/* [npages] RANKED_* as counted in the trees,
 					 * while recording */
@@ -212,39 +206,23 @@ static void clockpro_destroy(void *state)
 	if (!c)
 		return;
 	free(c->pg);
-	free(c->ring);
+	pl_slot_ring_free(&c->clock);
 	free(c->ranked);
 	free(c->all.count);
 	free(c->resident.count);
 	free(c);
 }
 
-/*
- * The clock holds at most m resident and m + 1 non-resident entries (one
- * more than HAND_test leaves, between an eviction and the insert), and no
- * more than there are pages.  A ring of at least four times that many
- * slots keeps compact() rare: after it, at most half the ring is used, so
- * it runs again only after as many entries as it moved have joined.
- */
-static uint32_t ring_size_for(uint32_t m, uint32_t npages)
-{
-	uint64_t most = 2 * (uint64_t)m + 1, size = 16;
-
-	if (most > npages)
-		most = npages;
-	while (size < 4 * most)
-		size *= 2;
-	return size > UINT32_MAX / 2 ? 0 : (uint32_t)size;
-}
-
 static void *clockpro_create(struct pl_ctx *ctx, struct pl_error *err)
 {
 	struct clockpro *c = calloc(1, sizeof(*c));
 	size_t n = ctx->npages ? ctx->npages : 1;
-	uint32_t ring_size = ring_size_for(ctx->frames, (uint32_t)n);
+	/* at most m resident and m + 1 non-resident entries (one more than
+	 * HAND_test leaves, between an eviction and the insert) */
+	uint64_t most = 2 * (uint64_t)ctx->frames + 1;
 
 	if (!c || !(c->pg = calloc(n, sizeof(*c->pg))) || !(c->ranked = calloc(n, 1)) ||
-	    !ring_size || !(c->ring = calloc(ring_size, sizeof(*c->ring)))) {
+	    pl_slot_ring_init(&c->clock, pl_slot_ring_size(most < n ? most : n))) {
 		clockpro_destroy(c);
 		snprintf(err->msg, sizeof(err->msg), "clockpro: out of memory");
 		return NULL;
@@ -254,7 +232,6 @@ static void *clockpro_create(struct pl_ctx *ctx, struct pl_error *err)
 	c->mc_max = c->m > 1 ? c->m - 1 : 1;
 	c->mc = c->m / 100 > 1 ? c->m / 100 : 1;
 	c->hand_cold = c->hand_test = c->cold_next = PL_NONE;
-	c->ring_size = ring_size;
 	pl_dlist_init(&c->cold);
 	return c;
 }
@@ -270,71 +247,32 @@ static void set_field(struct clockpro *c, uint8_t *at, unsigned id, uint32_t pag
 
 /* ------------------------------------------------------------ the clock */
 
-static inline uint32_t clock_head(const struct clockpro *c)
+static inline struct pl_record_slots clock_slots(const struct clockpro *c)
 {
-	return c->len ? c->ring[c->lo] : PL_NONE;
+	return PL_RECORD_SLOTS(c->pg, slot);
 }
 
-/* The slot of the entry after the one in `slot`, going round the clock. */
-static inline uint32_t slot_after(const struct clockpro *c, uint32_t slot)
+static inline uint32_t clock_head(const struct clockpro *c)
 {
-	do
-		slot++;
-	while (slot < c->hi && c->ring[slot] == PL_NONE);
-	return slot < c->hi ? slot : c->lo;
+	return pl_slot_ring_first(&c->clock);
 }
 
 /* The page after `page` going round the clock. */
 static inline uint32_t after(const struct clockpro *c, uint32_t page)
 {
-	return c->ring[slot_after(c, c->pg[page].slot)];
-}
-
-/*
- * Packs the entries at the ring's start, in order, when the last slot is
- * taken.  Each entry moved has joined since the last packing or is one of
- * at most a quarter of the ring (ring_size_for()): O(1) per entry joined.
- */
-static void compact(struct clockpro *c)
-{
-	uint32_t to = 0;
-
-	for (uint32_t from = c->lo; from < c->hi; from++) {
-		uint32_t p = c->ring[from];
-
-		if (p == PL_NONE)
-			continue;
-		if (c->hand_test == from)
-			c->hand_test = to;
-		c->ring[to] = p;
-		c->pg[p].slot = to++;
-	}
-	c->lo = 0;
-	c->hi = to;
+	return c->clock.id[pl_slot_ring_after(&c->clock, c->pg[page].slot)];
 }
 
 /* The page enters the clock as its last entry (just before HAND_hot). */
 static void clock_push(struct clockpro *c, uint32_t page)
 {
-	if (c->hi == c->ring_size)
-		compact(c);
-	c->ring[c->hi] = page;
-	c->pg[page].slot = c->hi++;
-	c->len++;
+	pl_slot_ring_push(&c->clock, clock_slots(c), page, &c->hand_test);
 }
 
 /* The page leaves the clock (HAND_test, if on it, has moved on). */
 static void clock_remove(struct clockpro *c, uint32_t page)
 {
-	c->ring[c->pg[page].slot] = PL_NONE;
-	if (--c->len == 0) {
-		c->lo = c->hi = 0;
-		return;
-	}
-	while (c->ring[c->lo] == PL_NONE)
-		c->lo++;
-	while (c->ring[c->hi - 1] == PL_NONE)
-		c->hi--;
+	pl_slot_ring_remove(&c->clock, clock_slots(c), page);
 }
 
 /* The page goes to the clock's end; HAND_test, if on it, goes with it. */
@@ -465,8 +403,8 @@ static void grow_ranks(struct clockpro *c, uint32_t order)
 		c->all = c->resident = (struct rank_tree){ 0 };
 		return;
 	}
-	for (uint32_t slot = c->lo; slot < c->hi; slot++) {
-		uint32_t p = c->ring[slot];
+	for (uint32_t slot = c->clock.lo; slot < c->clock.hi; slot++) {
+		uint32_t p = c->clock.id[slot];
 
 		if (p != PL_NONE && c->ranked[p] != RANKED_NOT)
 			rank_page(c, p, 1);
@@ -514,7 +452,7 @@ static inline void set_order(struct clockpro *c, uint32_t page)
 static void report_hands(struct clockpro *c)
 {
 	uint32_t at[NHANDS] = { clock_head(c), c->hand_cold,
-				c->hand_test != PL_NONE ? c->ring[c->hand_test] : PL_NONE };
+				c->hand_test != PL_NONE ? c->clock.id[c->hand_test] : PL_NONE };
 
 	for (unsigned h = 0; h < NHANDS; h++) {
 		int32_t pos = position(c, at[h], true);
@@ -539,9 +477,9 @@ static void release_hands(struct clockpro *c, uint32_t page)
 
 	if (c->hand_cold != page && c->hand_test != slot)
 		return;
-	next = c->len > 1 ? slot_after(c, slot) : PL_NONE;
+	next = c->clock.len > 1 ? pl_slot_ring_after(&c->clock, slot) : PL_NONE;
 	if (c->hand_cold == page)
-		set_hand_cold(c, next != PL_NONE ? c->ring[next] : PL_NONE);
+		set_hand_cold(c, next != PL_NONE ? c->clock.id[next] : PL_NONE);
 	if (c->hand_test == slot)
 		c->hand_test = next;
 }
@@ -604,7 +542,7 @@ static void pass_hot_hand(struct clockpro *c, uint32_t page)
 static inline __attribute__((always_inline)) void request_ahead(const struct clockpro *c,
 								 uint32_t slot)
 {
-	uint32_t p = slot + HAND_LOOKAHEAD < c->hi ? c->ring[slot + HAND_LOOKAHEAD] : PL_NONE;
+	uint32_t p = pl_slot_ring_ahead(&c->clock, slot, HAND_LOOKAHEAD);
 
 	if (p != PL_NONE) {
 		pl_request_line(&c->pg[p], 1);
@@ -618,7 +556,7 @@ static void run_hot_hand(struct clockpro *c)
 	for (;;) {
 		uint32_t p = clock_head(c);
 
-		request_ahead(c, c->lo);
+		request_ahead(c, c->clock.lo);
 		if (c->pg[p].hot && !c->pg[p].ref) {
 			pass_hot_hand(c, p);
 			set_field(c, &c->pg[p].hot, HOT, p, 0);
@@ -641,9 +579,9 @@ static void run_hot_hand(struct clockpro *c)
 static void run_test_hand(struct clockpro *c)
 {
 	while (c->nghost > c->m) {
-		uint32_t p = c->ring[c->hand_test];
+		uint32_t p = c->clock.id[c->hand_test];
 
-		c->hand_test = slot_after(c, c->hand_test);
+		c->hand_test = pl_slot_ring_after(&c->clock, c->hand_test);
 		c->test_hand_steps++;
 		request_ahead(c, c->hand_test);
 		if (!c->pg[p].hot && c->pg[p].test)
@@ -697,7 +635,7 @@ static void clockpro_evict(void *state, uint32_t victim)
 		 * clock's last entry) matters before the next turn puts it on
 		 * a page, unless HAND_hot runs first (below).
 		 */
-		if (c->pg[p].slot == c->hi - 1)
+		if (c->pg[p].slot == c->clock.hi - 1)
 			c->cold_next = c->cold.head;
 		if (!c->pg[p].test) {
 			set_field(c, &c->pg[p].test, IN_TEST, p, 1);
@@ -802,11 +740,11 @@ static void clockpro_snapshot(const void *state, struct pl_snapshot *out)
 {
 	const struct clockpro *c = state;
 	uint32_t at[NHANDS] = { clock_head(c), c->hand_cold,
-				c->hand_test != PL_NONE ? c->ring[c->hand_test] : PL_NONE };
+				c->hand_test != PL_NONE ? c->clock.id[c->hand_test] : PL_NONE };
 
 	for (unsigned l = CLOCK; l <= TEST; l++) {
-		for (uint32_t slot = c->lo; slot < c->hi; slot++) {
-			uint32_t p = c->ring[slot];
+		for (uint32_t slot = c->clock.lo; slot < c->clock.hi; slot++) {
+			uint32_t p = c->clock.id[slot];
 			int32_t v[4];
 
 			if (p == PL_NONE || resident(c, p) != (l == CLOCK))
@@ -821,8 +759,8 @@ static void clockpro_snapshot(const void *state, struct pl_snapshot *out)
 	for (unsigned h = 0; h < NHANDS; h++) {
 		int32_t pos = 0;
 
-		for (uint32_t slot = c->lo; at[h] != PL_NONE && c->ring[slot] != at[h]; slot++)
-			pos += c->ring[slot] != PL_NONE;
+		for (uint32_t slot = c->clock.lo; at[h] != PL_NONE && c->clock.id[slot] != at[h]; slot++)
+			pos += c->clock.id[slot] != PL_NONE;
 		pl_snapshot_set_hand(out, h, pos);
 	}
 }
