@@ -93,11 +93,21 @@
  * fault runs three hands where lru takes a tail: HAND_cold over cold
  * pages, HAND_hot over the clock's first entries, and HAND_test from entry
  * to entry (0.9 steps a fault on the zipf benchmark), each step a record
- * no recent reference touched.  HAND_test's walk is most of clockpro's
- * time; prefetching the entries ahead of it only moved the wait into the
- * prefetch (each next entry is known only once the previous has arrived),
- * and a ring like mglru's would avoid the chase but must keep the order
- * numbers the snapshot shows apart from ring positions.
+ * no recent reference touched.  As a linked list, the clock made HAND_test's
+ * walk a chain of loads, each next entry known only once the previous
+ * record had arrived, and most of clockpro's time.  The clock is therefore
+ * a ring of page ids in clock order (slot_ring.h): the pages ahead of
+ * HAND_hot and HAND_test are read from consecutive slots, and their
+ * records requested HAND_LOOKAHEAD slots ahead, faults before the hand
+ * gets there.  The ring's slots are not the order numbers the snapshot
+ * shows (entries are packed when the ring's end is reached), so each
+ * record keeps both, and its own residency (place), so that no hand reads
+ * the driver's residency bytes.
+ * A hand's step passes the slots of the entries that left since the ring
+ * was last packed, each at most once a lap for HAND_hot and HAND_test;
+ * HAND_cold, which goes from cold page to cold page, looks for the entry
+ * after its page only after an eviction.  Packing the ring is O(1) per
+ * entry joined (slot_ring.h).
  * HAND_test steps over every entry, but is amortized O(1) all the same, as
  * the paper's hands are: the clock's circular order only changes where
  * entries come in (behind HAND_hot) or leave, so in one lap HAND_test
@@ -118,6 +128,7 @@
 
 #include "policy.h"
 #include "dlist.h"
+#include "slot_ring.h"
 
 enum { CLOCK, TEST };
 enum { HOT, IN_TEST, REFERENCED, ORDER };
@@ -136,25 +147,37 @@ struct rank_tree {
 
 enum { RANKED_NOT, RANKED_GHOST, RANKED_RESIDENT };
 
+/* Where a page is: out of the clock, in it resident, or in it non-resident. */
+enum { OUT, RESIDENT, GHOST };
+
 /*
- * A page's whole state, its places in both lists included, in one 24-byte
- * record: a hand's step reads and writes one record, not three arrays.
+ * A page's whole state, its places in the clock and among the cold pages
+ * included, in one 20-byte record: a hand's step reads and writes one
+ * record, not several arrays.  Its residency is its own (place), so that
+ * the hands need not read the driver's residency bytes, one more line per
+ * step.
  */
 struct clockpro_page {
-	struct pl_link clock;	/* in the clock */
 	struct pl_link cold;	/* among the resident cold pages, if it is one */
 	uint32_t order;		/* its place in the clock (ascending from HAND_hot) */
-	uint8_t in_clock, hot, test, ref;
+	uint32_t slot;		/* its index in the ring, if in the clock */
+	uint8_t place, hot, test, ref;
 };
 
 struct clockpro {
 	struct pl_ctx *ctx;
-	struct pl_dlist clock;		/* every entry, from HAND_hot to the head */
+	/*
+	 * The clock, from HAND_hot to the head, in slots (slot_ring.h): a
+	 * hand goes round it over consecutive slots, so the pages ahead of
+	 * it are known without reading the records of the ones before.
+	 */
+	struct pl_slot_ring clock;
 	struct clockpro_page *pg;	/* [npages] */
 	uint8_t *ranked;		/* [npages] RANKED_* as counted in the trees,
 					 * while recording */
 	uint32_t next_order;
-	uint32_t hand_cold, hand_test;	/* pages, PL_NONE if the clock is empty */
+	uint32_t hand_cold;		/* a page, PL_NONE if the clock is empty */
+	uint32_t hand_test;		/* a slot of the ring, PL_NONE if empty */
 	/*
 	 * The resident cold pages in clock order, so that HAND_cold passes the
 	 * others without a step each: cold_next is the first of them at or
@@ -171,11 +194,6 @@ struct clockpro {
 	struct rank_tree all, resident;	/* entries of the clock, resident ones */
 };
 
-static inline struct pl_record_links clock_links(const struct clockpro *c)
-{
-	return PL_RECORD_LINKS(c->pg, clock);
-}
-
 static inline struct pl_record_links cold_links(const struct clockpro *c)
 {
 	return PL_RECORD_LINKS(c->pg, cold);
@@ -188,6 +206,7 @@ static void clockpro_destroy(void *state)
 	if (!c)
 		return;
 	free(c->pg);
+	pl_slot_ring_free(&c->clock);
 	free(c->ranked);
 	free(c->all.count);
 	free(c->resident.count);
@@ -198,8 +217,12 @@ static void *clockpro_create(struct pl_ctx *ctx, struct pl_error *err)
 {
 	struct clockpro *c = calloc(1, sizeof(*c));
 	size_t n = ctx->npages ? ctx->npages : 1;
+	/* at most m resident and m + 1 non-resident entries (one more than
+	 * HAND_test leaves, between an eviction and the insert) */
+	uint64_t most = 2 * (uint64_t)ctx->frames + 1;
 
-	if (!c || !(c->pg = calloc(n, sizeof(*c->pg))) || !(c->ranked = calloc(n, 1))) {
+	if (!c || !(c->pg = calloc(n, sizeof(*c->pg))) || !(c->ranked = calloc(n, 1)) ||
+	    pl_slot_ring_init(&c->clock, pl_slot_ring_size(most < n ? most : n))) {
 		clockpro_destroy(c);
 		snprintf(err->msg, sizeof(err->msg), "clockpro: out of memory");
 		return NULL;
@@ -209,7 +232,6 @@ static void *clockpro_create(struct pl_ctx *ctx, struct pl_error *err)
 	c->mc_max = c->m > 1 ? c->m - 1 : 1;
 	c->mc = c->m / 100 > 1 ? c->m / 100 : 1;
 	c->hand_cold = c->hand_test = c->cold_next = PL_NONE;
-	pl_dlist_init(&c->clock);
 	pl_dlist_init(&c->cold);
 	return c;
 }
@@ -223,17 +245,55 @@ static void set_field(struct clockpro *c, uint8_t *at, unsigned id, uint32_t pag
 	*at = v;
 }
 
-/* The page after `page` going round the clock. */
-static uint32_t after(const struct clockpro *c, uint32_t page)
-{
-	uint32_t next = c->pg[page].clock.next;
+/* ------------------------------------------------------------ the clock */
 
-	return next != PL_NONE ? next : c->clock.head;
+static inline struct pl_record_slots clock_slots(const struct clockpro *c)
+{
+	return PL_RECORD_SLOTS(c->pg, slot);
+}
+
+static inline uint32_t clock_head(const struct clockpro *c)
+{
+	return pl_slot_ring_first(&c->clock);
+}
+
+/* The page after `page` going round the clock. */
+static inline uint32_t after(const struct clockpro *c, uint32_t page)
+{
+	return c->clock.id[pl_slot_ring_after(&c->clock, c->pg[page].slot)];
+}
+
+/* The page enters the clock as its last entry (just before HAND_hot). */
+static void clock_push(struct clockpro *c, uint32_t page)
+{
+	pl_slot_ring_push(&c->clock, clock_slots(c), page, &c->hand_test);
+}
+
+/* The page leaves the clock (HAND_test, if on it, has moved on). */
+static void clock_remove(struct clockpro *c, uint32_t page)
+{
+	pl_slot_ring_remove(&c->clock, clock_slots(c), page);
+}
+
+/* The page goes to the clock's end; HAND_test, if on it, goes with it. */
+static void clock_to_end(struct clockpro *c, uint32_t page)
+{
+	bool hand = c->hand_test == c->pg[page].slot;
+
+	clock_remove(c, page);
+	clock_push(c, page);
+	if (hand)
+		c->hand_test = c->pg[page].slot;
+}
+
+static inline bool resident(const struct clockpro *c, uint32_t page)
+{
+	return c->pg[page].place == RESIDENT;
 }
 
 static bool resident_cold(const struct clockpro *c, uint32_t page)
 {
-	return pl_resident(c->ctx, page) && !c->pg[page].hot;
+	return resident(c, page) && !c->pg[page].hot;
 }
 
 /* A resident cold page has just become the clock's last entry. */
@@ -259,7 +319,7 @@ static void cold_leave(struct clockpro *c, uint32_t page)
 static void set_hand_cold(struct clockpro *c, uint32_t page)
 {
 	c->hand_cold = page;
-	if (page == c->clock.head)
+	if (page == clock_head(c))
 		c->cold_next = c->cold.head;
 }
 
@@ -307,7 +367,7 @@ static void rank(struct clockpro *c, uint32_t page)
 {
 	if (!c->all.count)
 		return;
-	c->ranked[page] = pl_resident(c->ctx, page) ? RANKED_RESIDENT : RANKED_GHOST;
+	c->ranked[page] = resident(c, page) ? RANKED_RESIDENT : RANKED_GHOST;
 	rank_page(c, page, 1);
 }
 
@@ -343,9 +403,12 @@ static void grow_ranks(struct clockpro *c, uint32_t order)
 		c->all = c->resident = (struct rank_tree){ 0 };
 		return;
 	}
-	for (uint32_t p = c->clock.head; p != PL_NONE; p = c->pg[p].clock.next)
-		if (c->ranked[p] != RANKED_NOT)
+	for (uint32_t slot = c->clock.lo; slot < c->clock.hi; slot++) {
+		uint32_t p = c->clock.id[slot];
+
+		if (p != PL_NONE && c->ranked[p] != RANKED_NOT)
 			rank_page(c, p, 1);
+	}
 }
 
 /* Position of `page` among the entries of its own list (resident or not),
@@ -360,7 +423,7 @@ static int32_t position(const struct clockpro *c, uint32_t page, bool merged)
 	if (merged)
 		return (int32_t)all;
 	resident = rank_before(&c->resident, c->pg[page].order);
-	return (int32_t)(pl_resident(c->ctx, page) ? resident : all - resident);
+	return (int32_t)(c->pg[page].place == RESIDENT ? resident : all - resident);
 }
 
 /* set_order() while recording: the trees count the page at its new order. */
@@ -388,7 +451,8 @@ static inline void set_order(struct clockpro *c, uint32_t page)
 /* show_hands() while recording. */
 static void report_hands(struct clockpro *c)
 {
-	uint32_t at[NHANDS] = { c->clock.head, c->hand_cold, c->hand_test };
+	uint32_t at[NHANDS] = { clock_head(c), c->hand_cold,
+				c->hand_test != PL_NONE ? c->clock.id[c->hand_test] : PL_NONE };
 
 	for (unsigned h = 0; h < NHANDS; h++) {
 		int32_t pos = position(c, at[h], true);
@@ -409,11 +473,14 @@ static inline void show_hands(struct clockpro *c)
 /* A hand on `page` moves on before the page leaves the clock. */
 static void release_hands(struct clockpro *c, uint32_t page)
 {
-	uint32_t next = c->clock.len > 1 ? after(c, page) : PL_NONE;
+	uint32_t slot = c->pg[page].slot, next;
 
+	if (c->hand_cold != page && c->hand_test != slot)
+		return;
+	next = c->clock.len > 1 ? pl_slot_ring_after(&c->clock, slot) : PL_NONE;
 	if (c->hand_cold == page)
-		set_hand_cold(c, next);
-	if (c->hand_test == page)
+		set_hand_cold(c, next != PL_NONE ? c->clock.id[next] : PL_NONE);
+	if (c->hand_test == slot)
 		c->hand_test = next;
 }
 
@@ -422,8 +489,8 @@ static void forget(struct clockpro *c, uint32_t page)
 {
 	release_hands(c, page);
 	unrank(c, page);
-	pl_rdlist_remove(clock_links(c), &c->clock, page);
-	c->pg[page].in_clock = 0;
+	clock_remove(c, page);
+	c->pg[page].place = OUT;
 	c->pg[page].test = 0;
 	c->pg[page].order = 0;
 	c->nghost--;
@@ -436,7 +503,7 @@ static void end_test(struct clockpro *c, uint32_t page)
 	c->tests_expired++;
 	if (c->mc > 1)
 		c->mc--;
-	if (!pl_resident(c->ctx, page))
+	if (c->pg[page].place == GHOST)
 		forget(c, page);
 }
 
@@ -450,11 +517,10 @@ static void raise_mc(struct clockpro *c)
 /* HAND_hot passes the page under it: the page goes to the head's side. */
 static void pass_hot_hand(struct clockpro *c, uint32_t page)
 {
-	unsigned list = pl_resident(c->ctx, page) ? CLOCK : TEST;
+	unsigned list = resident(c, page) ? CLOCK : TEST;
 	uint32_t len = list == CLOCK ? c->ctx->nresident : c->nghost;
 
-	pl_rdlist_remove(clock_links(c), &c->clock, page);
-	pl_rdlist_push_tail(clock_links(c), &c->clock, page);
+	clock_to_end(c, page);
 	pl_emit_move(c->ctx, page, list, list, len - 1);
 	set_order(c, page);
 	if (resident_cold(c, page)) {
@@ -465,12 +531,32 @@ static void pass_hot_hand(struct clockpro *c, uint32_t page)
 		c->cold_next = resident_cold(c, page) ? page : PL_NONE;
 }
 
+/*
+ * How many slots ahead of a hand the record of the page there is requested
+ * (HAND_hot and HAND_test take a step or so a fault, so the record has
+ * several faults' time to arrive).
+ */
+#define HAND_LOOKAHEAD 6
+
+/* Requests the record of the page HAND_LOOKAHEAD slots after `slot`. */
+static inline __attribute__((always_inline)) void request_ahead(const struct clockpro *c,
+								 uint32_t slot)
+{
+	uint32_t p = pl_slot_ring_ahead(&c->clock, slot, HAND_LOOKAHEAD);
+
+	if (p != PL_NONE) {
+		pl_request_line(&c->pg[p], 1);
+		pl_request_line((const char *)&c->pg[p + 1] - 1, 1);
+	}
+}
+
 /* HAND_hot runs until it has turned one hot page cold. */
 static void run_hot_hand(struct clockpro *c)
 {
 	for (;;) {
-		uint32_t p = c->clock.head;
+		uint32_t p = clock_head(c);
 
+		request_ahead(c, c->clock.lo);
 		if (c->pg[p].hot && !c->pg[p].ref) {
 			pass_hot_hand(c, p);
 			set_field(c, &c->pg[p].hot, HOT, p, 0);
@@ -483,7 +569,7 @@ static void run_hot_hand(struct clockpro *c)
 			set_field(c, &c->pg[p].ref, REFERENCED, p, 0);
 		} else if (c->pg[p].test) {
 			end_test(c, p);
-			if (!c->pg[p].in_clock)
+			if (c->pg[p].place == OUT)
 				continue;
 		}
 		pass_hot_hand(c, p);
@@ -493,10 +579,11 @@ static void run_hot_hand(struct clockpro *c)
 static void run_test_hand(struct clockpro *c)
 {
 	while (c->nghost > c->m) {
-		uint32_t p = c->hand_test;
+		uint32_t p = c->clock.id[c->hand_test];
 
-		c->hand_test = after(c, p);
+		c->hand_test = pl_slot_ring_after(&c->clock, c->hand_test);
 		c->test_hand_steps++;
+		request_ahead(c, c->hand_test);
 		if (!c->pg[p].hot && c->pg[p].test)
 			end_test(c, p);
 	}
@@ -525,7 +612,7 @@ static uint32_t clockpro_victim(const void *state)
 	}
 	if (kept != PL_NONE)
 		return kept;
-	for (p = c->clock.head; !pl_resident(c->ctx, p) || (c->pg[p].hot && c->pg[p].ref);)
+	for (p = clock_head(c); !resident(c, p) || (c->pg[p].hot && c->pg[p].ref);)
 		p = after(c, p);
 	return p;
 }
@@ -543,7 +630,13 @@ static void clockpro_evict(void *state, uint32_t victim)
 			break;
 		set_field(c, &c->pg[p].ref, REFERENCED, p, 0);
 		c->cold_next = c->pg[p].cold.next;
-		set_hand_cold(c, after(c, p));
+		/*
+		 * The hand moves on past p: only whether it wraps (p is the
+		 * clock's last entry) matters before the next turn puts it on
+		 * a page, unless HAND_hot runs first (below).
+		 */
+		if (c->pg[p].slot == c->clock.hi - 1)
+			c->cold_next = c->cold.head;
 		if (!c->pg[p].test) {
 			set_field(c, &c->pg[p].test, IN_TEST, p, 1);
 			continue;
@@ -553,8 +646,10 @@ static void clockpro_evict(void *state, uint32_t victim)
 		set_field(c, &c->pg[p].test, IN_TEST, p, 0);
 		c->nhot++;
 		raise_mc(c);
-		if (--c->ncold == 0)
+		if (--c->ncold == 0) {
+			c->hand_cold = after(c, p);
 			run_hot_hand(c);
+		}
 	}
 	victim = c->hand_cold;
 	c->ncold--;
@@ -563,6 +658,7 @@ static void clockpro_evict(void *state, uint32_t victim)
 	unrank(c, victim);
 	if (c->pg[victim].test) {
 		/* stays in the clock, non-resident, until its test period ends */
+		c->pg[victim].place = GHOST;
 		rank(c, victim);
 		set_hand_cold(c, after(c, victim));
 		c->nghost++;
@@ -571,8 +667,8 @@ static void clockpro_evict(void *state, uint32_t victim)
 		pl_emit_set(c->ctx, victim, ORDER, 0, (int32_t)c->pg[victim].order);
 	} else {
 		release_hands(c, victim);
-		pl_rdlist_remove(clock_links(c), &c->clock, victim);
-		c->pg[victim].in_clock = 0;
+		clock_remove(c, victim);
+		c->pg[victim].place = OUT;
 		c->pg[victim].order = 0;
 	}
 	show_hands(c);
@@ -583,12 +679,13 @@ static void clockpro_insert(void *state, const struct pl_ref *ref)
 	struct clockpro *c = state;
 	uint32_t x = ref->page;
 
-	if (c->pg[x].in_clock) {
+	if (c->pg[x].place == GHOST) {
 		/* non-resident, in its test period: a small reuse distance */
 		release_hands(c, x);
-		pl_rdlist_remove(clock_links(c), &c->clock, x);
+		clock_remove(c, x);
 		c->nghost--;
-		pl_rdlist_push_tail(clock_links(c), &c->clock, x);
+		clock_push(c, x);
+		c->pg[x].place = RESIDENT;
 		pl_emit_move(c->ctx, x, TEST, CLOCK, c->ctx->nresident);
 		set_field(c, &c->pg[x].hot, HOT, x, 1);
 		set_field(c, &c->pg[x].test, IN_TEST, x, 0);
@@ -596,8 +693,8 @@ static void clockpro_insert(void *state, const struct pl_ref *ref)
 		c->nhot++;
 		raise_mc(c);
 	} else {
-		pl_rdlist_push_tail(clock_links(c), &c->clock, x);
-		c->pg[x].in_clock = 1;
+		clock_push(c, x);
+		c->pg[x].place = RESIDENT;
 		pl_emit_insert(c->ctx, x, CLOCK, c->ctx->nresident);
 		set_field(c, &c->pg[x].test, IN_TEST, x, 1);
 		set_order(c, x);
@@ -607,7 +704,7 @@ static void clockpro_insert(void *state, const struct pl_ref *ref)
 	if (c->hand_cold == PL_NONE)
 		c->hand_cold = x;
 	if (c->hand_test == PL_NONE)
-		c->hand_test = x;
+		c->hand_test = c->pg[x].slot;
 	while (c->nhot > c->m - c->mc)
 		run_hot_hand(c);
 	run_test_hand(c);
@@ -624,12 +721,12 @@ static void clockpro_prefetch(const void *state, uint32_t far, uint32_t near,
 			      struct pl_prefetch *out)
 {
 	const struct clockpro *c = state;
-	uint32_t hot = c->clock.head, cold = cold_ahead(c);
+	uint32_t hot = pl_page_or(clock_head(c), far), cold = pl_page_or(cold_ahead(c), far);
 
 	(void)near;
 	pl_prefetch_record(out, &c->pg[far], sizeof(*c->pg));
-	pl_prefetch_record(out, &c->pg[hot != PL_NONE ? hot : far], sizeof(*c->pg));
-	pl_prefetch_record(out, &c->pg[cold != PL_NONE ? cold : far], sizeof(*c->pg));
+	pl_prefetch_record(out, &c->pg[hot], sizeof(*c->pg));
+	pl_prefetch_record(out, &c->pg[cold], sizeof(*c->pg));
 }
 
 static void clockpro_hit(void *state, const struct pl_ref *ref)
@@ -642,22 +739,28 @@ static void clockpro_hit(void *state, const struct pl_ref *ref)
 static void clockpro_snapshot(const void *state, struct pl_snapshot *out)
 {
 	const struct clockpro *c = state;
-	uint32_t at[NHANDS] = { c->clock.head, c->hand_cold, c->hand_test };
+	uint32_t at[NHANDS] = { clock_head(c), c->hand_cold,
+				c->hand_test != PL_NONE ? c->clock.id[c->hand_test] : PL_NONE };
 
 	for (unsigned l = CLOCK; l <= TEST; l++) {
-		for (uint32_t p = c->clock.head; p != PL_NONE; p = c->pg[p].clock.next) {
-			int32_t v[] = { c->pg[p].hot, c->pg[p].test, c->pg[p].ref, (int32_t)c->pg[p].order };
+		for (uint32_t slot = c->clock.lo; slot < c->clock.hi; slot++) {
+			uint32_t p = c->clock.id[slot];
+			int32_t v[4];
 
-			if (pl_resident(c->ctx, p) == (l == CLOCK))
-				pl_snapshot_push(out, l, p, v);
+			if (p == PL_NONE || resident(c, p) != (l == CLOCK))
+				continue;
+			v[HOT] = c->pg[p].hot;
+			v[IN_TEST] = c->pg[p].test;
+			v[REFERENCED] = c->pg[p].ref;
+			v[ORDER] = (int32_t)c->pg[p].order;
+			pl_snapshot_push(out, l, p, v);
 		}
 	}
 	for (unsigned h = 0; h < NHANDS; h++) {
 		int32_t pos = 0;
 
-		for (uint32_t p = c->clock.head; at[h] != PL_NONE && p != at[h];
-		     p = c->pg[p].clock.next)
-			pos++;
+		for (uint32_t slot = c->clock.lo; at[h] != PL_NONE && c->clock.id[slot] != at[h]; slot++)
+			pos += c->clock.id[slot] != PL_NONE;
 		pl_snapshot_set_hand(out, h, pos);
 	}
 }

@@ -69,11 +69,17 @@
  * promotes it and demotes S's bottom); a fault evicts Q's front, keeps it
  * as a ghost in S, and forgets the oldest ghost once S holds 2c entries
  * -- two more pages no recent reference touched, which prefetch() names.
+ * The ghosts are kept in eviction order in slots (slot_ring.h), not a
+ * list: forgetting the oldest, one a fault, no longer waits for its
+ * record to name the next oldest, whose record bound_stack() requests
+ * GHOST_LOOKAHEAD ghosts ahead.  Pruning still walks S's list upwards,
+ * one record after another; prefetch() names the first it reads.
  */
 #include <stdlib.h>
 
 #include "policy.h"
 #include "dlist.h"
+#include "slot_ring.h"
 
 enum { LIR, HIR, NONRESIDENT, NOWHERE };
 enum { IN_S, LAST_REF };
@@ -88,7 +94,10 @@ enum { LIR_PROMOTIONS, PRUNED };
  */
 struct lirs_page {
 	struct pl_link s;		/* its entry in S, if in_s */
-	struct pl_link q;		/* in hir or nonresident */
+	union {
+		struct pl_link q;	/* in hir */
+		uint32_t slot;		/* in nonresident */
+	};
 	uint32_t last_ref;		/* 1 + step of the last reference */
 	uint8_t state;			/* LIR .. NOWHERE */
 	uint8_t in_s;
@@ -103,7 +112,13 @@ struct lirs {
 	struct pl_ctx *ctx;
 	struct lirs_page *page;		/* [npages] */
 	struct pl_dlist s;		/* the stack S, top at the head */
-	struct pl_dlist list[3];	/* list[LIR] is unused */
+	struct pl_dlist hir;		/* Q, its end at the head */
+	/*
+	 * nonresident, the most recently evicted last, in slots
+	 * (slot_ring.h): the oldest ghosts, which bound_stack() forgets,
+	 * are known ahead without reading each one's record in turn.
+	 */
+	struct pl_slot_ring ghosts;
 	uint32_t lir_head, lir_len;	/* the most recent LIR page; LIR pages */
 	uint32_t lir_max, stack_max;
 	uint64_t promotions, pruned;
@@ -119,6 +134,11 @@ static inline struct pl_record_links q_links(const struct lirs *l)
 	return PL_RECORD_LINKS(l->page, q);
 }
 
+static inline struct pl_record_slots ghost_slots(const struct lirs *l)
+{
+	return PL_RECORD_SLOTS(l->page, slot);
+}
+
 static void lirs_destroy(void *state)
 {
 	struct lirs *l = state;
@@ -126,6 +146,7 @@ static void lirs_destroy(void *state)
 	if (!l)
 		return;
 	free(l->page);
+	pl_slot_ring_free(&l->ghosts);
 	free(l);
 }
 
@@ -133,9 +154,15 @@ static void *lirs_create(struct pl_ctx *ctx, struct pl_error *err)
 {
 	struct lirs *l = calloc(1, sizeof(*l));
 	size_t n = ctx->npages ? ctx->npages : 1;
-	uint32_t hir_max;
+	uint32_t hir_max, stack_max;
+	/* every ghost is in S, which bound_stack() keeps at stack_max
+	 * entries but for the one a fault adds */
+	uint64_t most;
 
-	if (!l || !(l->page = calloc(n, sizeof(*l->page)))) {
+	stack_max = (uint32_t)((uint64_t)ctx->frames * ctx->params[PARAM_STACK_PERCENT] / 100);
+	most = (uint64_t)stack_max + 1 < n ? (uint64_t)stack_max + 1 : n;
+	if (!l || !(l->page = calloc(n, sizeof(*l->page))) ||
+	    pl_slot_ring_init(&l->ghosts, pl_slot_ring_size(most))) {
 		lirs_destroy(l);
 		snprintf(err->msg, sizeof(err->msg), "lirs: out of memory");
 		return NULL;
@@ -147,9 +174,8 @@ static void *lirs_create(struct pl_ctx *ctx, struct pl_error *err)
 	if (hir_max == 0)
 		hir_max = 1;
 	l->lir_max = ctx->frames > hir_max ? ctx->frames - hir_max : 0;
-	l->stack_max = (uint32_t)((uint64_t)ctx->frames * ctx->params[PARAM_STACK_PERCENT] / 100);
-	for (int i = 0; i < 3; i++)
-		pl_dlist_init(&l->list[i]);
+	l->stack_max = stack_max;
+	pl_dlist_init(&l->hir);
 	pl_dlist_init(&l->s);
 	l->lir_head = PL_NONE;
 	return l;
@@ -193,16 +219,22 @@ static inline void leave_list(struct lirs *l, uint32_t page)
 {
 	unsigned from = l->page[page].state;
 
-	if (from != LIR)
-		pl_rdlist_remove(q_links(l), &l->list[from], page);
+	if (from == HIR)
+		pl_rdlist_remove(q_links(l), &l->hir, page);
+	else if (from == NONRESIDENT)
+		pl_slot_ring_remove(&l->ghosts, ghost_slots(l), page);
 	else if (--l->lir_len == 0)
 		l->lir_head = PL_NONE;
 }
 
 static inline void join_list(struct lirs *l, uint32_t page, unsigned to)
 {
-	if (to != LIR) {
-		pl_rdlist_push_head(q_links(l), &l->list[to], page);
+	if (to == HIR) {
+		pl_rdlist_push_head(q_links(l), &l->hir, page);
+	} else if (to == NONRESIDENT) {
+		uint32_t no_hand = PL_NONE;
+
+		pl_slot_ring_push(&l->ghosts, ghost_slots(l), page, &no_hand);
 	} else {
 		l->lir_head = page;
 		l->lir_len++;
@@ -229,7 +261,7 @@ static inline void clear(struct lirs *l, uint32_t page)
 /* A non-resident page, already out of S, leaves nonresident: forgotten. */
 static void forget(struct lirs *l, uint32_t page)
 {
-	pl_rdlist_remove(q_links(l), &l->list[NONRESIDENT], page);
+	pl_slot_ring_remove(&l->ghosts, ghost_slots(l), page);
 	clear(l, page);
 	pl_emit_remove(l->ctx, page, NONRESIDENT);
 }
@@ -260,12 +292,22 @@ static void demote_bottom(struct lirs *l)
 	prune(l);
 }
 
+/*
+ * How many ghosts ahead of the oldest the record of one is requested: the
+ * oldest is forgotten about once a fault when S is full, and prefetch()
+ * then reads the record of the next oldest, which should have arrived.
+ */
+#define GHOST_LOOKAHEAD 4
+
 /* Only S's growth (a page entering it) can take it over stack_max. */
 static void bound_stack(struct lirs *l)
 {
-	while (l->s.len > l->stack_max && l->list[NONRESIDENT].len) {
-		uint32_t p = l->list[NONRESIDENT].tail;
+	while (l->s.len > l->stack_max && l->ghosts.len) {
+		uint32_t p = pl_slot_ring_first(&l->ghosts);
+		uint32_t ahead = pl_slot_ring_ahead(&l->ghosts, l->ghosts.lo, GHOST_LOOKAHEAD);
 
+		if (ahead != PL_NONE)
+			pl_request_line(&l->page[ahead], 1);
 		pl_rdlist_remove(s_links(l), &l->s, p);
 		forget(l, p);
 	}
@@ -288,7 +330,7 @@ static void hit_hir(struct lirs *l, uint32_t x, uint32_t step)
 		return;
 	}
 	to_stack_top(l, x, step);
-	if (l->list[HIR].head != x)
+	if (l->hir.head != x)
 		move_to(l, x, HIR);
 	bound_stack(l);
 }
@@ -320,7 +362,10 @@ static void lirs_hit(void *state, const struct pl_ref *ref)
  * near page's neighbours in S, which a hit on it touches as it moves to
  * S's top.  And what the next fault will touch that no recent reference
  * did: the oldest ghost, which bound_stack() forgets, and its neighbours
- * in S.  A missing page is replaced by the near one (already near), so
+ * in S; and the entry above S's bottom, the first a prune reads (the
+ * bottom is an LIR page, and the prune walks up from it, each entry's
+ * record read before the next is known).  A missing page is replaced by
+ * the near one (already near), so
  * that every call names as many addresses and the driver's requests need
  * no loop.
  */
@@ -329,8 +374,9 @@ static void lirs_prefetch(const void *state, uint32_t far, uint32_t near,
 {
 	const struct lirs *l = state;
 	struct pl_link s = l->page[near].s;
-	uint32_t oldest = pl_page_or(l->list[NONRESIDENT].tail, near);
+	uint32_t oldest = pl_page_or(pl_slot_ring_first(&l->ghosts), near);
 	struct pl_link old = l->page[oldest].s;
+	uint32_t above = pl_page_or(l->page[pl_page_or(l->s.tail, near)].s.prev, near);
 
 	pl_prefetch_record(out, &l->page[far], sizeof(*l->page));
 	pl_prefetch(out, &l->page[pl_page_or(s.prev, near)].s);
@@ -338,6 +384,7 @@ static void lirs_prefetch(const void *state, uint32_t far, uint32_t near,
 	pl_prefetch_record(out, &l->page[oldest], sizeof(*l->page));
 	pl_prefetch(out, &l->page[pl_page_or(old.prev, near)].s);
 	pl_prefetch(out, &l->page[pl_page_or(old.next, near)].s);
+	pl_prefetch_record(out, &l->page[above], sizeof(*l->page));
 }
 
 static uint32_t lirs_victim(const void *state)
@@ -346,7 +393,7 @@ static uint32_t lirs_victim(const void *state)
 
 	/* Q is empty only when every frame holds an LIR page (hir_percent
 	 * makes Lhirs >= 1, so only an over-full LIR set): take S's bottom. */
-	return l->list[HIR].len ? l->list[HIR].tail : l->s.tail;
+	return l->hir.len ? l->hir.tail : l->s.tail;
 }
 
 static void lirs_evict(void *state, uint32_t victim)
@@ -413,9 +460,11 @@ static void lirs_snapshot(const void *state, struct pl_snapshot *out)
 	for (uint32_t p = l->s.head; p != PL_NONE; p = l->page[p].s.next)
 		if (l->page[p].state == LIR)
 			push_page(l, LIR, p, out);
-	for (unsigned list = HIR; list <= NONRESIDENT; list++)
-		for (uint32_t p = l->list[list].head; p != PL_NONE; p = l->page[p].q.next)
-			push_page(l, list, p, out);
+	for (uint32_t p = l->hir.head; p != PL_NONE; p = l->page[p].q.next)
+		push_page(l, HIR, p, out);
+	for (uint32_t slot = l->ghosts.hi; slot-- > l->ghosts.lo;)
+		if (l->ghosts.id[slot] != PL_NONE)
+			push_page(l, NONRESIDENT, l->ghosts.id[slot], out);
 }
 
 static void lirs_read_counters(const void *state, uint64_t *counters)
