@@ -596,21 +596,18 @@ static void lruk_prefetch(const void *state, uint32_t far, uint32_t near,
 	const struct lruk *l = state;
 	const struct time_queue *q = &l->queue;
 	uint32_t top = slot_heap_top(&l->eligible);
-	uint32_t first = far, second = far, topmost = far, slot = 0;
+	uint32_t first = far, second = far, topmost = far;
 	uint32_t young = pl_page_or(oldest_young(l), far);
 
 	(void)near;
 	if (q->len > 1)
 		second = q->page[queue_scan(q, q->first + 1) & q->mask];
-	if (q->len) {
+	if (q->len)
 		first = q->page[q->first & q->mask];
-		slot = slot_of(l, first);
-	}
 	if (top != PL_NONE)
 		topmost = l->table.slot_page[top];
 	pl_prefetch_record(out, hist_of(l, far), (l->k + 2) * sizeof(*l->times));
 	pl_prefetch(out, &l->ctx->page_state[first]);
-	pl_prefetch(out, &l->table.slot_page[slot]);
 	pl_prefetch(out, hist_of(l, second));
 	pl_prefetch(out, hist_of(l, topmost));
 	pl_prefetch(out, &l->ctx->page_state[topmost]);
