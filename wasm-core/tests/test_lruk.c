@@ -6,6 +6,7 @@
  * scan every resident page for the largest backward K-distance -- on
  * thousands of random traces, correlated periods included.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "check.h"
@@ -77,6 +78,27 @@ TEST(lruk_does_not_count_a_correlated_reference_and_never_evicts_within_its_peri
 TEST(lruk_evicts_the_oldest_page_when_every_page_is_within_its_correlated_period)
 {
 	CHECK_STR_EQ(final_list("lruk", 2, "1 2 3", "crp=10", "frames"), "3 2");
+}
+
+/*
+ * 2 frames, k = 2: 1 1 (1's HIST(2) is step 0), a scan of 200 new pages
+ * (each with one reference: evicted first, so 1 stays), 1 (a hit), then
+ * 300 300 (its HIST(2) is recent) and 301, which evicts 1, the older
+ * HIST(2).  1's HIST(2) outlives the queue's ring (64 references at 2
+ * frames): 1 moves to the heap, and is ranked against the queue from there.
+ * Faults: 1, the 200 new pages, 300 and 301.
+ */
+TEST(lruk_ranks_a_page_whose_k_th_reference_the_time_queue_no_longer_holds)
+{
+	static char refs[2048];
+	size_t n = 0;
+
+	n += (size_t)snprintf(refs + n, sizeof(refs) - n, "1 1");
+	for (int page = 2; page <= 201; page++)
+		n += (size_t)snprintf(refs + n, sizeof(refs) - n, " %d", page);
+	snprintf(refs + n, sizeof(refs) - n, " 1 300 300 301");
+	CHECK_EQ(simulate("lruk", 2, refs, NULL).misses, 203);
+	CHECK_STR_EQ(final_list("lruk", 2, refs, NULL, "frames"), "301 300");
 }
 
 TEST(lruk_with_k_1_is_lru)

@@ -45,8 +45,12 @@
  *     history: [ 3 | hist1=2 hist2=-1 last=2 ] ...   (evicted, remembered)
  *     filed, by what decides their turn to go:
  *       young        pages with < K references: a log, oldest LAST first
- *       eligible     the others, outside their correlated period: a
- *                    4-ary max-heap of their slots on (-HIST(K), -LAST)
+ *       eligible     the others, outside their correlated period:
+ *         queue      most: a bitmap over the recent references' times,
+ *                    a page's bit at its HIST(K), oldest first (time_queue)
+ *         heap       the rest (a HIST(K) older than the queue's first, or
+ *                    no reference time): a 4-ary max-heap of their slots
+ *                    on (-HIST(K), -LAST)
  *       correlated   the others, inside it:       head (oldest LAST) -> tail
  *
  * Parameters (defaults): k = 2 (1 .. 4); crp = 0 (references); rip = -1
@@ -55,24 +59,38 @@
  * Counters: correlated_hits, retained_refaults (faults that found the
  * page's history), forgotten (histories dropped for age at a fault).
  *
- * Cost: O(log frames) per reference.  Pages with fewer than K references
- * all have infinite distance, so they are ranked by LAST alone: appended to
- * the young log (page_log below), O(1).  The others, outside their
- * correlated period, sit in a heap of frame slots keyed by (HIST(K), LAST),
- * re-keyed lazily (fresh_top()); inside it, in a list ordered by LAST,
- * moving to the heap when the period ends, each at most once per
- * reference.  With crp = 0 that list stays empty.  The history list is a
- * log too, walked newest first for the snapshot.  What a reference reads
- * of its page is one record (times[]): a hit on a page in the heap, most
- * hits, touches nothing else of that page's or any other's.  Memory per
- * page of the trace: K + 2 words (the record), 2 (the correlated list's
+ * Cost: amortized O(1) per reference on the default parameters, O(log
+ * frames) at worst.  Pages with fewer than K references all have infinite
+ * distance, so they are ranked by LAST alone: appended to the young log
+ * (page_log below), O(1).  The others, outside their correlated period, are
+ * ranked by HIST(K), a time at which the page was referenced unless k > 2
+ * with crp > 0: such a time is one bit of the time queue, where a hit
+ * moves the page's bit forward and the victim is the first bit set, found
+ * by a scan that only goes forward (each word of the bitmap passed once).
+ * A key older than the first bit cannot join (the scan would go back),
+ * nor one older than the ring of the queue (QUEUE_SPAN references per
+ * frame) remembers; those pages, the queue's oldest when the ring comes
+ * round to it, and every eligible page when HIST(K) is no reference time,
+ * go to a heap of frame slots keyed by (HIST(K), LAST).  The heap holds
+ * the likeliest victims (the pages with the oldest HIST(K)), so it stays
+ * small: two entries on average, 30 at most, on the 10M-reference zipf
+ * trace at 64K frames.  Pages inside their correlated period are in a
+ * list ordered by LAST, filed as eligible when the period ends, each at
+ * most once per reference; with crp = 0 that list stays empty.  The
+ * history list is a log too, walked newest first for the snapshot.  What
+ * a reference reads of its page is one record (times[]): a hit on a page
+ * in the queue, most hits, touches nothing else of that page's but two
+ * bits, and of the others' only the ring's entry for now.  Memory per page
+ * of the trace: K + 2 words (the record), 2 (the correlated list's
  * links), 1 (the frame table's slot) and 4 (the history log, rip != 0);
- * about a dozen words per frame.
- * Beyond lru's work: a hit shifts the page's K times in its record (and
- * moves a page in its correlated period); a fault reads the faulting
- * page's history record, checks the heap's top (re-keying stale tops, a
- * sift through 8 levels of 64-byte nodes at 64K frames), evicts, and puts
- * the new page in the young log or refills the evicted slot with a sift.
+ * per frame, QUEUE_SPAN words and bits (the ring and its bitmap), and
+ * about a dozen words.
+ * Beyond lru's work: a hit shifts the page's K times in its record and
+ * moves its bit (or moves a page in its correlated period); a fault reads
+ * the faulting page's history record and the victim's, evicts, and files
+ * the new page in the young log, the queue or the heap.  The victims, next
+ * and after next, are known before their faults: prefetch() names their
+ * records and residency bytes.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -91,8 +109,8 @@ enum { LRUK_PARAM_K, LRUK_PARAM_CRP, LRUK_PARAM_RIP };
  * low PLACE_BITS of its record's last word, above them its frame slot; a
  * page not resident is NOWHERE.
  */
-enum lruk_place { IN_YOUNG, IN_HEAP, IN_CORRELATED, NOWHERE };
-#define PLACE_BITS 2
+enum lruk_place { IN_YOUNG, IN_QUEUE, IN_HEAP, IN_CORRELATED, NOWHERE };
+#define PLACE_BITS 3
 #define PLACE_MASK ((1u << PLACE_BITS) - 1)
 
 enum { LRUK_CORRELATED_HITS, LRUK_RETAINED_REFAULTS, LRUK_FORGOTTEN, NR_LRUK_COUNTERS };
@@ -112,6 +130,34 @@ struct page_log {
 };
 
 /*
+ * The time queue: eligible pages filed by their HIST(K) where that is a
+ * time at which the page itself was referenced (with crp = 0 always; with
+ * k <= 2 too, a correlated period only moving LAST), so that no two pages
+ * share it.  A ring remembers which page each of the last (mask + 1)
+ * references named, a bitmap beside it which of those times are the
+ * HIST(K) of a page filed here ("live"); the eligible page with the oldest
+ * HIST(K) among them is the ring's page at the first live time, found by
+ * scanning the bitmap forward a word at a time.  A hit moves its page's
+ * bit forward, a victim's bit is cleared: two bit flips, where a heap
+ * sifts through its levels.  A key the queue cannot take -- older than its
+ * first live time, or than the ring remembers -- goes to the heap, and so
+ * does the queue's oldest page when the ring comes round to it (both are
+ * the next victims, so the heap stays small); the victim is the older of
+ * the two candidates.
+ */
+struct time_queue {
+	uint32_t *page;		/* [mask + 1] the page referenced at time t, at t & mask */
+	uint64_t *live;		/* [(mask + 1) / 64] bit t & mask: t is live */
+	uint32_t mask;
+	uint32_t first;		/* no live time is older; the oldest once settled */
+	uint32_t len;		/* live times */
+	bool usable;		/* every HIST(K) is a reference time (k <= 2 or crp = 0) */
+};
+
+/* The ring covers this many references per frame (a power of two >= 64 in all). */
+#define QUEUE_SPAN 32
+
+/*
  * Times are stored as step + 1, so that 0 means "none" and a page that has
  * never been seen has all-zero history without initialisation.
  */
@@ -124,10 +170,8 @@ struct lruk {
 				 * p's slot and place (where_of()): everything a
 				 * reference reads of its page, in one record */
 	struct frame_table table;
-	struct slot_heap eligible;	/* slots of the resident pages outside their
-					 * correlated period */
-	uint64_t *key;		/* [frames] the true key of each slot's page while
-				 * it is in the heap (the heap's may be stale) */
+	struct time_queue queue;	/* eligible pages by HIST(K), most of them */
+	struct slot_heap eligible;	/* slots of the other eligible pages */
 	struct page_log young;	/* resident pages with fewer than K references,
 				 * oldest LAST first; stamped with LAST */
 	struct pl_links links;
@@ -136,7 +180,6 @@ struct lruk {
 	struct page_log history;	/* evicted pages with history, oldest eviction
 					 * first; stamped with the eviction's time */
 	uint32_t next;		/* the next reference's time (stored units) */
-	bool top_fresh;		/* the heap's top holds its page's true key */
 	bool top_vacated;	/* the heap's top is the slot evict() just emptied */
 	uint64_t count[NR_LRUK_COUNTERS];
 };
@@ -228,6 +271,9 @@ static int log_init(struct page_log *log, uint32_t most)
 	return log->entry ? 0 : -1;
 }
 
+/* How many entries ahead a compaction asks for their records. */
+#define LOG_AHEAD 16
+
 /* Appends an entry; a full log first drops its dead entries, keeping the others' order. */
 static void log_append(struct lruk *l, struct page_log *log, uint32_t page, uint32_t stamp,
 		       bool (*live)(const struct lruk *, struct log_entry))
@@ -235,9 +281,13 @@ static void log_append(struct lruk *l, struct page_log *log, uint32_t page, uint
 	if (log->end == log->cap) {
 		uint32_t kept = 0;
 
-		for (uint32_t i = log->head; i < log->end; i++)
+		for (uint32_t i = log->head; i < log->end; i++) {
+			/* each test reads a page's record: ask for those ahead */
+			if (log->end - i > LOG_AHEAD)
+				pl_request_line(hist_of(l, log->entry[i + LOG_AHEAD].page), 0);
 			if (live(l, log->entry[i]))
 				log->entry[kept++] = log->entry[i];
+		}
 		log->head = 0;
 		log->end = kept;
 	}
@@ -260,6 +310,83 @@ static uint32_t oldest_young(const struct lruk *l)
 	return l->young.head < l->young.end ? l->young.entry[l->young.head].page : PL_NONE;
 }
 
+/* ------------------------------------------------------ time queue */
+
+static void queue_flip(struct time_queue *q, uint32_t time)
+{
+	q->live[(time & q->mask) >> 6] ^= (uint64_t)1 << (time & 63);
+}
+
+/* The oldest live time from `time` on (the queue is not empty). */
+static uint32_t queue_scan(const struct time_queue *q, uint32_t time)
+{
+	uint64_t bits = q->live[(time & q->mask) >> 6] & (~(uint64_t)0 << (time & 63));
+
+	while (!bits) {
+		time = (time | 63) + 1;
+		bits = q->live[(time & q->mask) >> 6];
+	}
+	return (time & ~(uint32_t)63) + (uint32_t)__builtin_ctzll(bits);
+}
+
+/* Points `first` at the oldest live time. */
+static void queue_settle(struct time_queue *q)
+{
+	if (q->len)
+		q->first = queue_scan(q, q->first);
+}
+
+/*
+ * Can the queue take `key`, the HIST(K) of the page referenced at `now`?
+ * The ring must still hold the key's page, and `first` stay below every
+ * live time.
+ */
+static bool queue_takes(const struct time_queue *q, uint32_t key, uint32_t now)
+{
+	return q->usable && now - key <= q->mask && (!q->len || key >= q->first);
+}
+
+static void queue_file(struct lruk *l, uint32_t page, uint32_t key)
+{
+	struct time_queue *q = &l->queue;
+
+	queue_flip(q, key);
+	if (!q->len++)
+		q->first = key;
+	set_place(l, page, IN_QUEUE);
+}
+
+static void queue_unfile(struct time_queue *q, uint32_t key)
+{
+	queue_flip(q, key);
+	q->len--;
+}
+
+static void push_eligible(struct lruk *l, uint32_t page);
+
+/*
+ * Notes that `page` is referenced at time `now`, in the ring's entry that
+ * held now - (mask + 1): should that time still be live, its page, the
+ * queue's oldest, moves to the heap first.
+ */
+static void queue_note(struct lruk *l, uint32_t page, uint32_t now)
+{
+	struct time_queue *q = &l->queue;
+
+	if (!q->usable)
+		return;
+	if (q->len && now - q->first > q->mask) {
+		queue_settle(q);
+		if (now - q->first > q->mask) {
+			uint32_t oldest = q->page[q->first & q->mask];
+
+			queue_unfile(q, q->first);
+			push_eligible(l, oldest);
+		}
+	}
+	q->page[now & q->mask] = page;
+}
+
 /* ------------------------------------------------------- eligibility */
 
 /* Has the page's correlated period ended by time `now` (stored units)? */
@@ -272,10 +399,8 @@ static void push_eligible(struct lruk *l, uint32_t page)
 {
 	uint32_t slot = slot_of(l, page);
 
-	l->key[slot] = victim_key(l, page);
-	slot_heap_push(&l->eligible, slot, l->key[slot]);
+	slot_heap_push(&l->eligible, slot, victim_key(l, page));
 	set_place(l, page, IN_HEAP);
-	l->top_fresh = false;
 }
 
 /*
@@ -293,43 +418,54 @@ static void fill_vacated_top(struct lruk *l, uint32_t page, bool joins_heap)
 	uint32_t slot = slot_of(l, page);
 
 	l->top_vacated = false;
-	l->top_fresh = false;
 	if (!joins_heap) {
 		slot_heap_remove(&l->eligible, slot);
 		return;
 	}
-	l->key[slot] = victim_key(l, page);
-	slot_heap_update(&l->eligible, slot, l->key[slot]);
+	slot_heap_update(&l->eligible, slot, victim_key(l, page));
 	set_place(l, page, IN_HEAP);
 }
 
 static enum lruk_place place_for(const struct lruk *l, uint32_t page, uint32_t next)
 {
-	if (!hist_of(l, page)[l->k - 1])
+	uint32_t key = hist_of(l, page)[l->k - 1];
+
+	if (!key)
 		return IN_YOUNG;
-	return eligible_at(l, page, next) ? IN_HEAP : IN_CORRELATED;
+	if (!eligible_at(l, page, next))
+		return IN_CORRELATED;
+	return queue_takes(&l->queue, key, next - 1) ? IN_QUEUE : IN_HEAP;
 }
 
-/* A young page leaves the young log by its record changing: nothing to do. */
+/*
+ * Takes a page out of where it is filed, by its times as they are.  A
+ * young page leaves the young log by its record changing: nothing to do.
+ */
 static void unfile(struct lruk *l, uint32_t page)
 {
-	if (filed_in(l, page) == IN_HEAP) {
+	if (filed_in(l, page) == IN_QUEUE) {
+		queue_unfile(&l->queue, hist_of(l, page)[l->k - 1]);
+	} else if (filed_in(l, page) == IN_HEAP) {
 		slot_heap_remove(&l->eligible, slot_of(l, page));
-		l->top_fresh = false;
 	} else if (filed_in(l, page) == IN_CORRELATED) {
 		pl_dlist_remove(&l->links, &l->correlated, page);
 	}
 }
 
-/* A page in the heap was hit and stays: its key went down, and the heap's
- * is left stale (see fresh_top()). */
-static void stay_in_heap(struct lruk *l, uint32_t page)
+/* Files a page that is filed nowhere; its LAST is the latest. */
+static void file(struct lruk *l, uint32_t page, enum lruk_place place)
 {
-	uint32_t slot = slot_of(l, page);
-
-	l->key[slot] = victim_key(l, page);
-	if (slot_heap_top(&l->eligible) == slot)
-		l->top_fresh = false;
+	if (place == IN_QUEUE) {
+		queue_file(l, page, hist_of(l, page)[l->k - 1]);
+	} else if (place == IN_HEAP) {
+		push_eligible(l, page);
+	} else if (place == IN_YOUNG) {
+		set_place(l, page, place);
+		log_append(l, &l->young, page, *last_of(l, page), young_live);
+	} else {
+		set_place(l, page, place);
+		pl_dlist_push_tail(&l->links, &l->correlated, page);
+	}
 }
 
 /*
@@ -342,7 +478,7 @@ static void refile(struct lruk *l, uint32_t page, bool filed, uint32_t next)
 	enum lruk_place place = place_for(l, page, next);
 
 	if (filed && place == IN_HEAP && filed_in(l, page) == IN_HEAP) {
-		stay_in_heap(l, page);
+		slot_heap_update(&l->eligible, slot_of(l, page), victim_key(l, page));
 		return;
 	}
 	if (filed)
@@ -352,48 +488,18 @@ static void refile(struct lruk *l, uint32_t page, bool filed, uint32_t next)
 		if (place == IN_HEAP)
 			return;
 	}
-	if (place == IN_HEAP) {
-		push_eligible(l, page);
-		return;
-	}
-	set_place(l, page, place);
-	if (place == IN_YOUNG)
-		log_append(l, &l->young, page, *last_of(l, page), young_live);
-	else
-		pl_dlist_push_tail(&l->links, &l->correlated, page);
+	file(l, page, place);
 }
 
-/* Moves the pages whose correlated period is over by time `next` to the heap. */
+/* Files as eligible the pages whose correlated period is over by time `next`. */
 static void end_correlated_periods(struct lruk *l, uint32_t next)
 {
 	uint32_t page;
 
 	while ((page = l->correlated.head) != PL_NONE && eligible_at(l, page, next)) {
 		pl_dlist_remove(&l->links, &l->correlated, page);
-		push_eligible(l, page);
+		file(l, page, place_for(l, page, next));
 	}
-}
-
-/*
- * A hit only lowers a page's key (its HIST(K) and LAST can only grow), so
- * a hit leaves the page's heap entry with its old, larger key: every entry
- * holds at least its page's true key (kept per slot in l->key, so that
- * checking the top reads no page's record).  An entry whose key is its
- * page's true key and is on top is therefore the true maximum; a stale one
- * on top is re-keyed (sinks) until the top is fresh.  Each hit causes at
- * most one re-keying, and a page hit again before its entry surfaces costs
- * none, which is what makes hot pages cheap.
- */
-static void fresh_top(struct lruk *l)
-{
-	uint32_t slot;
-
-	if (l->top_fresh)
-		return;
-	while ((slot = slot_heap_top(&l->eligible)) != PL_NONE &&
-	       l->eligible.entry[0].key != l->key[slot])
-		slot_heap_update(&l->eligible, slot, l->key[slot]);
-	l->top_fresh = true;
 }
 
 /* After a reference at step `step`: file its page, ready for the next one. */
@@ -403,10 +509,11 @@ static void settle(struct lruk *l, uint32_t page, bool filed, uint32_t step)
 
 	l->next = next;
 	refile(l, page, filed, next);
+	queue_note(l, page, next - 1);
 	if (l->correlated.head != PL_NONE)
 		end_correlated_periods(l, next);
 	clean_young(l);
-	fresh_top(l);
+	queue_settle(&l->queue);
 }
 
 /* ---------------------------------------------------------------- ops */
@@ -420,11 +527,28 @@ static void lruk_destroy(void *state)
 	free(l->times);
 	free(l->young.entry);
 	free(l->history.entry);
-	free(l->key);
+	free(l->queue.page);
+	free(l->queue.live);
 	frame_table_free(&l->table);
 	slot_heap_free(&l->eligible);
 	pl_links_free(&l->links);
 	free(l);
+}
+
+/* Returns 0, or -1 when out of memory. */
+static int queue_init(struct time_queue *q, bool usable, uint32_t frames)
+{
+	uint32_t size = 64;
+
+	q->usable = usable;
+	if (!usable)
+		return 0;
+	while (size / QUEUE_SPAN < frames && size < 1u << 30)
+		size <<= 1;
+	q->mask = size - 1;
+	q->page = malloc((size_t)size * sizeof(*q->page));
+	q->live = calloc(size / 64, sizeof(*q->live));
+	return q->page && q->live ? 0 : -1;
 }
 
 static void *lruk_create(struct pl_ctx *ctx, struct pl_error *err)
@@ -443,8 +567,9 @@ static void *lruk_create(struct pl_ctx *ctx, struct pl_error *err)
 	if (!l->times || pl_links_init(&l->links, npages) ||
 	    log_init(&l->young, frames_usable(ctx)) ||
 	    log_init(&l->history, l->rip ? ctx->npages : 0) ||
-	    !(l->key = malloc(frames_usable(ctx) * sizeof(*l->key))) ||
 	    slot_heap_init(&l->eligible, frames_usable(ctx)))
+		goto oom;
+	if (queue_init(&l->queue, l->k <= 2 || !l->crp, frames_usable(ctx)))
 		goto oom;
 	if (frame_table_init(&l->table, ctx, LRUK_FRAMES, err)) {
 		lruk_destroy(l);
@@ -457,14 +582,36 @@ oom:
 	return NULL;
 }
 
-/* A reference ahead (policy.h, "Prefetching"): the far page's record. */
+/*
+ * A reference ahead (policy.h, "Prefetching"): the far page's record; and
+ * what the next faults read and write of their victims: the queue's first
+ * page's residency byte and frame slot (its record was named while it
+ * was second), the second's record, the heap's top page's record and
+ * residency byte and the top's key (each named again and again while it
+ * waits, then from the cache).
+ */
 static void lruk_prefetch(const void *state, uint32_t far, uint32_t near,
 			  struct pl_prefetch *out)
 {
 	const struct lruk *l = state;
+	const struct time_queue *q = &l->queue;
+	uint32_t top = slot_heap_top(&l->eligible);
+	uint32_t first = far, second = far, topmost = far;
+	uint32_t young = pl_page_or(oldest_young(l), far);
 
 	(void)near;
+	if (q->len > 1)
+		second = q->page[queue_scan(q, q->first + 1) & q->mask];
+	if (q->len)
+		first = q->page[q->first & q->mask];
+	if (top != PL_NONE)
+		topmost = l->table.slot_page[top];
 	pl_prefetch_record(out, hist_of(l, far), (l->k + 2) * sizeof(*l->times));
+	pl_prefetch(out, &l->ctx->page_state[first]);
+	pl_prefetch(out, hist_of(l, second));
+	pl_prefetch(out, hist_of(l, topmost));
+	pl_prefetch(out, &l->ctx->page_state[topmost]);
+	pl_prefetch(out, hist_of(l, young));
 }
 
 static void lruk_hit(void *state, const struct pl_ref *ref)
@@ -472,8 +619,10 @@ static void lruk_hit(void *state, const struct pl_ref *ref)
 	struct lruk *l = state;
 	uint32_t page = ref->page, t = ref->step + 1, k = l->k;
 	uint32_t *hist = hist_of(l, page), last = hist[k];
-	bool in_heap = (hist[k + 1] & PLACE_MASK) == IN_HEAP;
+	bool in_queue = (hist[k + 1] & PLACE_MASK) == IN_QUEUE;
 
+	if (in_queue)	/* by its HIST(K) before this reference */
+		unfile(l, page);
 	if (t - last <= l->crp) {
 		l->count[LRUK_CORRELATED_HITS]++;
 	} else {
@@ -485,15 +634,19 @@ static void lruk_hit(void *state, const struct pl_ref *ref)
 		set_time(l, page, LRUK_HIST1, &hist[0], t);
 	}
 	set_time(l, page, LRUK_LAST, &hist[k], t);
-	if (in_heap && !l->crp) {
+	if (in_queue && !l->crp) {
 		/* most hits: settle() with nothing else to do (without a
 		 * correlated period the page stays eligible, and no other
-		 * page's period can end) */
+		 * page's period can end); its new HIST(K) is younger than
+		 * the old, so the queue takes it */
 		l->next = t + 1;
-		stay_in_heap(l, page);
-		fresh_top(l);
+		queue_file(l, page, hist[k - 1]);
+		queue_note(l, page, t);
+		queue_settle(&l->queue);
 		return;
 	}
+	if (in_queue)
+		set_place(l, page, NOWHERE);
 	settle(l, page, true, ref->step);
 }
 
@@ -561,9 +714,16 @@ static uint32_t lruk_victim(const void *state)
 	uint32_t young = oldest_young(l), old = l->correlated.head;
 	uint32_t slot = slot_heap_top(&l->eligible);
 
+	const struct time_queue *q = &l->queue;
+
 	/* an eligible page with infinite distance beats every other one */
 	if (young != PL_NONE && eligible_at(l, young, l->next))
 		return young;
+	/* then the older HIST(K) of the queue's first and the heap's top
+	 * (both reference times when the queue is used: never equal) */
+	if (q->len && (slot == PL_NONE ||
+		       q->first < UINT32_MAX - (uint32_t)(l->eligible.entry[0].key >> 32)))
+		return q->page[q->first & q->mask];
 	if (slot != PL_NONE)
 		return l->table.slot_page[slot];
 	/* nothing is eligible: the least recent LAST */
