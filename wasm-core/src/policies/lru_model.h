@@ -362,12 +362,59 @@ static inline void lruvec_set_wide(struct lruvec *vec, uint32_t page, int64_t va
 }
 
 
+/*
+ * Is the page's shadow entry still on the list?  A page keeps lru ==
+ * LRU_SHADOW after its entry is dropped as the oldest (dropping it reads
+ * only the ring, not the page's record); the ring says whether the entry
+ * at the page's position is still there, and still its own.
+ */
+static inline bool shadow_listed(const struct lruvec *vec, uint32_t page)
+{
+	const struct shadow_ring *ring = &vec->shadow;
+	uint32_t pos = vec->page[page].link.prev;
+
+	return vec->page[page].lru == LRU_SHADOW && pos - ring->tail < ring->head - ring->tail &&
+	       ring->entry[pos & ring->mask] == page;
+}
+
+/* Leaves a hole at `pos`; the tail moves past holes to a live entry. */
+static inline void shadow_unlist(struct shadow_ring *ring, uint32_t pos)
+{
+	ring->entry[pos & ring->mask] = PL_NONE;
+	ring->len--;
+	while (ring->tail != ring->head && ring->entry[ring->tail & ring->mask] == PL_NONE)
+		ring->tail++;
+}
+
 /* Drops a page's entry from the shadow list (its shadow value stays). */
 static inline void forget_shadow(struct lruvec *vec, uint32_t page)
 {
-	pl_rdlist_remove(lru_links(vec), &vec->lists[LRU_SHADOW], page);
+	shadow_unlist(&vec->shadow, vec->page[page].link.prev);
 	vec->page[page].lru = LRU_NOT_RESIDENT;
 	pl_emit_remove(vec->ctx, page, LRU_SHADOW);
+}
+
+/*
+ * A full ring (every slot between tail and head taken, by entries or
+ * holes) closes its holes: the live entries move toward the tail, in
+ * order, and their pages learn their new positions.  The ring has room
+ * for 4 x frames entries and at most `frames` are live, so this runs at
+ * most once every 3 x frames evictions.
+ */
+static inline void shadow_compact(struct lruvec *vec)
+{
+	struct shadow_ring *ring = &vec->shadow;
+	uint32_t to = ring->tail;
+
+	for (uint32_t from = ring->tail; from != ring->head; from++) {
+		uint32_t page = ring->entry[from & ring->mask];
+
+		if (page == PL_NONE)
+			continue;
+		ring->entry[to & ring->mask] = page;
+		vec->page[page].link.prev = to++;
+	}
+	ring->head = to;
 }
 
 /*
@@ -413,23 +460,41 @@ void prefetch_ahead(struct lruvec *vec, enum lru_list_id lru)
 	vec->ahead_n[lru]++;
 	__builtin_prefetch(&vec->page[page], 1);
 	__builtin_prefetch((const char *)&vec->page[page + 1] - 1, 1);
-	if (lru != LRU_SHADOW)
-		pl_prefetch_state(vec->ctx, page);
+	pl_prefetch_state(vec->ctx, page);
 }
 
 /* A just-evicted page's entry at the head; the oldest beyond `frames` goes. */
 static inline void add_shadow(struct lruvec *vec, uint32_t page)
 {
-	struct pl_dlist *shadow = &vec->lists[LRU_SHADOW];
+	struct shadow_ring *ring = &vec->shadow;
 
-	pl_rdlist_push_head(lru_links(vec), shadow, page);
+	if (ring->head - ring->tail > ring->mask)
+		shadow_compact(vec);
+	ring->entry[ring->head & ring->mask] = page;
+	vec->page[page].link.prev = ring->head++;
+	ring->len++;
 	vec->page[page].lru = LRU_SHADOW;
 	pl_emit_insert(vec->ctx, page, LRU_SHADOW, 0);
 	pl_emit_set(vec->ctx, page, vec->nfields, 0, clamp_field(vec->page[page].shadow - 1));
-	if (shadow->len > vec->ctx->frames) {
-		forget_shadow(vec, shadow->tail);
-		passed_tail(vec, LRU_SHADOW);
+	if (ring->len > vec->ctx->frames) {
+		uint32_t oldest = ring->entry[ring->tail & ring->mask];
+
+		shadow_unlist(ring, ring->tail);
+		pl_emit_remove(vec->ctx, oldest, LRU_SHADOW);
 	}
+}
+
+/* Room for 4 x frames entries (a power of 2), of which at most min(frames,
+ * pages) are live. */
+static inline int shadow_ring_init(struct shadow_ring *ring, uint32_t frames, uint32_t npages)
+{
+	uint64_t live = frames < npages ? frames : npages, size = 4;
+
+	while (size < 4 * live && size < (uint64_t)1 << 31)
+		size *= 2;
+	ring->entry = malloc(size * sizeof(*ring->entry));
+	ring->mask = (uint32_t)size - 1;
+	return ring->entry ? 0 : -1;
 }
 
 /* -------------------------------------------------------------------- ops */
@@ -452,12 +517,12 @@ static inline void *lruvec_create(struct pl_ctx *ctx, unsigned nfields, struct p
 	vec->wmark_high = ctx->params[LRU_PARAM_WMARK_HIGH];
 	if (vec->wmark_high < vec->wmark_low)
 		vec->wmark_high = vec->wmark_low;
-	for (unsigned i = 0; i < NR_LRU_ALL_LISTS; i++) {
+	for (unsigned i = 0; i < NR_LRU_LISTS; i++) {
 		pl_dlist_init(&vec->lists[i]);
 		vec->ahead[i] = PL_NONE;
 	}
 	vec->page = calloc(npages, sizeof(*vec->page));
-	if (!vec->page)
+	if (!vec->page || shadow_ring_init(&vec->shadow, ctx->frames, (uint32_t)npages))
 		goto oom;
 	for (size_t page = 0; page < npages; page++) {
 		vec->page[page].lru = LRU_NOT_RESIDENT;
@@ -480,6 +545,7 @@ static inline void lruvec_destroy(void *state)
 	if (lru_variant_aging.destroy)
 		lru_variant_aging.destroy(vec);
 	free(vec->page);
+	free(vec->shadow.entry);
 	free(vec->wide);
 	free(vec);
 }
@@ -516,7 +582,7 @@ static inline bool refault_activates(struct lruvec *vec, uint32_t page)
 		return false;
 	distance = vec->nonresident_age - (vec->page[page].shadow - 1);
 	vec->page[page].shadow = 0;
-	if (vec->page[page].lru == LRU_SHADOW) {
+	if (shadow_listed(vec, page)) {
 		pl_emit_set(vec->ctx, page, vec->nfields + 1, 0, clamp_field(distance));
 		forget_shadow(vec, page);
 	}
@@ -550,8 +616,6 @@ static inline void lruvec_insert(void *state, const struct pl_ref *ref)
 	touch(vec, ref, true);
 	prefetch_ahead(vec, LRU_INACTIVE_ANON);
 	prefetch_ahead(vec, LRU_INACTIVE_FILE);
-	if (vec->workingset)
-		prefetch_ahead(vec, LRU_SHADOW);
 }
 
 static inline uint32_t lruvec_reclaim_goal(const void *state, uint32_t resident)
@@ -834,24 +898,36 @@ static inline uint32_t lruvec_victim(const void *state)
 
 /* -------------------------------------------------------------- reporting */
 
+/* One entry of a snapshot: the page's fields, then the two shadow fields. */
+static inline void snapshot_push(const struct lruvec *vec, unsigned lru, uint32_t page,
+				 struct pl_snapshot *out)
+{
+	int32_t values[PL_MAX_FIELDS] = { 0 };
+
+	for (unsigned f = 0; f < vec->nfields; f++)
+		values[f] = lruvec_field(vec, page, f);
+	if (vec->wide && lru != LRU_SHADOW)
+		values[LRU_WIDE] = clamp_wide(lru_variant_aging.shown_wide ?
+					      lru_variant_aging.shown_wide(vec, page) :
+					      vec->wide[page]);
+	values[vec->nfields] = lru == LRU_SHADOW ? clamp_field(vec->page[page].shadow - 1) : 0;
+	pl_snapshot_push(out, lru, page, values);
+}
+
 static inline void lruvec_snapshot(const void *state, struct pl_snapshot *out)
 {
 	const struct lruvec *vec = state;
-	int32_t values[PL_MAX_FIELDS] = { 0 };
+	const struct shadow_ring *ring = &vec->shadow;
 
-	for (unsigned lru = 0; lru < NR_LRU_ALL_LISTS; lru++) {
+	for (unsigned lru = 0; lru < NR_LRU_LISTS; lru++)
 		for (uint32_t page = vec->lists[lru].head; page != PL_NONE;
-		     page = lruvec_toward_tail(vec, page)) {
-			for (unsigned f = 0; f < vec->nfields; f++)
-				values[f] = lruvec_field(vec, page, f);
-			if (vec->wide && lru != LRU_SHADOW)
-				values[LRU_WIDE] = clamp_wide(lru_variant_aging.shown_wide ?
-							      lru_variant_aging.shown_wide(vec, page) :
-							      vec->wide[page]);
-			values[vec->nfields] = lru == LRU_SHADOW ?
-					       clamp_field(vec->page[page].shadow - 1) : 0;
-			pl_snapshot_push(out, lru, page, values);
-		}
+		     page = lruvec_toward_tail(vec, page))
+			snapshot_push(vec, lru, page, out);
+	for (uint32_t pos = ring->head; pos != ring->tail; pos--) {	/* newest first */
+		uint32_t page = ring->entry[(pos - 1) & ring->mask];
+
+		if (page != PL_NONE)
+			snapshot_push(vec, LRU_SHADOW, page, out);
 	}
 }
 
