@@ -209,7 +209,12 @@ struct lru_page {
 	/* in the list `lru` (pl_rdlist_*()); for LRU_SHADOW, link.prev is
 	 * the position of its entry in the shadow ring */
 	struct pl_link link;
-	uint64_t shadow;	/* nonresident_age at eviction + 1, 0: none */
+	union {
+		/* not resident: nonresident_age at eviction + 1, 0: none */
+		uint64_t shadow;
+		/* resident: its position in its list's push log */
+		uint32_t pushed_at;
+	};
 	uint8_t lru;		/* its list, LRU_SHADOW (it has been given a
 				 * shadow entry, which may have been dropped
 				 * since: shadow_listed()) or LRU_NOT_RESIDENT */
@@ -247,9 +252,12 @@ struct lruvec {
 	int64_t limit;		/* counter_clock only: counters stay in -limit .. limit */
 	uint64_t period, next_tick;	/* counter_clock only: tick times */
 	void *own;		/* a variant's own state (counter_clock: its index) */
-	/* lru_model.h's prefetch_ahead(): a page of each list up to which
-	 * reclaim's records have been asked for, and how many from the tail */
-	uint32_t ahead[NR_LRU_LISTS], ahead_n[NR_LRU_LISTS];
+	/* lru_model.h's push logs: the pages pushed to each list's head, in
+	 * order (push_log[lru][pos & push_mask]), pushed[lru] of them so far;
+	 * ahead[lru]: the position up to which prefetch_ahead() asked for
+	 * their records */
+	uint32_t *push_log[NR_LRU_LISTS];
+	uint32_t push_mask, pushed[NR_LRU_LISTS], ahead[NR_LRU_LISTS];
 	int64_t *wide;		/* [npages] a variant's own per-page value too wide
 				 * for a field byte (linux_lruk: the time of the
 				 * last reference), shown as field LRU_WIDE; 0

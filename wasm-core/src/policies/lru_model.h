@@ -233,12 +233,22 @@ static inline void listed(struct lruvec *vec, uint32_t page, unsigned from, unsi
 		lru_variant_aging.listed(vec, page, from, to, tail);
 }
 
+/* Every push to a list's head is logged, for reclaim's prefetching (below). */
+static inline void logged_push(struct lruvec *vec, uint32_t page, enum lru_list_id lru)
+{
+	uint32_t pos = vec->pushed[lru]++;
+
+	vec->push_log[lru][pos & vec->push_mask] = page;
+	vec->page[page].pushed_at = pos;
+}
+
 static inline void lruvec_move_head(struct lruvec *vec, uint32_t page, enum lru_list_id to)
 {
 	enum lru_list_id from = vec->page[page].lru;
 
 	pl_rdlist_remove(lru_links(vec), &vec->lists[from], page);
 	pl_rdlist_push_head(lru_links(vec), &vec->lists[to], page);
+	logged_push(vec, page, to);
 	vec->page[page].lru = to;
 	listed(vec, page, from, to, false);
 	pl_emit_move(vec->ctx, page, from, to, 0);
@@ -420,47 +430,40 @@ static inline void shadow_compact(struct lruvec *vec)
 /*
  * Reclaim's prefetching.  With memory full, a fault frees `batch` frames
  * at once (32 at 2048 frames and up): as many pages from the tails of the
- * inactive lists and as many of the oldest shadow entries, back to back,
- * each page's record found through the one before - a chain of cache
- * misses (pages last touched `frames` faults ago) that nothing overlaps.
- * So every fault walks each of these lists one page further from its tail
- * (prefetch_ahead()), asking for that page's record and residency byte,
- * up to 2 x batch pages: when the batch comes, its records have arrived.
- * A hint only, changing nothing the model shows: ahead[lru] is the page
- * reached, ahead_n[lru] roughly how far it is from the tail (each page
- * reclaim takes from the tail counts one off, passed_tail()); a page that
- * has left the list, or a count run out, starts the walk again at the tail.
+ * inactive lists (and, when inactive_is_low(), as many from an active
+ * tail), back to back.  Found through the list, each page's record is
+ * reached through the one before - a chain of cache misses (pages last
+ * touched `frames` faults ago) that nothing overlaps.  So each list also
+ * logs the pages pushed to its head, in order, and each page remembers its
+ * position in the log (while resident, in the space its shadow value
+ * takes when it is not): the pages nearest a tail are those logged after
+ * the tail's own position, still on the list.  Every fault asks for the
+ * records and residency bytes of the next two logged pages of each list,
+ * up to 4 x batch positions past the tail's: when the batch comes, its
+ * records have arrived.  A hint only, changing nothing the model shows:
+ * pages that have left the list since are asked for too, and a log
+ * position older than the log's length names whatever page came later.
  */
-static inline void passed_tail(struct lruvec *vec, enum lru_list_id lru)
-{
-	if (vec->ahead_n[lru] && !--vec->ahead_n[lru])
-		vec->ahead[lru] = PL_NONE;
-}
-
 /* Inlined by force: a call that only prefetches would count as free of
  * side effects, and the compiler could drop it. */
 static inline __attribute__((always_inline))
 void prefetch_ahead(struct lruvec *vec, enum lru_list_id lru)
 {
-	uint32_t page = vec->ahead[lru];
+	uint32_t tail = vec->lists[lru].tail, from, pos;
 
-	if (vec->ahead_n[lru] >= 2 * vec->batch)
+	if (tail == PL_NONE)
 		return;
-	if (page != PL_NONE && vec->page[page].lru == lru)
-		page = lruvec_toward_head(vec, page);
-	else
-		page = PL_NONE;
-	if (page == PL_NONE) {	/* it left the list, or reached the head */
-		vec->ahead_n[lru] = 0;
-		page = vec->lists[lru].tail;
-		if (page == PL_NONE)
-			return;
+	from = vec->page[tail].pushed_at;
+	pos = (int32_t)(vec->ahead[lru] - from) > 0 ? vec->ahead[lru] : from;
+	for (unsigned n = 0; n < 2 && pos - from < 4 * vec->batch && pos != vec->pushed[lru];
+	     n++, pos++) {
+		uint32_t page = vec->push_log[lru][pos & vec->push_mask];
+
+		__builtin_prefetch(&vec->page[page], 1);
+		__builtin_prefetch((const char *)&vec->page[page + 1] - 1, 1);
+		pl_prefetch_state(vec->ctx, page);
 	}
-	vec->ahead[lru] = page;
-	vec->ahead_n[lru]++;
-	__builtin_prefetch(&vec->page[page], 1);
-	__builtin_prefetch((const char *)&vec->page[page + 1] - 1, 1);
-	pl_prefetch_state(vec->ctx, page);
+	vec->ahead[lru] = pos;
 }
 
 /* A just-evicted page's entry at the head; the oldest beyond `frames` goes. */
@@ -497,6 +500,22 @@ static inline int shadow_ring_init(struct shadow_ring *ring, uint32_t frames, ui
 	return ring->entry ? 0 : -1;
 }
 
+/* Each list's push log: 2 x frames entries (a power of 2), page 0 until written. */
+static inline int push_logs_init(struct lruvec *vec, uint32_t frames)
+{
+	uint64_t size = 2;
+
+	while (size < 2 * (uint64_t)frames && size < (uint64_t)1 << 31)
+		size *= 2;
+	vec->push_mask = (uint32_t)size - 1;
+	for (unsigned lru = 0; lru < NR_LRU_LISTS; lru++) {
+		vec->push_log[lru] = calloc(size, sizeof(*vec->push_log[lru]));
+		if (!vec->push_log[lru])
+			return -1;
+	}
+	return 0;
+}
+
 /* -------------------------------------------------------------------- ops */
 
 static inline void *lruvec_create(struct pl_ctx *ctx, unsigned nfields, struct pl_error *err)
@@ -517,13 +536,12 @@ static inline void *lruvec_create(struct pl_ctx *ctx, unsigned nfields, struct p
 	vec->wmark_high = ctx->params[LRU_PARAM_WMARK_HIGH];
 	if (vec->wmark_high < vec->wmark_low)
 		vec->wmark_high = vec->wmark_low;
-	for (unsigned i = 0; i < NR_LRU_LISTS; i++) {
-		pl_dlist_init(&vec->lists[i]);
-		vec->ahead[i] = PL_NONE;
-	}
 	vec->page = calloc(npages, sizeof(*vec->page));
-	if (!vec->page || shadow_ring_init(&vec->shadow, ctx->frames, (uint32_t)npages))
+	if (!vec->page || shadow_ring_init(&vec->shadow, ctx->frames, (uint32_t)npages) ||
+	    push_logs_init(vec, ctx->frames))
 		goto oom;
+	for (unsigned i = 0; i < NR_LRU_LISTS; i++)
+		pl_dlist_init(&vec->lists[i]);
 	for (size_t page = 0; page < npages; page++) {
 		vec->page[page].lru = LRU_NOT_RESIDENT;
 		vec->page[page].file = page_hash_is_file((uint32_t)page, vec->anon_percent);
@@ -546,6 +564,8 @@ static inline void lruvec_destroy(void *state)
 		lru_variant_aging.destroy(vec);
 	free(vec->page);
 	free(vec->shadow.entry);
+	for (unsigned lru = 0; lru < NR_LRU_LISTS; lru++)
+		free(vec->push_log[lru]);
 	free(vec->wide);
 	free(vec);
 }
@@ -603,6 +623,7 @@ static inline void lruvec_insert(void *state, const struct pl_ref *ref)
 	if (active)
 		lru += LRU_ACTIVE;
 	pl_rdlist_push_head(lru_links(vec), &vec->lists[lru], page);
+	logged_push(vec, page, lru);
 	vec->page[page].lru = lru;
 	listed(vec, page, LRU_NOT_RESIDENT, lru, false);
 	pl_emit_insert(vec->ctx, page, lru, 0);
@@ -858,7 +879,6 @@ uint32_t reclaim_walk(struct lruvec *vec, bool commit)
 		verdict = commit ? shrink_folio(vec, page) : check_references(vec, page);
 		if (commit) {
 			vec->count[pgscan]++;
-			passed_tail(vec, inactive);
 		}
 		if (verdict == FOLIOREF_RECLAIM)
 			return commit ? reclaim(vec, page) : page;
@@ -880,7 +900,6 @@ uint32_t reclaim_walk(struct lruvec *vec, bool commit)
 	if (!vec->lists[inactive].len)
 		shrink_active_list(vec, inactive);
 	vec->count[pgscan]++;
-	passed_tail(vec, inactive);
 	return reclaim(vec, vec->lists[inactive].tail);
 }
 
