@@ -68,6 +68,7 @@ static void rrip_shrink_active(struct lruvec *vec, enum lru_list_id active, uint
 		uint32_t page = lruvec_tail(vec, active);
 		int32_t rrpv = lruvec_field(vec, page, LRU_RRPV);
 
+		prefetch_behind(vec, active, page);
 		vec->count[LRU_PGREFILL]++;
 		if (rrpv == vec->rrpv_max) {
 			lruvec_deactivate(vec, page);

@@ -233,13 +233,73 @@ static inline void listed(struct lruvec *vec, uint32_t page, unsigned from, unsi
 		lru_variant_aging.listed(vec, page, from, to, tail);
 }
 
-/* Every push to a list's head is logged, for reclaim's prefetching (below). */
+/*
+ * Reclaim's prefetching.  With memory full, a fault frees `batch` frames
+ * at once (32 at 2048 frames and up): as many pages from the tails of the
+ * inactive lists (and, when inactive_is_low(), as many from an active
+ * tail), back to back.  Found through the list, each page's record is
+ * reached through the one before - a chain of cache misses (pages last
+ * touched `frames` faults ago) that nothing overlaps.  So each list also
+ * logs the pages pushed to its head, in order, and each page remembers its
+ * position in the log (while resident, in the space its shadow value
+ * takes when it is not): the pages nearest a tail are those logged after
+ * the tail's own position, still on the list.  Every fault asks for the
+ * records and residency bytes of the next two logged pages of each list,
+ * up to 4 x batch positions past the tail's: when the batch comes, its
+ * records have arrived.  A hint only, changing nothing the model shows:
+ * pages that have left the list since are asked for too, and a log
+ * position older than the log's length names whatever page came later.
+ */
 static inline void logged_push(struct lruvec *vec, uint32_t page, enum lru_list_id lru)
 {
 	uint32_t pos = vec->pushed[lru]++;
 
 	vec->push_log[lru][pos & vec->push_mask] = page;
 	vec->page[page].pushed_at = pos;
+}
+
+/*
+ * The record and residency byte of the page logged at `pos`.  Inlined by
+ * force, as prefetch_ahead() and every caller that only prefetches: a call
+ * that only prefetches would count as free of side effects, and the
+ * compiler could drop it.
+ */
+static inline __attribute__((always_inline))
+void prefetch_logged(const struct lruvec *vec, enum lru_list_id lru, uint32_t pos)
+{
+	uint32_t page = vec->push_log[lru][pos & vec->push_mask];
+
+	__builtin_prefetch(&vec->page[page], 1);
+	__builtin_prefetch((const char *)&vec->page[page + 1] - 1, 1);
+	pl_prefetch_state(vec->ctx, page);
+}
+
+/*
+ * A loop that takes pages from a tail one after another (shrink_active())
+ * asks, for each, for the page logged PREFETCH_BEHIND_TAIL positions after
+ * it: the records of the pages it takes next load while it works.
+ */
+#define PREFETCH_BEHIND_TAIL 8
+
+static inline __attribute__((always_inline))
+void prefetch_behind(const struct lruvec *vec, enum lru_list_id lru, uint32_t tail)
+{
+	prefetch_logged(vec, lru, vec->page[tail].pushed_at + PREFETCH_BEHIND_TAIL);
+}
+
+static inline __attribute__((always_inline))
+void prefetch_ahead(struct lruvec *vec, enum lru_list_id lru)
+{
+	uint32_t tail = vec->lists[lru].tail, from, pos;
+
+	if (tail == PL_NONE)
+		return;
+	from = vec->page[tail].pushed_at;
+	pos = (int32_t)(vec->ahead[lru] - from) > 0 ? vec->ahead[lru] : from;
+	for (unsigned n = 0; n < 2 && pos - from < 4 * vec->batch && pos != vec->pushed[lru];
+	     n++, pos++)
+		prefetch_logged(vec, lru, pos);
+	vec->ahead[lru] = pos;
 }
 
 static inline void lruvec_move_head(struct lruvec *vec, uint32_t page, enum lru_list_id to)
@@ -288,8 +348,11 @@ static inline void lruvec_deactivate_tail(struct lruvec *vec, enum lru_list_id a
 					  uint32_t nr)
 {
 	for (uint32_t i = 0; i < nr; i++) {
+		uint32_t page = lruvec_tail(vec, active);
+
+		prefetch_behind(vec, active, page);
 		vec->count[LRU_PGREFILL]++;
-		lruvec_deactivate(vec, lruvec_tail(vec, active));
+		lruvec_deactivate(vec, page);
 	}
 }
 
@@ -425,45 +488,6 @@ static inline void shadow_compact(struct lruvec *vec)
 		vec->page[page].link.prev = to++;
 	}
 	ring->head = to;
-}
-
-/*
- * Reclaim's prefetching.  With memory full, a fault frees `batch` frames
- * at once (32 at 2048 frames and up): as many pages from the tails of the
- * inactive lists (and, when inactive_is_low(), as many from an active
- * tail), back to back.  Found through the list, each page's record is
- * reached through the one before - a chain of cache misses (pages last
- * touched `frames` faults ago) that nothing overlaps.  So each list also
- * logs the pages pushed to its head, in order, and each page remembers its
- * position in the log (while resident, in the space its shadow value
- * takes when it is not): the pages nearest a tail are those logged after
- * the tail's own position, still on the list.  Every fault asks for the
- * records and residency bytes of the next two logged pages of each list,
- * up to 4 x batch positions past the tail's: when the batch comes, its
- * records have arrived.  A hint only, changing nothing the model shows:
- * pages that have left the list since are asked for too, and a log
- * position older than the log's length names whatever page came later.
- */
-/* Inlined by force: a call that only prefetches would count as free of
- * side effects, and the compiler could drop it. */
-static inline __attribute__((always_inline))
-void prefetch_ahead(struct lruvec *vec, enum lru_list_id lru)
-{
-	uint32_t tail = vec->lists[lru].tail, from, pos;
-
-	if (tail == PL_NONE)
-		return;
-	from = vec->page[tail].pushed_at;
-	pos = (int32_t)(vec->ahead[lru] - from) > 0 ? vec->ahead[lru] : from;
-	for (unsigned n = 0; n < 2 && pos - from < 4 * vec->batch && pos != vec->pushed[lru];
-	     n++, pos++) {
-		uint32_t page = vec->push_log[lru][pos & vec->push_mask];
-
-		__builtin_prefetch(&vec->page[page], 1);
-		__builtin_prefetch((const char *)&vec->page[page + 1] - 1, 1);
-		pl_prefetch_state(vec->ctx, page);
-	}
-	vec->ahead[lru] = pos;
 }
 
 /* A just-evicted page's entry at the head; the oldest beyond `frames` goes. */
@@ -635,8 +659,8 @@ static inline void lruvec_insert(void *state, const struct pl_ref *ref)
 			lru_variant_aging.activated(vec, page);
 	}
 	touch(vec, ref, true);
-	prefetch_ahead(vec, LRU_INACTIVE_ANON);
-	prefetch_ahead(vec, LRU_INACTIVE_FILE);
+	for (unsigned l = 0; l < NR_LRU_LISTS; l++)
+		prefetch_ahead(vec, l);
 }
 
 static inline uint32_t lruvec_reclaim_goal(const void *state, uint32_t resident)
