@@ -206,9 +206,10 @@ struct lru_aging {
  * a reference touches one record (24 bytes), not one per array.
  */
 struct lru_page {
-	/* in the list `lru` (pl_rdlist_*()); for LRU_SHADOW, link.prev is
-	 * the position of its entry in the shadow ring */
-	struct pl_link link;
+	union {
+		struct pl_link link;	/* in the list `lru` (pl_rdlist_*()) */
+		uint64_t shadow_pos;	/* LRU_SHADOW: its entry's position */
+	};
 	union {
 		/* not resident: nonresident_age at eviction + 1, 0: none */
 		uint64_t shadow;
@@ -224,15 +225,16 @@ struct lru_page {
 
 /*
  * The shadow list as a ring of page ids, oldest at `tail`, next free
- * position at `head` (positions count up and wrap; a position's slot is
- * position & mask).  An entry consumed by a refault leaves a hole
- * (PL_NONE); `tail` is always a live entry or `head`.  Walking it reads
- * one array in order, where a linked list would find each entry through
- * the record of the one before.
+ * position at `head` (positions count up, 64 bits wide, and never wrap;
+ * a position's slot is position & mask).  An entry consumed by a refault
+ * leaves a hole (PL_NONE); `tail` is always a live entry or `head`.
+ * Walking it reads one array in order, where a linked list would find
+ * each entry through the record of the one before.
  */
 struct shadow_ring {
 	uint32_t *entry;	/* [mask + 1] */
-	uint32_t mask, tail, head, len;	/* len: live entries */
+	uint64_t tail, head;
+	uint32_t mask, len;	/* len: live entries */
 };
 
 struct lruvec {

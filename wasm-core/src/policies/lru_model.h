@@ -58,7 +58,9 @@
  *   never activate: every eviction ticks the age, so after `frames` more
  *   evictions its distance exceeds `frames`, hence any working set size.
  *   The page's shadow value is kept after its entry leaves the list, so
- *   workingset_refault still counts such a refault, as before.
+ *   workingset_refault still counts such a refault, as before.  The list
+ *   is a ring of page ids (struct shadow_ring), not linked through the
+ *   pages' records, so that dropping the oldest entry reads no record.
  *
  * Reclaim
  *   reclaim_goal: when a fault finds at most wmark_low frames free, reclaim
@@ -300,6 +302,7 @@ void prefetch_ahead(struct lruvec *vec, enum lru_list_id lru)
 	     n++, pos++)
 		prefetch_logged(vec, lru, pos);
 	vec->ahead[lru] = pos;
+	__builtin_prefetch(&vec->push_log[lru][(pos + 32) & vec->push_mask]);	/* the log itself */
 }
 
 static inline void lruvec_move_head(struct lruvec *vec, uint32_t page, enum lru_list_id to)
@@ -438,20 +441,18 @@ static inline void lruvec_set_wide(struct lruvec *vec, uint32_t page, int64_t va
 /*
  * Is the page's shadow entry still on the list?  A page keeps lru ==
  * LRU_SHADOW after its entry is dropped as the oldest (dropping it reads
- * only the ring, not the page's record); the ring says whether the entry
- * at the page's position is still there, and still its own.
+ * only the ring, not the page's record).  Entries are dropped from the
+ * tail, which only moves up (compaction moves entries down to it, not
+ * below), so a dropped entry's position stays below the tail and a listed
+ * one's does not: the test reads no ring.
  */
 static inline bool shadow_listed(const struct lruvec *vec, uint32_t page)
 {
-	const struct shadow_ring *ring = &vec->shadow;
-	uint32_t pos = vec->page[page].link.prev;
-
-	return vec->page[page].lru == LRU_SHADOW && pos - ring->tail < ring->head - ring->tail &&
-	       ring->entry[pos & ring->mask] == page;
+	return vec->page[page].lru == LRU_SHADOW && vec->page[page].shadow_pos >= vec->shadow.tail;
 }
 
 /* Leaves a hole at `pos`; the tail moves past holes to a live entry. */
-static inline void shadow_unlist(struct shadow_ring *ring, uint32_t pos)
+static inline void shadow_unlist(struct shadow_ring *ring, uint64_t pos)
 {
 	ring->entry[pos & ring->mask] = PL_NONE;
 	ring->len--;
@@ -462,7 +463,7 @@ static inline void shadow_unlist(struct shadow_ring *ring, uint32_t pos)
 /* Drops a page's entry from the shadow list (its shadow value stays). */
 static inline void forget_shadow(struct lruvec *vec, uint32_t page)
 {
-	shadow_unlist(&vec->shadow, vec->page[page].link.prev);
+	shadow_unlist(&vec->shadow, vec->page[page].shadow_pos);
 	vec->page[page].lru = LRU_NOT_RESIDENT;
 	pl_emit_remove(vec->ctx, page, LRU_SHADOW);
 }
@@ -477,15 +478,15 @@ static inline void forget_shadow(struct lruvec *vec, uint32_t page)
 static inline void shadow_compact(struct lruvec *vec)
 {
 	struct shadow_ring *ring = &vec->shadow;
-	uint32_t to = ring->tail;
+	uint64_t to = ring->tail;
 
-	for (uint32_t from = ring->tail; from != ring->head; from++) {
+	for (uint64_t from = ring->tail; from != ring->head; from++) {
 		uint32_t page = ring->entry[from & ring->mask];
 
 		if (page == PL_NONE)
 			continue;
 		ring->entry[to & ring->mask] = page;
-		vec->page[page].link.prev = to++;
+		vec->page[page].shadow_pos = to++;
 	}
 	ring->head = to;
 }
@@ -498,7 +499,7 @@ static inline void add_shadow(struct lruvec *vec, uint32_t page)
 	if (ring->head - ring->tail > ring->mask)
 		shadow_compact(vec);
 	ring->entry[ring->head & ring->mask] = page;
-	vec->page[page].link.prev = ring->head++;
+	vec->page[page].shadow_pos = ring->head++;
 	ring->len++;
 	vec->page[page].lru = LRU_SHADOW;
 	pl_emit_insert(vec->ctx, page, LRU_SHADOW, 0);
@@ -966,7 +967,7 @@ static inline void lruvec_snapshot(const void *state, struct pl_snapshot *out)
 		for (uint32_t page = vec->lists[lru].head; page != PL_NONE;
 		     page = lruvec_toward_tail(vec, page))
 			snapshot_push(vec, lru, page, out);
-	for (uint32_t pos = ring->head; pos != ring->tail; pos--) {	/* newest first */
+	for (uint64_t pos = ring->head; pos != ring->tail; pos--) {	/* newest first */
 		uint32_t page = ring->entry[(pos - 1) & ring->mask];
 
 		if (page != PL_NONE)
