@@ -511,7 +511,7 @@ struct naive_params {
 
 struct naive_linux {
 	struct naive_params p;
-	uint32_t list[4][NAIVE_PAGES], len[4];
+	uint32_t list[5][NAIVE_PAGES], len[5];	/* 4: shadow, newest first */
 	int where[NAIVE_PAGES];		/* list, or -1 */
 	int ref[NAIVE_PAGES], accessed[NAIVE_PAGES], rrpv[NAIVE_PAGES];
 	bool file[NAIVE_PAGES];
@@ -621,6 +621,27 @@ static bool naive_inactive_is_low(const struct naive_linux *n, int inactive)
 	return n->len[inactive] < n->len[inactive + 1];	/* ratio 1 below 1 GB */
 }
 
+/* The shadow list: an eviction's entry at the head, the oldest beyond `frames` dropped. */
+static void naive_shadow_push(struct naive_linux *n, uint32_t page)
+{
+	memmove(&n->list[4][1], &n->list[4][0], n->len[4] * sizeof(uint32_t));
+	n->list[4][0] = page;
+	if (++n->len[4] > n->p.frames)
+		n->len[4]--;
+}
+
+static void naive_shadow_remove(struct naive_linux *n, uint32_t page)
+{
+	for (uint32_t i = 0; i < n->len[4]; i++) {
+		if (n->list[4][i] == page) {
+			memmove(&n->list[4][i], &n->list[4][i + 1],
+				(n->len[4] - i - 1) * sizeof(uint32_t));
+			n->len[4]--;
+			return;
+		}
+	}
+}
+
 static void naive_evict_one(struct naive_linux *n)
 {
 	int inactive = naive_pick_type(n);
@@ -637,6 +658,8 @@ static void naive_evict_one(struct naive_linux *n)
 			naive_unlink(n, page);
 			n->ref[page] = n->accessed[page] = n->rrpv[page] = 0;
 			n->shadow[page] = ++n->age;
+			if (n->p.workingset)
+				naive_shadow_push(n, page);
 			return;
 		}
 		n->accessed[page] = 0;
@@ -671,6 +694,7 @@ static void naive_fault(struct naive_linux *n, uint32_t page)
 		uint32_t size = n->len[1] + n->len[3] + n->len[n->file[page] ? 0 : 2];
 
 		n->shadow[page] = 0;
+		naive_shadow_remove(n, page);
 		if (distance <= size) {
 			naive_push_head(n, page, naive_inactive(n, page) + 1);
 			n->age++;
@@ -710,6 +734,14 @@ static unsigned naive_compare(const struct run *r, const struct naive_linux *n)
 			bad += has_rrpv(&s) && v[3] != n->rrpv[page];
 		}
 		entry += s.len[l] > n->len[l] ? s.len[l] - n->len[l] : 0;
+	}
+	bad += s.len[4] != n->len[4];
+	for (uint32_t i = 0; i < s.len[4] && i < n->len[4]; i++, entry++) {
+		uint32_t page = n->list[4][i];
+
+		bad += r->trace.number[s.page[entry]] != page;
+		bad += s.value[(size_t)entry * s.nfields + s.nfields - 2] !=
+		       (int32_t)(n->shadow[page] - 1);
 	}
 	pl_snapshot_free(&s);
 	return bad;
@@ -825,6 +857,29 @@ static unsigned grid(const char *policy, int rrpv_bits)
 TEST(linux_matches_a_naive_model_and_its_own_replay_over_a_parameter_grid)
 {
 	CHECK_EQ(grid("linux", 0), 0);
+}
+
+/*
+ * Page 0 is evicted once and never comes back, so its entry stays the
+ * oldest while pages 1-4 take turns in 3 frames, each refault consuming
+ * the entry the eviction before left: over 100 evictions pass over an
+ * entry that stays, and the list is right at every step, recorded or not.
+ */
+TEST(the_shadow_list_keeps_an_old_entry_while_many_newer_ones_refault)
+{
+	struct naive_params p = { .frames = 3, .batch = 1, .swappiness = 60,
+				  .anon_percent = 100, .workingset = true };
+	const char *params = "batch=1 anon_percent=100 workingset=1";
+	uint32_t pages[121] = { 0 };
+	char refs[512];
+	size_t at = snprintf(refs, sizeof(refs), "0 ");
+
+	for (unsigned i = 1; i < COUNT(pages); i++) {
+		pages[i] = 1 + (i - 1) % 4;
+		at += snprintf(refs + at, sizeof(refs) - at, "%u ", pages[i]);
+	}
+	CHECK_EQ(naive_mismatches("linux", &p, pages, COUNT(pages), refs, params), 0);
+	CHECK_EQ(replay_mismatches("linux", p.frames, refs, params), 0);
 }
 
 TEST(the_hybrid_matches_a_naive_model_and_its_own_replay_over_a_parameter_grid)

@@ -42,15 +42,17 @@
  *     page between lists (three counters, the nonresident age).  The page's
  *     record is asked for 16 references ahead (the driver's prefetch());
  *   - every fault: the refault test against the page's shadow value (and
- *     the working set size), the insert into one of four lists, and one
- *     step of each of three prefetch walks (the two inactive lists and
- *     the shadow list, from their tails: lru_model.h, prefetch_ahead());
+ *     the working set size; a shadow entry still listed is looked up in
+ *     the shadow ring), the insert into one of four lists, logged in that
+ *     list's push log, and the records of up to two pages near each of the
+ *     four tails asked for, read from the logs (lru_model.h,
+ *     prefetch_ahead());
  *   - every eviction: get_scan_count()'s weighted choice of anon or file
  *     (two 64-bit products), inactive_is_low(), then the walk from the
  *     inactive tail, twice - read-only for victim() and for real in
  *     evict(), which rotates or activates every page it passes over, and
  *     every `batch` pages a shrink_active_list() - and the shadow entry
- *     pushed (and the oldest dropped, its record another cache line).
+ *     written to the ring (and the oldest dropped, from the ring alone).
  * What of that is needed: all of it is the model the narration explains
  * (lists, flags, counters, shadow entries, refault distances) except the
  * prefetching, which buys time with instructions.  Events cost a test or
@@ -58,16 +60,19 @@
  * kernel's counters.
  * Measured with callgrind on the benchmark's zipf trace (64K frames, first
  * million references: 0.41 faults and 0.35 evictions per reference, 1.6
- * pages walked per eviction): 219 instructions per reference against LRU's
- * 55 and the minimal LRU's 33 (188 before the prefetching, 398 when the
- * model was a unit of its own; README, Benchmark).  The time went the
- * other way: a fault frees `batch` frames at once (32 at 64K frames), and
- * walking the tails of the inactive and shadow lists 32 pages at a time
- * was a chain of cache misses, each record found through the one before;
- * that and the refault test's read of the new page's record were over half
- * of the time (perf).  A page's state and its list links are one 24-byte
- * record, so a fault touches the new page's record, the victim's and the
- * dropped shadow entry's (LRU: two link pairs of 8 bytes).
+ * pages walked per eviction): 254 instructions per reference against
+ * LRU's 55 (219 with the shadow list linked through the records and
+ * the lists' tails prefetched by walking them, 188 before any
+ * prefetching, 398 when the model was a unit of its own; README,
+ * Benchmark).  Time is not instructions here: a fault frees `batch`
+ * frames at once (32 at 64K frames), and walking the tails of the lists
+ * 32 pages at a time is a chain of cache misses, each record found through
+ * the one before.  Prefetching by walking the lists one page per fault
+ * only moved that chain into the walk (over half of the time, perf); the
+ * push logs and the shadow ring name the pages near the tails without
+ * reading any record.  A page's state and its list links are one 24-byte
+ * record, so a fault touches the new page's record and the victim's (LRU:
+ * two link pairs of 8 bytes).
  */
 #include "lru_lists.h"
 

@@ -40,11 +40,13 @@
  * their field updates, the refault test, two reclaim walks per eviction,
  * the shadow entry, the prefetching of the page's record and of reclaim's
  * pages) plus the RRPV updates on promotion and on active hits, and at
- * isolation the rotations of active pages below the maximum RRPV; by
- * callgrind on the benchmark's zipf trace (64K frames, first million
- * references), 227 instructions per reference against LRU's 55 and linux's
- * 219 (197 before the prefetching, 433 when the model was a unit of its
- * own; README, Benchmark).
+ * isolation the rotations of active pages below the maximum RRPV, each
+ * asking for the record of the page logged 8 positions behind it (the
+ * active list's push log, lru_model.h); by callgrind on the benchmark's
+ * zipf trace (64K frames, first million references), 271 instructions per
+ * reference against LRU's 55 and linux's 254 (227 before the push logs and
+ * the shadow ring, 197 before any prefetching, 433 when the model was a
+ * unit of its own; README, Benchmark).
  */
 #include "lru_lists.h"
 
@@ -68,6 +70,7 @@ static void rrip_shrink_active(struct lruvec *vec, enum lru_list_id active, uint
 		uint32_t page = lruvec_tail(vec, active);
 		int32_t rrpv = lruvec_field(vec, page, LRU_RRPV);
 
+		prefetch_behind(vec, active, page);
 		vec->count[LRU_PGREFILL]++;
 		if (rrpv == vec->rrpv_max) {
 			lruvec_deactivate(vec, page);

@@ -206,11 +206,35 @@ struct lru_aging {
  * a reference touches one record (24 bytes), not one per array.
  */
 struct lru_page {
-	struct pl_link link;	/* in the list `lru` (pl_rdlist_*()) */
-	uint64_t shadow;	/* nonresident_age at eviction + 1, 0: none */
-	uint8_t lru;		/* its list, LRU_SHADOW or LRU_NOT_RESIDENT */
+	union {
+		struct pl_link link;	/* in the list `lru` (pl_rdlist_*()) */
+		uint64_t shadow_pos;	/* LRU_SHADOW: its entry's position */
+	};
+	union {
+		/* not resident: nonresident_age at eviction + 1, 0: none */
+		uint64_t shadow;
+		/* resident: its position in its list's push log */
+		uint32_t pushed_at;
+	};
+	uint8_t lru;		/* its list, LRU_SHADOW (it has been given a
+				 * shadow entry, which may have been dropped
+				 * since: shadow_listed()) or LRU_NOT_RESIDENT */
 	bool file;		/* a file page (else anon): fixed at creation */
 	uint8_t field[LRU_MAX_FIELDS];	/* 0 while not resident */
+};
+
+/*
+ * The shadow list as a ring of page ids, oldest at `tail`, next free
+ * position at `head` (positions count up, 64 bits wide, and never wrap;
+ * a position's slot is position & mask).  An entry consumed by a refault
+ * leaves a hole (PL_NONE); `tail` is always a live entry or `head`.
+ * Walking it reads one array in order, where a linked list would find
+ * each entry through the record of the one before.
+ */
+struct shadow_ring {
+	uint32_t *entry;	/* [mask + 1] */
+	uint64_t tail, head;
+	uint32_t mask, len;	/* len: live entries */
 };
 
 struct lruvec {
@@ -218,7 +242,8 @@ struct lruvec {
 	unsigned nfields;	/* the variant's own, before the shadow fields */
 	uint32_t anon_percent, swappiness, batch, wmark_low, wmark_high;
 	bool file_mapped, workingset;
-	struct pl_dlist lists[NR_LRU_ALL_LISTS];
+	struct pl_dlist lists[NR_LRU_LISTS];
+	struct shadow_ring shadow;
 	struct lru_page *page;	/* [npages] */
 	uint64_t count[NR_LRU_COUNTERS];
 	int64_t scan_credit[2];	/* anon, file: see scan_lru() */
@@ -229,9 +254,12 @@ struct lruvec {
 	int64_t limit;		/* counter_clock only: counters stay in -limit .. limit */
 	uint64_t period, next_tick;	/* counter_clock only: tick times */
 	void *own;		/* a variant's own state (counter_clock: its index) */
-	/* lru_model.h's prefetch_ahead(): a page of each list up to which
-	 * reclaim's records have been asked for, and how many from the tail */
-	uint32_t ahead[NR_LRU_ALL_LISTS], ahead_n[NR_LRU_ALL_LISTS];
+	/* lru_model.h's push logs: the pages pushed to each list's head, in
+	 * order (push_log[lru][pos & push_mask]), pushed[lru] of them so far;
+	 * ahead[lru]: the position up to which prefetch_ahead() asked for
+	 * their records */
+	uint32_t *push_log[NR_LRU_LISTS];
+	uint32_t push_mask, pushed[NR_LRU_LISTS], ahead[NR_LRU_LISTS];
 	int64_t *wide;		/* [npages] a variant's own per-page value too wide
 				 * for a field byte (linux_lruk: the time of the
 				 * last reference), shown as field LRU_WIDE; 0

@@ -58,7 +58,9 @@
  *   never activate: every eviction ticks the age, so after `frames` more
  *   evictions its distance exceeds `frames`, hence any working set size.
  *   The page's shadow value is kept after its entry leaves the list, so
- *   workingset_refault still counts such a refault, as before.
+ *   workingset_refault still counts such a refault, as before.  The list
+ *   is a ring of page ids (struct shadow_ring), not linked through the
+ *   pages' records, so that dropping the oldest entry reads no record.
  *
  * Reclaim
  *   reclaim_goal: when a fault finds at most wmark_low frames free, reclaim
@@ -233,12 +235,83 @@ static inline void listed(struct lruvec *vec, uint32_t page, unsigned from, unsi
 		lru_variant_aging.listed(vec, page, from, to, tail);
 }
 
+/*
+ * Reclaim's prefetching.  With memory full, a fault frees `batch` frames
+ * at once (32 at 2048 frames and up): as many pages from the tails of the
+ * inactive lists (and, when inactive_is_low(), as many from an active
+ * tail), back to back.  Found through the list, each page's record is
+ * reached through the one before - a chain of cache misses (pages last
+ * touched `frames` faults ago) that nothing overlaps.  So each list also
+ * logs the pages pushed to its head, in order, and each page remembers its
+ * position in the log (while resident, in the space its shadow value
+ * takes when it is not): the pages nearest a tail are those logged after
+ * the tail's own position, still on the list.  Every fault asks for the
+ * records and residency bytes of the next two logged pages of each list,
+ * up to 4 x batch positions past the tail's: when the batch comes, its
+ * records have arrived.  A hint only, changing nothing the model shows:
+ * pages that have left the list since are asked for too, and a log
+ * position older than the log's length names whatever page came later.
+ */
+static inline void logged_push(struct lruvec *vec, uint32_t page, enum lru_list_id lru)
+{
+	uint32_t pos = vec->pushed[lru]++;
+
+	vec->push_log[lru][pos & vec->push_mask] = page;
+	vec->page[page].pushed_at = pos;
+}
+
+/*
+ * The record and residency byte of the page logged at `pos`.  Inlined by
+ * force, as prefetch_ahead() and every caller that only prefetches: a call
+ * that only prefetches would count as free of side effects, and the
+ * compiler could drop it.
+ */
+static inline __attribute__((always_inline))
+void prefetch_logged(const struct lruvec *vec, enum lru_list_id lru, uint32_t pos)
+{
+	uint32_t page = vec->push_log[lru][pos & vec->push_mask];
+
+	__builtin_prefetch(&vec->page[page], 1);
+	__builtin_prefetch((const char *)&vec->page[page + 1] - 1, 1);
+	pl_prefetch_state(vec->ctx, page);
+}
+
+/*
+ * A loop that takes pages from a tail one after another (shrink_active())
+ * asks, for each, for the page logged PREFETCH_BEHIND_TAIL positions after
+ * it: the records of the pages it takes next load while it works.
+ */
+#define PREFETCH_BEHIND_TAIL 8
+
+static inline __attribute__((always_inline))
+void prefetch_behind(const struct lruvec *vec, enum lru_list_id lru, uint32_t tail)
+{
+	prefetch_logged(vec, lru, vec->page[tail].pushed_at + PREFETCH_BEHIND_TAIL);
+}
+
+static inline __attribute__((always_inline))
+void prefetch_ahead(struct lruvec *vec, enum lru_list_id lru)
+{
+	uint32_t tail = vec->lists[lru].tail, from, pos;
+
+	if (tail == PL_NONE)
+		return;
+	from = vec->page[tail].pushed_at;
+	pos = (int32_t)(vec->ahead[lru] - from) > 0 ? vec->ahead[lru] : from;
+	for (unsigned n = 0; n < 2 && pos - from < 4 * vec->batch && pos != vec->pushed[lru];
+	     n++, pos++)
+		prefetch_logged(vec, lru, pos);
+	vec->ahead[lru] = pos;
+	__builtin_prefetch(&vec->push_log[lru][(pos + 32) & vec->push_mask]);	/* the log itself */
+}
+
 static inline void lruvec_move_head(struct lruvec *vec, uint32_t page, enum lru_list_id to)
 {
 	enum lru_list_id from = vec->page[page].lru;
 
 	pl_rdlist_remove(lru_links(vec), &vec->lists[from], page);
 	pl_rdlist_push_head(lru_links(vec), &vec->lists[to], page);
+	logged_push(vec, page, to);
 	vec->page[page].lru = to;
 	listed(vec, page, from, to, false);
 	pl_emit_move(vec->ctx, page, from, to, 0);
@@ -278,8 +351,11 @@ static inline void lruvec_deactivate_tail(struct lruvec *vec, enum lru_list_id a
 					  uint32_t nr)
 {
 	for (uint32_t i = 0; i < nr; i++) {
+		uint32_t page = lruvec_tail(vec, active);
+
+		prefetch_behind(vec, active, page);
 		vec->count[LRU_PGREFILL]++;
-		lruvec_deactivate(vec, lruvec_tail(vec, active));
+		lruvec_deactivate(vec, page);
 	}
 }
 
@@ -362,74 +438,107 @@ static inline void lruvec_set_wide(struct lruvec *vec, uint32_t page, int64_t va
 }
 
 
+/*
+ * Is the page's shadow entry still on the list?  A page keeps lru ==
+ * LRU_SHADOW after its entry is dropped as the oldest (dropping it reads
+ * only the ring, not the page's record).  Entries are dropped from the
+ * tail, which only moves up (compaction moves entries down to it, not
+ * below), so a dropped entry's position stays below the tail and a listed
+ * one's does not: the test reads no ring.
+ */
+static inline bool shadow_listed(const struct lruvec *vec, uint32_t page)
+{
+	return vec->page[page].lru == LRU_SHADOW && vec->page[page].shadow_pos >= vec->shadow.tail;
+}
+
+/* Leaves a hole at `pos`; the tail moves past holes to a live entry. */
+static inline void shadow_unlist(struct shadow_ring *ring, uint64_t pos)
+{
+	ring->entry[pos & ring->mask] = PL_NONE;
+	ring->len--;
+	while (ring->tail != ring->head && ring->entry[ring->tail & ring->mask] == PL_NONE)
+		ring->tail++;
+}
+
 /* Drops a page's entry from the shadow list (its shadow value stays). */
 static inline void forget_shadow(struct lruvec *vec, uint32_t page)
 {
-	pl_rdlist_remove(lru_links(vec), &vec->lists[LRU_SHADOW], page);
+	shadow_unlist(&vec->shadow, vec->page[page].shadow_pos);
 	vec->page[page].lru = LRU_NOT_RESIDENT;
 	pl_emit_remove(vec->ctx, page, LRU_SHADOW);
 }
 
 /*
- * Reclaim's prefetching.  With memory full, a fault frees `batch` frames
- * at once (32 at 2048 frames and up): as many pages from the tails of the
- * inactive lists and as many of the oldest shadow entries, back to back,
- * each page's record found through the one before - a chain of cache
- * misses (pages last touched `frames` faults ago) that nothing overlaps.
- * So every fault walks each of these lists one page further from its tail
- * (prefetch_ahead()), asking for that page's record and residency byte,
- * up to 2 x batch pages: when the batch comes, its records have arrived.
- * A hint only, changing nothing the model shows: ahead[lru] is the page
- * reached, ahead_n[lru] roughly how far it is from the tail (each page
- * reclaim takes from the tail counts one off, passed_tail()); a page that
- * has left the list, or a count run out, starts the walk again at the tail.
+ * A full ring (every slot between tail and head taken, by entries or
+ * holes) closes its holes: the live entries move toward the tail, in
+ * order, and their pages learn their new positions.  The ring has room
+ * for 4 x frames entries and at most `frames` are live, so this runs at
+ * most once every 3 x frames evictions.
  */
-static inline void passed_tail(struct lruvec *vec, enum lru_list_id lru)
+static inline void shadow_compact(struct lruvec *vec)
 {
-	if (vec->ahead_n[lru] && !--vec->ahead_n[lru])
-		vec->ahead[lru] = PL_NONE;
-}
+	struct shadow_ring *ring = &vec->shadow;
+	uint64_t to = ring->tail;
 
-/* Inlined by force: a call that only prefetches would count as free of
- * side effects, and the compiler could drop it. */
-static inline __attribute__((always_inline))
-void prefetch_ahead(struct lruvec *vec, enum lru_list_id lru)
-{
-	uint32_t page = vec->ahead[lru];
+	for (uint64_t from = ring->tail; from != ring->head; from++) {
+		uint32_t page = ring->entry[from & ring->mask];
 
-	if (vec->ahead_n[lru] >= 2 * vec->batch)
-		return;
-	if (page != PL_NONE && vec->page[page].lru == lru)
-		page = lruvec_toward_head(vec, page);
-	else
-		page = PL_NONE;
-	if (page == PL_NONE) {	/* it left the list, or reached the head */
-		vec->ahead_n[lru] = 0;
-		page = vec->lists[lru].tail;
 		if (page == PL_NONE)
-			return;
+			continue;
+		ring->entry[to & ring->mask] = page;
+		vec->page[page].shadow_pos = to++;
 	}
-	vec->ahead[lru] = page;
-	vec->ahead_n[lru]++;
-	__builtin_prefetch(&vec->page[page], 1);
-	__builtin_prefetch((const char *)&vec->page[page + 1] - 1, 1);
-	if (lru != LRU_SHADOW)
-		pl_prefetch_state(vec->ctx, page);
+	ring->head = to;
 }
 
 /* A just-evicted page's entry at the head; the oldest beyond `frames` goes. */
 static inline void add_shadow(struct lruvec *vec, uint32_t page)
 {
-	struct pl_dlist *shadow = &vec->lists[LRU_SHADOW];
+	struct shadow_ring *ring = &vec->shadow;
 
-	pl_rdlist_push_head(lru_links(vec), shadow, page);
+	if (ring->head - ring->tail > ring->mask)
+		shadow_compact(vec);
+	ring->entry[ring->head & ring->mask] = page;
+	vec->page[page].shadow_pos = ring->head++;
+	ring->len++;
 	vec->page[page].lru = LRU_SHADOW;
 	pl_emit_insert(vec->ctx, page, LRU_SHADOW, 0);
 	pl_emit_set(vec->ctx, page, vec->nfields, 0, clamp_field(vec->page[page].shadow - 1));
-	if (shadow->len > vec->ctx->frames) {
-		forget_shadow(vec, shadow->tail);
-		passed_tail(vec, LRU_SHADOW);
+	if (ring->len > vec->ctx->frames) {
+		uint32_t oldest = ring->entry[ring->tail & ring->mask];
+
+		shadow_unlist(ring, ring->tail);
+		pl_emit_remove(vec->ctx, oldest, LRU_SHADOW);
 	}
+}
+
+/* Room for 4 x frames entries (a power of 2), of which at most min(frames,
+ * pages) are live. */
+static inline int shadow_ring_init(struct shadow_ring *ring, uint32_t frames, uint32_t npages)
+{
+	uint64_t live = frames < npages ? frames : npages, size = 4;
+
+	while (size < 4 * live && size < (uint64_t)1 << 31)
+		size *= 2;
+	ring->entry = malloc(size * sizeof(*ring->entry));
+	ring->mask = (uint32_t)size - 1;
+	return ring->entry ? 0 : -1;
+}
+
+/* Each list's push log: 2 x frames entries (a power of 2), page 0 until written. */
+static inline int push_logs_init(struct lruvec *vec, uint32_t frames)
+{
+	uint64_t size = 2;
+
+	while (size < 2 * (uint64_t)frames && size < (uint64_t)1 << 31)
+		size *= 2;
+	vec->push_mask = (uint32_t)size - 1;
+	for (unsigned lru = 0; lru < NR_LRU_LISTS; lru++) {
+		vec->push_log[lru] = calloc(size, sizeof(*vec->push_log[lru]));
+		if (!vec->push_log[lru])
+			return -1;
+	}
+	return 0;
 }
 
 /* -------------------------------------------------------------------- ops */
@@ -452,13 +561,12 @@ static inline void *lruvec_create(struct pl_ctx *ctx, unsigned nfields, struct p
 	vec->wmark_high = ctx->params[LRU_PARAM_WMARK_HIGH];
 	if (vec->wmark_high < vec->wmark_low)
 		vec->wmark_high = vec->wmark_low;
-	for (unsigned i = 0; i < NR_LRU_ALL_LISTS; i++) {
-		pl_dlist_init(&vec->lists[i]);
-		vec->ahead[i] = PL_NONE;
-	}
 	vec->page = calloc(npages, sizeof(*vec->page));
-	if (!vec->page)
+	if (!vec->page || shadow_ring_init(&vec->shadow, ctx->frames, (uint32_t)npages) ||
+	    push_logs_init(vec, ctx->frames))
 		goto oom;
+	for (unsigned i = 0; i < NR_LRU_LISTS; i++)
+		pl_dlist_init(&vec->lists[i]);
 	for (size_t page = 0; page < npages; page++) {
 		vec->page[page].lru = LRU_NOT_RESIDENT;
 		vec->page[page].file = page_hash_is_file((uint32_t)page, vec->anon_percent);
@@ -480,6 +588,9 @@ static inline void lruvec_destroy(void *state)
 	if (lru_variant_aging.destroy)
 		lru_variant_aging.destroy(vec);
 	free(vec->page);
+	free(vec->shadow.entry);
+	for (unsigned lru = 0; lru < NR_LRU_LISTS; lru++)
+		free(vec->push_log[lru]);
 	free(vec->wide);
 	free(vec);
 }
@@ -516,7 +627,7 @@ static inline bool refault_activates(struct lruvec *vec, uint32_t page)
 		return false;
 	distance = vec->nonresident_age - (vec->page[page].shadow - 1);
 	vec->page[page].shadow = 0;
-	if (vec->page[page].lru == LRU_SHADOW) {
+	if (shadow_listed(vec, page)) {
 		pl_emit_set(vec->ctx, page, vec->nfields + 1, 0, clamp_field(distance));
 		forget_shadow(vec, page);
 	}
@@ -537,6 +648,7 @@ static inline void lruvec_insert(void *state, const struct pl_ref *ref)
 	if (active)
 		lru += LRU_ACTIVE;
 	pl_rdlist_push_head(lru_links(vec), &vec->lists[lru], page);
+	logged_push(vec, page, lru);
 	vec->page[page].lru = lru;
 	listed(vec, page, LRU_NOT_RESIDENT, lru, false);
 	pl_emit_insert(vec->ctx, page, lru, 0);
@@ -548,10 +660,8 @@ static inline void lruvec_insert(void *state, const struct pl_ref *ref)
 			lru_variant_aging.activated(vec, page);
 	}
 	touch(vec, ref, true);
-	prefetch_ahead(vec, LRU_INACTIVE_ANON);
-	prefetch_ahead(vec, LRU_INACTIVE_FILE);
-	if (vec->workingset)
-		prefetch_ahead(vec, LRU_SHADOW);
+	for (unsigned l = 0; l < NR_LRU_LISTS; l++)
+		prefetch_ahead(vec, l);
 }
 
 static inline uint32_t lruvec_reclaim_goal(const void *state, uint32_t resident)
@@ -794,7 +904,6 @@ uint32_t reclaim_walk(struct lruvec *vec, bool commit)
 		verdict = commit ? shrink_folio(vec, page) : check_references(vec, page);
 		if (commit) {
 			vec->count[pgscan]++;
-			passed_tail(vec, inactive);
 		}
 		if (verdict == FOLIOREF_RECLAIM)
 			return commit ? reclaim(vec, page) : page;
@@ -816,7 +925,6 @@ uint32_t reclaim_walk(struct lruvec *vec, bool commit)
 	if (!vec->lists[inactive].len)
 		shrink_active_list(vec, inactive);
 	vec->count[pgscan]++;
-	passed_tail(vec, inactive);
 	return reclaim(vec, vec->lists[inactive].tail);
 }
 
@@ -834,24 +942,36 @@ static inline uint32_t lruvec_victim(const void *state)
 
 /* -------------------------------------------------------------- reporting */
 
+/* One entry of a snapshot: the page's fields, then the two shadow fields. */
+static inline void snapshot_push(const struct lruvec *vec, unsigned lru, uint32_t page,
+				 struct pl_snapshot *out)
+{
+	int32_t values[PL_MAX_FIELDS] = { 0 };
+
+	for (unsigned f = 0; f < vec->nfields; f++)
+		values[f] = lruvec_field(vec, page, f);
+	if (vec->wide && lru != LRU_SHADOW)
+		values[LRU_WIDE] = clamp_wide(lru_variant_aging.shown_wide ?
+					      lru_variant_aging.shown_wide(vec, page) :
+					      vec->wide[page]);
+	values[vec->nfields] = lru == LRU_SHADOW ? clamp_field(vec->page[page].shadow - 1) : 0;
+	pl_snapshot_push(out, lru, page, values);
+}
+
 static inline void lruvec_snapshot(const void *state, struct pl_snapshot *out)
 {
 	const struct lruvec *vec = state;
-	int32_t values[PL_MAX_FIELDS] = { 0 };
+	const struct shadow_ring *ring = &vec->shadow;
 
-	for (unsigned lru = 0; lru < NR_LRU_ALL_LISTS; lru++) {
+	for (unsigned lru = 0; lru < NR_LRU_LISTS; lru++)
 		for (uint32_t page = vec->lists[lru].head; page != PL_NONE;
-		     page = lruvec_toward_tail(vec, page)) {
-			for (unsigned f = 0; f < vec->nfields; f++)
-				values[f] = lruvec_field(vec, page, f);
-			if (vec->wide && lru != LRU_SHADOW)
-				values[LRU_WIDE] = clamp_wide(lru_variant_aging.shown_wide ?
-							      lru_variant_aging.shown_wide(vec, page) :
-							      vec->wide[page]);
-			values[vec->nfields] = lru == LRU_SHADOW ?
-					       clamp_field(vec->page[page].shadow - 1) : 0;
-			pl_snapshot_push(out, lru, page, values);
-		}
+		     page = lruvec_toward_tail(vec, page))
+			snapshot_push(vec, lru, page, out);
+	for (uint64_t pos = ring->head; pos != ring->tail; pos--) {	/* newest first */
+		uint32_t page = ring->entry[(pos - 1) & ring->mask];
+
+		if (page != PL_NONE)
+			snapshot_push(vec, LRU_SHADOW, page, out);
 	}
 }
 
