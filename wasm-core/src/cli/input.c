@@ -609,6 +609,38 @@ static int feed(struct cli_stream *s, struct replay *r, struct pl_error *err)
 	return 0;
 }
 
+/* Creates a simulation of each result over t into r->sim (allocated, zeroed); 0 or -1 with err set. */
+static int replay_create(struct replay *r, struct cli_result *results, const struct pl_trace *t,
+			 struct pl_error *err)
+{
+	for (unsigned i = 0; i < r->n; i++) {
+		struct cli_result *res = &results[i];
+
+		r->sim[i] = pl_sim_create(res->ops, res->frames == CLI_UNBOUNDED ? PL_NONE - 1 :
+					  res->frames, res->params, t, 0, 0, err);
+		if (!r->sim[i])
+			return -1;
+	}
+	return 0;
+}
+
+/* Each result from its finished simulation; 0 or -1 (cli_collect() said what went wrong). */
+static int replay_collect(struct replay *r, struct cli_result *results)
+{
+	for (unsigned i = 0; i < r->n; i++)
+		if (cli_collect(&results[i], r->sim[i]))
+			return -1;
+	return 0;
+}
+
+/* Destroys r's simulations, however far replay_create() got. */
+static void replay_destroy(struct replay *r)
+{
+	for (unsigned i = 0; r->sim && i < r->n; i++)
+		pl_sim_destroy(r->sim[i]);
+	free(r->sim);
+}
+
 int cli_stream_simulate(struct cli_stream *s, struct cli_result *results, unsigned n,
 			unsigned jobs)
 {
@@ -627,26 +659,14 @@ int cli_stream_simulate(struct cli_stream *s, struct cli_result *results, unsign
 			 pl_reader_name(s->r), (unsigned long long)s->total, strerror(errno));
 		goto out;
 	}
-	for (unsigned i = 0; i < n; i++) {
-		struct cli_result *res = &results[i];
-
-		r.sim[i] = pl_sim_create(res->ops, res->frames == CLI_UNBOUNDED ? PL_NONE - 1 :
-					 res->frames, res->params, &s->t, 0, 0, &err);
-		if (!r.sim[i])
-			goto out;
-	}
-	if (feed(s, &r, &err))
+	if (replay_create(&r, results, &s->t, &err) || feed(s, &r, &err))
 		goto out;
-	ret = 0;
-	for (unsigned i = 0; i < n && !ret; i++)
-		ret = cli_collect(&results[i], r.sim[i]) ? -1 : 0;
+	ret = replay_collect(&r, results);
 	err.msg[0] = '\0';	/* cli_collect() said what went wrong */
 out:
 	if (ret && err.msg[0])
 		cli_fail("%s", err.msg);
-	for (unsigned i = 0; r.sim && i < n; i++)
-		pl_sim_destroy(r.sim[i]);
-	free(r.sim);
+	replay_destroy(&r);
 	unmap_columns(s);
 	return ret ? EXIT_FAILURE : 0;
 }
@@ -905,27 +925,15 @@ static int run_alongside(struct cli_result *results, unsigned n, struct pl_reade
 		goto out;
 	}
 	started = true;
-	for (unsigned i = 0; i < n; i++) {
-		struct cli_result *res = &results[i];
-
-		rp.sim[i] = pl_sim_create(res->ops, res->frames == CLI_UNBOUNDED ? PL_NONE - 1 :
-					  res->frames, res->params, &a.view, 0, 0, &err);
-		if (!rp.sim[i])
-			goto out;
-	}
-	if (simulate_alongside(&a, &rp, &err))
+	if (replay_create(&rp, results, &a.view, &err) || simulate_alongside(&a, &rp, &err))
 		goto out;
 	cli_report_reader(r);
-	ret = 0;
-	for (unsigned i = 0; i < n && !ret; i++)
-		ret = cli_collect(&results[i], rp.sim[i]) ? -1 : 0;
+	ret = replay_collect(&rp, results);
 	err.msg[0] = '\0';	/* cli_collect() said what went wrong */
 out:
 	if (ret && err.msg[0])
 		cli_fail("%s", err.msg);
-	for (unsigned i = 0; rp.sim && i < n; i++)
-		pl_sim_destroy(rp.sim[i]);
-	free(rp.sim);
+	replay_destroy(&rp);
 	alongside_end(&a, started);
 	pl_reader_close(r);
 	return ret ? EXIT_FAILURE : 0;
