@@ -50,6 +50,9 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #ifndef __EMSCRIPTEN__
 #define HAVE_ZLIB 1
@@ -514,10 +517,21 @@ static const char *text_slow(struct pl_reader *r, const char *p, const char *lim
 }
 
 /*
- * The common case - up to 19 decimal digits followed by a separator - in
- * a tight loop: the digits stop at the newline that ends every complete
- * line, or at the NUL sentinel after the last one.
+ * The decimal value of the len (1 to 8) digit characters at the bottom
+ * (the first in memory) of w, in three multiplies: the digits moved to
+ * the top, most significant first, zeros before them, then pairs, fours
+ * and eights of them combined.
  */
+static inline uint64_t digits_value(uint64_t w, unsigned len)
+{
+	if (len < 8)
+		w <<= 64 - 8 * len;
+	w &= 0x0f0f0f0f0f0f0f0full;
+	w = w * 2561 >> 8 & 0x00ff00ff00ff00ffull;
+	w = w * 6553601 >> 16 & 0x0000ffff0000ffffull;
+	return w * 42949672960001ull >> 32;
+}
+
 /*
  * The decimal number of the (up to 8) digits at p, in a few multiplies
  * rather than a loop whose exit the branch predictor cannot guess; their
@@ -536,17 +550,71 @@ static inline uint64_t scan_digits(const char *p, unsigned *len)
 	memcpy(&w, p, sizeof(w));
 	other = ((w & high) | ((w + 6 * ones) & high) >> 4) ^ 0x33 * ones;
 	*len = other ? (unsigned)__builtin_ctzll(other) / 8 : 8;
-	if (!*len)
-		return 0;
-	/* the digits at the top, most significant first, zeros before them */
-	if (*len < 8)
-		w <<= 64 - 8 * *len;
-	w &= 0x0f0f0f0f0f0f0f0full;
-	w = w * 2561 >> 8 & 0x00ff00ff00ff00ffull;
-	w = w * 6553601 >> 16 & 0x0000ffff0000ffffull;
-	return w * 42949672960001ull >> 32;
+	return *len ? digits_value(w, *len) : 0;
 }
 
+#ifdef __SSE2__
+/* Lines a text window may hold: 64 bytes, two at least a line. */
+#define WINDOW_LINES 32
+
+/* Bit i of the result: p[i] is '\n'; of *digit: p[i] is a decimal digit (i < 64). */
+static inline uint64_t window_masks(const char *p, uint64_t *digit)
+{
+	const __m128i newline = _mm_set1_epi8('\n'), zero = _mm_set1_epi8('0');
+	const __m128i nine = _mm_set1_epi8(9);
+	uint64_t nl = 0, dg = 0;
+
+	for (unsigned k = 0; k < 4; k++) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(p + 16 * k));
+		__m128i d = _mm_sub_epi8(x, zero);	/* 0..9 for a digit, unsigned */
+
+		nl |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, newline)) << 16 * k;
+		dg |= (uint64_t)(uint16_t)_mm_movemask_epi8(
+			_mm_cmpeq_epi8(_mm_min_epu8(d, nine), d)) << 16 * k;
+	}
+	*digit = dg;
+	return nl;
+}
+
+/*
+ * The lines of 1 to 8 digits in the 64 bytes at p, up to the first that
+ * is not one, into the batch; returns where they end (p if none).  The
+ * line ends come from one mask of the window, so each line's number is
+ * converted independently of the others', where the scanner below must
+ * find one line's end before it can start on the next.  The caller makes
+ * sure the window lies before lim and the batch has WINDOW_LINES free.
+ */
+static const char *text_window(struct pl_reader *r, const char *p)
+{
+	uint64_t digit, nl = window_masks(p, &digit), bad = ~(digit | nl);
+	uint32_t n = r->n;
+	unsigned start = 0;
+
+	if (bad)	/* only lines ending before the first other byte */
+		nl &= (1ull << __builtin_ctzll(bad)) - 1;
+	for (; nl; nl &= nl - 1) {
+		unsigned end = (unsigned)__builtin_ctzll(nl), len = end - start;
+		uint64_t w;
+
+		if (len - 1 >= 8)	/* an empty line, or more than 8 digits */
+			break;
+		memcpy(&w, p + start, sizeof(w));
+		r->number[n] = digits_value(w, len);
+		r->flags[n++] = 0;
+		start = end + 1;
+	}
+	r->line += n - r->n;
+	r->n = n;
+	return p + start;
+}
+#endif
+
+/*
+ * The common case - up to 19 decimal digits followed by a separator - in
+ * a tight loop: the digits stop at the newline that ends every complete
+ * line, or at the NUL sentinel after the last one.  With SSE2, runs of
+ * lines of up to 8 digits go 64 bytes at a time (text_window()).
+ */
 static int parse_text(struct pl_reader *r, const char *lim, struct pl_error *err)
 {
 	const char *p = r->buf + r->pos;
@@ -561,6 +629,13 @@ static int parse_text(struct pl_reader *r, const char *lim, struct pl_error *err
 			r->pos = (size_t)(p - r->buf);
 			return 1;
 		}
+#ifdef __SSE2__
+		if (!collapse && lim - p >= 64 && r->n + WINDOW_LINES <= BATCH_FULL &&
+		    (q = text_window(r, p)) != p) {
+			p = q;
+			continue;
+		}
+#endif
 		v = scan_digits(p, &len);
 		if (len) {
 			q = p + len;
