@@ -35,6 +35,7 @@
 #define _DEFAULT_SOURCE
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -530,9 +531,8 @@ static int map_columns(struct cli_stream *s)
  * Hands back the whole pages of a column before reference `done`: a
  * private mapping of a file drops them (the page cache keeps the file).
  */
-static void column_release(struct spill *c, size_t elem, uint32_t done)
+static void column_release(struct spill *c, size_t elem, uint32_t done, size_t page)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	size_t upto = (size_t)done * elem / page * page;
 
 	if (c->map && upto > c->released) {
@@ -604,7 +604,8 @@ static int feed(struct cli_stream *s, struct replay *r, struct pl_error *err)
 				return snprintf(err->msg, sizeof(err->msg), "%s",
 						pl_sim_error(r->sim[i])), -1;
 		for (unsigned i = 0; i < NR_COLUMNS; i++)
-			column_release(&s->col[i], column_size[i], s->t.n);
+			column_release(&s->col[i], column_size[i], s->t.n,
+				       (size_t)sysconf(_SC_PAGESIZE));
 	}
 	return 0;
 }
@@ -714,15 +715,30 @@ static int run_streaming(struct cli_result *results, unsigned n, struct pl_reade
  * The columns (ids, flags) and number[] are reserved for the bound at
  * the start and never move, so a simulation reads them while the reader
  * appends; the reader publishes how many references are complete
- * (`published`, under the lock: their ids, flags and the numbers of
- * their new pages are written before it), and stays at most AHEAD_REFS
- * references ahead of what the simulations have passed, which is handed
- * back (MADV_DONTNEED) as in pass 2 above.  The references, their ids
- * and so every result are exactly those of the two-pass stream.
+ * (`published`, a sequentially consistent store after their ids, flags
+ * and the numbers of their new pages), and stays at most AHEAD_REFS
+ * references ahead of what the simulations have passed (`passed`), which
+ * is handed back (MADV_DONTNEED) as in pass 2 above, in huge pages: the
+ * columns ask for them, which saves the reader a page fault every 1024
+ * references.  The references, their ids and so every result are exactly
+ * those of the two-pass stream.
+ *
+ * Handing over: each side waits for the other's counter by spinning a
+ * while (the other runs on the other core, and a batch takes it about a
+ * tenth of a millisecond), then asleep on the condition variable; a side
+ * that moves its counter only takes the lock to wake the other if it
+ * sleeps.  `sleepers` is raised under the lock before the sleeper checks
+ * the counter a last time, and the waker reads it after its store, both
+ * sequentially consistent, so either the sleeper sees the store or the
+ * waker sees the sleeper (and, taking the lock, wakes it in its wait).
  */
 #define AHEAD_REFS (1u << 20)
 /* Larger bounds stream in two passes: their reservations would be tens of GB. */
 #define MAX_BOUND (1u << 28)
+/* The columns' huge pages, the unit they are handed back in. */
+#define HUGE_PAGE ((size_t)2 << 20)
+/* Checks of the other thread's counter before going to sleep (some tens of microseconds). */
+#define SPINS 4096
 
 struct alongside {
 	struct pl_reader *r;
@@ -732,8 +748,9 @@ struct alongside {
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t changed;
-	uint32_t bound, written, published, passed;	/* written: the reader's own count */
-	bool ended, stop;	/* the reader is done (got); the simulations gave up */
+	uint32_t bound, written;	/* written: the reader's own count */
+	atomic_uint published, passed, sleepers;
+	atomic_bool ended, stop;	/* the reader is done (got, err); the simulations gave up */
 	int got;
 	struct pl_error err;
 };
@@ -753,25 +770,54 @@ static bool can_run_alongside(const struct cli_result *results, unsigned n,
 	return true;
 }
 
+/* Room for bytes, untouched until used, in huge pages where the system gives them. */
 static void *reserve(size_t bytes)
 {
 	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 
-	return p == MAP_FAILED ? NULL : p;
+	if (p == MAP_FAILED)
+		return NULL;
+	madvise(p, bytes, MADV_HUGEPAGE);	/* a hint: without it, small pages */
+	return p;
 }
 
-/* The reader waits while it is AHEAD_REFS ahead; false: the simulations gave up. */
-static bool wait_for_room(struct alongside *a)
+static inline void cpu_relax(void)
 {
-	bool go;
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
 
+/* Waits until ready(a): spinning SPINS checks, then asleep until woken. */
+static void wait_until(struct alongside *a, bool (*ready)(struct alongside *a))
+{
+	for (unsigned i = 0; i < SPINS; i++) {
+		if (ready(a))
+			return;
+		cpu_relax();
+	}
 	pthread_mutex_lock(&a->lock);
-	while (a->written - a->passed >= AHEAD_REFS && !a->stop)
+	atomic_fetch_add(&a->sleepers, 1);
+	while (!ready(a))
 		pthread_cond_wait(&a->changed, &a->lock);
-	go = !a->stop;
+	atomic_fetch_sub(&a->sleepers, 1);
 	pthread_mutex_unlock(&a->lock);
-	return go;
+}
+
+/* After moving a counter: wakes the other thread if it sleeps. */
+static void wake(struct alongside *a)
+{
+	if (!atomic_load(&a->sleepers))
+		return;
+	pthread_mutex_lock(&a->lock);
+	pthread_cond_broadcast(&a->changed);
+	pthread_mutex_unlock(&a->lock);
+}
+
+static bool room_or_stop(struct alongside *a)
+{
+	return a->written - atomic_load(&a->passed) < AHEAD_REFS || atomic_load(&a->stop);
 }
 
 /* One batch's ids and flags appended to the columns; 0 or -1 with a->err. */
@@ -789,67 +835,55 @@ static int append_batch(struct alongside *a, const struct pl_refs *b)
 	return 0;
 }
 
-static void publish(struct alongside *a, bool ended, int got)
-{
-	pthread_mutex_lock(&a->lock);
-	a->published = a->written;
-	a->ended = ended;
-	a->got = got;
-	pthread_cond_broadcast(&a->changed);
-	pthread_mutex_unlock(&a->lock);
-}
-
 static void *read_alongside(void *arg)
 {
 	struct alongside *a = arg;
 	struct pl_refs b;
 	int got = 0;
 
-	while (wait_for_room(a) && (got = pl_reader_next(a->r, &b, &a->err)) > 0) {
+	for (;;) {
+		wait_until(a, room_or_stop);
+		if (atomic_load(&a->stop) || (got = pl_reader_next(a->r, &b, &a->err)) <= 0)
+			break;
 		if (append_batch(a, &b)) {
 			got = -1;
 			break;
 		}
-		publish(a, false, 0);
+		atomic_store(&a->published, a->written);
+		wake(a);
 	}
-	publish(a, true, a->stop ? 0 : got);
+	a->got = atomic_load(&a->stop) ? 0 : got;
+	atomic_store(&a->published, a->written);
+	atomic_store(&a->ended, true);
+	wake(a);
 	return NULL;
 }
 
-/* Waits for references the simulations have not had; how many are published. */
-static uint32_t wait_for_references(struct alongside *a, bool *ended)
+static bool references_or_end(struct alongside *a)
 {
-	uint32_t published;
-
-	pthread_mutex_lock(&a->lock);
-	while (a->published == a->view.n && !a->ended)
-		pthread_cond_wait(&a->changed, &a->lock);
-	published = a->published;
-	*ended = a->ended && published == a->view.n;
-	pthread_mutex_unlock(&a->lock);
-	return published;
+	return atomic_load(&a->published) != a->view.n || atomic_load(&a->ended);
 }
 
 /* The simulations have passed a->view.n: their pages of the columns handed back. */
 static void passed(struct alongside *a)
 {
-	column_release(&a->col[COL_PAGE], column_size[COL_PAGE], a->view.n);
-	column_release(&a->col[COL_FLAGS], column_size[COL_FLAGS], a->view.n);
-	pthread_mutex_lock(&a->lock);
-	a->passed = a->view.n;
-	pthread_cond_broadcast(&a->changed);
-	pthread_mutex_unlock(&a->lock);
+	column_release(&a->col[COL_PAGE], column_size[COL_PAGE], a->view.n, HUGE_PAGE);
+	column_release(&a->col[COL_FLAGS], column_size[COL_FLAGS], a->view.n, HUGE_PAGE);
+	atomic_store(&a->passed, a->view.n);
+	wake(a);
 }
 
 /* Every published batch through every simulation, until the reader is done. */
 static int simulate_alongside(struct alongside *a, struct replay *rp, struct pl_error *err)
 {
-	bool ended;
-
 	for (;;) {
-		uint32_t upto = wait_for_references(a, &ended);
+		bool ended;
+		uint32_t upto;
 
-		if (ended)
+		wait_until(a, references_or_end);
+		ended = atomic_load(&a->ended);	/* before published: it is final then */
+		upto = atomic_load(&a->published);
+		if (upto == a->view.n && ended)
 			break;
 		a->view.n = upto;
 		run_all(rp);
@@ -895,10 +929,8 @@ static int alongside_start(struct alongside *a)
 static void alongside_end(struct alongside *a, bool started)
 {
 	if (started) {
-		pthread_mutex_lock(&a->lock);
-		a->stop = true;
-		pthread_cond_broadcast(&a->changed);
-		pthread_mutex_unlock(&a->lock);
+		atomic_store(&a->stop, true);
+		wake(a);
 		pthread_join(a->thread, NULL);
 		pthread_cond_destroy(&a->changed);
 		pthread_mutex_destroy(&a->lock);
