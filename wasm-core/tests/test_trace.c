@@ -247,6 +247,44 @@ TEST(a_large_file_reads_across_buffer_boundaries)
 	free(content);
 }
 
+TEST(numbers_of_every_length_read_exactly_between_blank_lines_comments_and_writes)
+{
+	static const char *const extra[] = { "", "# note", "5w", "6 7", "8\r" };
+	static uint64_t want[4000];
+	char content[80000];
+	size_t used = 0;
+	uint32_t n = 0;
+	struct pl_trace t;
+	uint64_t v = 0;
+
+	/* runs of short lines (read 64 bytes at a time) broken by every other kind of line */
+	for (unsigned line = 0; line < 2000; line++) {
+		v = v * 10 + line % 10;
+		if (v >= 10000000000000000000ull)
+			v = line % 7;
+		used += (size_t)snprintf(content + used, sizeof(content) - used, "%llu\n",
+					 (unsigned long long)v);
+		want[n++] = v;
+		if (line % 37 == 0) {
+			const char *e = extra[line / 37 % 5];
+
+			used += (size_t)snprintf(content + used, sizeof(content) - used, "%s\n", e);
+			if (e[0] >= '0' && e[0] <= '9')
+				want[n++] = (uint64_t)(e[0] - '0');
+			if (e[0] == '6')
+				want[n++] = 7;
+		}
+	}
+	CHECK_STR_EQ(read_file(&t, content, used), "ok");
+	CHECK_EQ(t.n, n);
+	for (uint32_t i = 0; i < n && i < t.n; i++)
+		if (t.number[t.page[i]] != want[i]) {
+			CHECK_EQ(t.number[t.page[i]], want[i]);
+			break;
+		}
+	pl_trace_free(&t);
+}
+
 TEST(the_page_map_keeps_a_million_distinct_numbers_apart)
 {
 	struct pl_trace t;
