@@ -256,6 +256,45 @@ static void set_time(struct lruk *l, uint32_t page, unsigned field, uint32_t *sl
 	*slot = value;
 }
 
+/* -------------------------------------------------------------- memory */
+
+/*
+ * The large arrays: the records, read one at random by every reference
+ * (npages * 4 words for k <= 2: 16 MB for the 1M pages of the benchmark,
+ * far more than the TLB covers in 4 KB pages), the history log and the
+ * queue's ring.  On Linux they go in transparent huge pages where the
+ * kernel allows them (madvise()): a record's address then costs no page
+ * walk, and filling the logs no page fault every 4 KB.  Not zeroed.
+ */
+#define HUGE_PAGE ((size_t)2 << 20)
+
+static void *alloc_big(size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+	void *p;
+
+	if (bytes < HUGE_PAGE)
+		return malloc(bytes);
+	bytes = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	if (posix_memalign(&p, HUGE_PAGE, bytes))
+		return NULL;
+	madvise(p, bytes, MADV_HUGEPAGE);
+	return p;
+#else
+	return malloc(bytes);
+#endif
+}
+
+/* The records, zeroed (a page never seen has no history). */
+static uint32_t *alloc_records(size_t words)
+{
+	uint32_t *p = alloc_big(words * sizeof(uint32_t));
+
+	if (p)
+		memset(p, 0, words * sizeof(uint32_t));
+	return p;
+}
+
 /* --------------------------------------------------------------- logs */
 
 /* A young log entry: its page is still young, with this LAST. */
@@ -279,7 +318,7 @@ static int log_init(struct page_log *log, uint32_t most)
 {
 	log->head = log->end = 0;
 	log->cap = 2 * (most ? most : 1);
-	log->entry = malloc((size_t)log->cap * sizeof(*log->entry));
+	log->entry = alloc_big((size_t)log->cap * sizeof(*log->entry));
 	return log->entry ? 0 : -1;
 }
 
@@ -558,32 +597,6 @@ static void settle(struct lruk *l, uint32_t page, bool filed, uint32_t step)
 
 /* ---------------------------------------------------------------- ops */
 
-/*
- * The records, zeroed, where the CPU finds them fast: each reference
- * reads one at random from npages records (16 MB for the 1M pages
- * of the benchmark), far more than the TLB covers in 4 KB pages, so on
- * Linux they go in transparent huge pages where the kernel allows them
- * (madvise()), and a record's address costs no page walk.
- */
-#define HUGE_PAGE ((size_t)2 << 20)
-
-static uint32_t *alloc_records(size_t words)
-{
-	size_t bytes = words * sizeof(uint32_t);
-	void *p;
-
-#ifdef MADV_HUGEPAGE
-	bytes = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-	if (posix_memalign(&p, HUGE_PAGE, bytes))
-		return NULL;
-	madvise(p, bytes, MADV_HUGEPAGE);
-	memset(p, 0, bytes);
-#else
-	p = calloc(words, sizeof(uint32_t));
-#endif
-	return p;
-}
-
 static void lruk_destroy(void *state)
 {
 	struct lruk *l = state;
@@ -612,7 +625,7 @@ static int queue_init(struct time_queue *q, bool usable, uint32_t frames)
 	while (size / QUEUE_SPAN < frames && size < 1u << 30)
 		size <<= 1;
 	q->mask = size - 1;
-	q->page = malloc((size_t)size * sizeof(*q->page));
+	q->page = alloc_big((size_t)size * sizeof(*q->page));
 	q->live = calloc(size / 64, sizeof(*q->live));
 	return q->page && q->live ? 0 : -1;
 }
