@@ -81,16 +81,19 @@
  * a reference reads of its page is one record (times[]): a hit on a page
  * in the queue, most hits, touches nothing else of that page's but two
  * bits, and of the others' only the ring's entry for now.  Memory per page
- * of the trace: K + 2 words (the record), 2 (the correlated list's
- * links), 1 (the frame table's slot) and 4 (the history log, rip != 0);
- * per frame, QUEUE_SPAN words and bits (the ring and its bitmap), and
- * about a dozen words.
+ * of the trace: 4 words for k <= 2, 8 beyond (the record, K + 2 words
+ * rounded up to a power of two: one line, found by a shift), 2 (the
+ * correlated list's links), 1 (the frame table's slot) and 4 (the history
+ * log, rip != 0); per frame, QUEUE_SPAN words and bits (the ring and its
+ * bitmap), and about a dozen words.  The records, the history log and the
+ * ring are in huge pages where Linux allows (alloc_big()).
  * Beyond lru's work: a hit shifts the page's K times in its record and
  * moves its bit (or moves a page in its correlated period); a fault reads
  * the faulting page's history record and the victim's, evicts, and files
  * the new page in the young log, the queue or the heap.  The victims, next
  * and after next, are known before their faults: prefetch() names their
- * records and residency bytes.
+ * records and residency bytes, worked out when they change (aim()), not
+ * on every step.
  */
 /* madvise()'s MADV_HUGEPAGE */
 #define _DEFAULT_SOURCE
