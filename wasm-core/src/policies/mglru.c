@@ -379,8 +379,8 @@ static uint32_t list_tail(const struct mglru *m, unsigned l)
 	return r->len ? *ring_at(r, r->end - 1) : PL_NONE;
 }
 
-/* Puts a page at the head or the tail of list l. */
-static void list_push(struct mglru *m, unsigned l, uint32_t page, bool tail)
+/* Puts a page at the head or the tail of list l: its entry. */
+static uint32_t list_push(struct mglru *m, unsigned l, uint32_t page, bool tail)
 {
 	struct page_ring *r = &m->list[l];
 	uint32_t at;
@@ -391,6 +391,7 @@ static void list_push(struct mglru *m, unsigned l, uint32_t page, bool tail)
 	r->len++;
 	m->page[page].where = (uint8_t)l;
 	m->page[page].at = at;
+	return at;
 }
 
 /* Entry `at` of list l, a page, leaves it, whose tail is then a page again. */
@@ -402,8 +403,11 @@ static void list_drop(struct mglru *m, unsigned l, uint32_t at)
 	if (l != SHADOW)	/* a shadow entry's bits are clear */
 		clear_bits_at(r, at);
 	r->len--;
-	while (r->end != r->head && *ring_at(r, r->end - 1) == PL_NONE)
+	if (at != r->end - 1)
+		return;
+	do
 		r->end--;
+	while (r->end != r->head && *ring_at(r, r->end - 1) == PL_NONE);
 }
 
 /* The page leaves its list. */
@@ -850,10 +854,11 @@ static void mglru_insert(void *state, const struct pl_ref *ref)
 	uint32_t x = ref->page, seq = m->fd ? m->min_seq : m->max_seq;
 	struct page_state *p = &m->page[x];
 	unsigned to = gen_of(seq);
+	uint32_t at;
 
 	if (p->where == SHADOW) {
 		list_leave(m, x);
-		list_push(m, to, x, false);
+		at = list_push(m, to, x, false);
 		pl_emit_move(m->ctx, x, SHADOW, to, 0);
 		if (p->shadow_refs)	/* the field showed the shadow entry's refs */
 			pl_emit_set(m->ctx, x, F_REFS, p->shadow_refs, 0);
@@ -861,14 +866,14 @@ static void mglru_insert(void *state, const struct pl_ref *ref)
 		set_seq(m, x, seq);
 	} else {
 		*p = (struct page_state){ 0 };
-		list_push(m, to, x, false);
+		at = list_push(m, to, x, false);
 		pl_emit_insert(m->ctx, x, to, 0);
 		set_seq(m, x, seq);
 	}
 	if (m->fd)
 		inc_refs(m, x);
 	else
-		set_young(m, x, true);
+		set_young_at(m, to, at, x, true);
 	prepare_victim(m);
 }
 
@@ -876,6 +881,8 @@ static uint32_t mglru_victim(const void *state)
 {
 	const struct mglru *m = state;
 
+	if (m->next_victim != PL_NONE)
+		return m->next_victim;
 	for (uint32_t seq = m->min_seq; seq <= m->max_seq; seq++)
 		if (m->list[gen_of(seq)].len)
 			return list_tail(m, gen_of(seq));
@@ -900,11 +907,21 @@ static void mglru_evict(void *state, uint32_t victim)
 {
 	struct mglru *m = state;
 	struct page_state *p = &m->page[victim];
-	unsigned from = p->where, refs = refs_at(m, from, p->at, victim);
+	unsigned from, refs;
+	uint32_t at;
 
+	if (victim == m->next_victim) {	/* its place is known: its state is only written */
+		from = gen_of(m->min_seq);
+		at = m->list[from].end - 1;
+		m->next_victim = PL_NONE;
+	} else {
+		from = p->where;
+		at = p->at;
+	}
+	refs = refs_at(m, from, at, victim);
 	m->evicted[hist_of(m->min_seq)][tier_of(refs)]++;
 	pl_emit_evict(m->ctx, victim, from);
-	list_leave(m, victim);
+	list_drop(m, from, at);
 	/* lru_gen_eviction(): the shadow entry keeps min_seq and the refs */
 	*p = (struct page_state){ .shadow_refs = (uint8_t)refs, .seq = m->min_seq };
 	list_push(m, SHADOW, victim, false);
