@@ -345,15 +345,15 @@ static bool young_before(const struct page_ring *r, uint32_t i, uint32_t *at)
 /*
  * Room for one more entry in list l's ring: a full one keeps only its
  * pages, in order.  Those are at most the frames (+ 1), half the ring, so
- * the compaction is paid by the pushes that filled the other half.
+ * the compaction is paid by the pushes that filled the other half.  Out
+ * of line and cold: inlined, its loop's registers would be saved and
+ * restored around every push.
  */
-static void make_room(struct mglru *m, unsigned l)
+static __attribute__((noinline, cold)) void compact(struct mglru *m, unsigned l)
 {
 	struct page_ring *r = &m->list[l];
 	uint32_t kept = r->head;
 
-	if (r->end - r->head < r->cap)
-		return;
 	for (uint32_t i = r->head; i != r->end; i++) {
 		uint32_t page = *ring_at(r, i);
 
@@ -369,6 +369,12 @@ static void make_room(struct mglru *m, unsigned l)
 		*ring_at(r, kept++) = page;
 	}
 	r->end = kept;
+}
+
+static inline void make_room(struct mglru *m, unsigned l)
+{
+	if (m->list[l].end - m->list[l].head >= m->list[l].cap)
+		compact(m, l);
 }
 
 /* The tail page of list l, or PL_NONE. */
