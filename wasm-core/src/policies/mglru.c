@@ -196,7 +196,8 @@ struct mglru {
 	uint64_t agings, activated, protections, refaults;
 	int tier_idx;
 	bool few_refaults;	/* note_refaults() */
-	uint32_t victims_ahead, shadows_ahead;	/* request_tail()'s cursors */
+	uint32_t victims_ahead;	/* request_tail()'s cursor */
+	uint32_t shadows_swept;	/* the shadow ring's head at forget_stale() */
 	/*
 	 * The oldest generation's tail that prepare_victim() left: the tail
 	 * whenever memory is full (only evict() and insert() move pages, and
@@ -423,12 +424,11 @@ static void list_leave(struct mglru *m, uint32_t page)
 }
 
 /*
- * The pages at a list's tail go next, one a fault, in order: the oldest
- * generation's are sorted and evicted, the shadow list's forgotten.  Every
- * entry up to TAIL_AHEAD before the tail has its page's state requested
- * once (*ahead: the entry requested last), and with `victims` the
- * residency byte the driver reads as it evicts; the ring's own line
- * RING_AHEAD entries on, long unread, too.  A cursor rather than one entry
+ * The pages at the oldest generation's tail go next, one a fault, in
+ * order: sorted and evicted.  Every entry up to TAIL_AHEAD before the tail
+ * has its page's state and the residency byte the driver reads as it
+ * evicts requested once (*ahead: the entry requested last); the ring's
+ * own line RING_AHEAD entries on, long unread, too.  A cursor rather than one entry
  * at a fixed distance: entries the tail skips (pages moved out) would
  * leave the pages between them unrequested.  Inlined by force: GCC takes
  * a call that only reads and prefetches for one without effect and drops
@@ -438,7 +438,7 @@ static void list_leave(struct mglru *m, uint32_t page)
 #define RING_AHEAD 64
 
 static inline __attribute__((always_inline)) void
-request_tail(const struct mglru *m, const struct page_ring *r, uint32_t *ahead, bool victims)
+request_tail(const struct mglru *m, const struct page_ring *r, uint32_t *ahead)
 {
 	uint32_t i = *ahead, to = r->end - 1 - TAIL_AHEAD;
 
@@ -451,8 +451,7 @@ request_tail(const struct mglru *m, const struct page_ring *r, uint32_t *ahead, 
 		if (page == PL_NONE)
 			continue;
 		__builtin_prefetch(&m->page[page], 1);
-		if (victims)
-			pl_prefetch_state(m->ctx, page);
+		pl_prefetch_state(m->ctx, page);
 	}
 	*ahead = i;
 }
@@ -808,7 +807,7 @@ static void prepare_victim(struct mglru *m)
 			m->activated++;
 			continue;
 		}
-		request_tail(m, &m->list[gen_of(m->min_seq)], &m->victims_ahead, true);
+		request_tail(m, &m->list[gen_of(m->min_seq)], &m->victims_ahead);
 		m->next_victim = tail;
 		return;
 	}
@@ -839,6 +838,31 @@ static void mglru_hit(void *state, const struct pl_ref *ref)
 		prepare_victim(m);
 }
 
+/*
+ * Whether a page not resident has a shadow entry.  Forgetting one drops
+ * only its ring entry (trim_shadows()), not the page's state, which is far
+ * from the CPU: its `at` is left behind the ring's end, where no entry
+ * is pushed again (the ring grows at its head, and compact() packs the
+ * kept entries towards it), so `where` = SHADOW with `at` between head
+ * and end means an entry.  Positions count down mod 2^32, so an old `at`
+ * could come round again after 2^32 pushes: forget_stale() clears them
+ * every 2^31.
+ */
+static bool in_shadow(const struct mglru *m, const struct page_state *p)
+{
+	const struct page_ring *r = &m->list[SHADOW];
+
+	return p->where == SHADOW && p->at - r->head < r->end - r->head;
+}
+
+static __attribute__((noinline, cold)) void forget_stale(struct mglru *m)
+{
+	for (uint32_t i = 0; i < m->ctx->npages; i++)
+		if (m->page[i].where == SHADOW && !in_shadow(m, &m->page[i]))
+			m->page[i].where = NOWHERE;
+	m->shadows_swept = m->list[SHADOW].head;
+}
+
 /* lru_gen_refault(): counted if min_seq has not moved since the eviction. */
 static void refault(struct mglru *m, uint32_t x)
 {
@@ -862,7 +886,7 @@ static void mglru_insert(void *state, const struct pl_ref *ref)
 	unsigned to = gen_of(seq);
 	uint32_t at;
 
-	if (p->where == SHADOW) {
+	if (in_shadow(m, p)) {
 		list_leave(m, x);
 		at = list_push(m, to, x, false);
 		pl_emit_move(m->ctx, x, SHADOW, to, 0);
@@ -895,18 +919,19 @@ static uint32_t mglru_victim(const void *state)
 	return PL_NONE;
 }
 
-/* Forgets the oldest shadow entries beyond `frames`. */
+/* Forgets the oldest shadow entries beyond `frames` (see in_shadow()). */
 static void trim_shadows(struct mglru *m)
 {
-	while (m->list[SHADOW].len > m->ctx->frames) {
+	struct page_ring *r = &m->list[SHADOW];
+
+	while (r->len > m->ctx->frames) {
 		uint32_t old = list_tail(m, SHADOW);
 
-		/* by its entry: the page's state, far from the CPU, is only written */
-		list_drop(m, SHADOW, m->list[SHADOW].end - 1);
-		m->page[old].where = NOWHERE;
+		list_drop(m, SHADOW, r->end - 1);
 		pl_emit_remove(m->ctx, old, SHADOW);
 	}
-	request_tail(m, &m->list[SHADOW], &m->shadows_ahead, false);
+	if (m->shadows_swept - r->head >= (uint32_t)1 << 31)
+		forget_stale(m);
 }
 
 static void mglru_evict(void *state, uint32_t victim)
