@@ -223,11 +223,8 @@ static unsigned refs_of(const struct page_state *p)
 
 static unsigned tier_of(unsigned refs)
 {
-	unsigned tier = 0;	/* order_base_2(refs + 1) */
-
-	while ((1u << tier) < refs + 1)
-		tier++;
-	return tier;
+	/* order_base_2(refs + 1): the bits refs needs (4 -> 3, 3 -> 2) */
+	return refs ? 32 - (unsigned)__builtin_clz(refs) : 0;
 }
 
 static void mglru_destroy(void *state)
