@@ -140,7 +140,7 @@ enum { C_MIN_SEQ, C_MAX_SEQ, C_AGINGS, C_ACTIVATED, C_PROTECTED, C_REFAULTS, C_T
        NR_COUNTERS };
 
 struct page_state {
-	uint8_t where;		/* gen list, SHADOW or NOWHERE */
+	uint8_t where;		/* gen list, SHADOW (an entry if in_shadow()) or NOWHERE */
 	uint8_t referenced, workingset, lru_refs;
 	uint8_t shadow_refs;	/* folio_lru_refs() at eviction */
 	uint32_t seq;		/* its generation, or the min_seq of its eviction */
