@@ -140,7 +140,7 @@ enum { C_MIN_SEQ, C_MAX_SEQ, C_AGINGS, C_ACTIVATED, C_PROTECTED, C_REFAULTS, C_T
        NR_COUNTERS };
 
 struct page_state {
-	uint8_t where;		/* gen list, SHADOW or NOWHERE */
+	uint8_t where;		/* gen list, SHADOW (an entry if in_shadow()) or NOWHERE */
 	uint8_t referenced, workingset, lru_refs;
 	uint8_t shadow_refs;	/* folio_lru_refs() at eviction */
 	uint32_t seq;		/* its generation, or the min_seq of its eviction */
@@ -196,7 +196,8 @@ struct mglru {
 	uint64_t agings, activated, protections, refaults;
 	int tier_idx;
 	bool few_refaults;	/* note_refaults() */
-	uint32_t victims_ahead, shadows_ahead;	/* request_tail()'s cursors */
+	uint32_t victims_ahead;	/* request_tail()'s cursor */
+	uint32_t shadows_swept;	/* the shadow ring's head at forget_stale() */
 	/*
 	 * The oldest generation's tail that prepare_victim() left: the tail
 	 * whenever memory is full (only evict() and insert() move pages, and
@@ -222,11 +223,8 @@ static unsigned refs_of(const struct page_state *p)
 
 static unsigned tier_of(unsigned refs)
 {
-	unsigned tier = 0;	/* order_base_2(refs + 1) */
-
-	while ((1u << tier) < refs + 1)
-		tier++;
-	return tier;
+	/* order_base_2(refs + 1): the bits refs needs (4 -> 3, 3 -> 2) */
+	return refs ? 32 - (unsigned)__builtin_clz(refs) : 0;
 }
 
 static void mglru_destroy(void *state)
@@ -345,15 +343,15 @@ static bool young_before(const struct page_ring *r, uint32_t i, uint32_t *at)
 /*
  * Room for one more entry in list l's ring: a full one keeps only its
  * pages, in order.  Those are at most the frames (+ 1), half the ring, so
- * the compaction is paid by the pushes that filled the other half.
+ * the compaction is paid by the pushes that filled the other half.  Out
+ * of line and cold: inlined, its loop's registers would be saved and
+ * restored around every push.
  */
-static void make_room(struct mglru *m, unsigned l)
+static __attribute__((noinline, cold)) void compact(struct mglru *m, unsigned l)
 {
 	struct page_ring *r = &m->list[l];
 	uint32_t kept = r->head;
 
-	if (r->end - r->head < r->cap)
-		return;
 	for (uint32_t i = r->head; i != r->end; i++) {
 		uint32_t page = *ring_at(r, i);
 
@@ -371,6 +369,12 @@ static void make_room(struct mglru *m, unsigned l)
 	r->end = kept;
 }
 
+static inline void make_room(struct mglru *m, unsigned l)
+{
+	if (m->list[l].end - m->list[l].head >= m->list[l].cap)
+		compact(m, l);
+}
+
 /* The tail page of list l, or PL_NONE. */
 static uint32_t list_tail(const struct mglru *m, unsigned l)
 {
@@ -379,8 +383,8 @@ static uint32_t list_tail(const struct mglru *m, unsigned l)
 	return r->len ? *ring_at(r, r->end - 1) : PL_NONE;
 }
 
-/* Puts a page at the head or the tail of list l. */
-static void list_push(struct mglru *m, unsigned l, uint32_t page, bool tail)
+/* Puts a page at the head or the tail of list l: its entry. */
+static uint32_t list_push(struct mglru *m, unsigned l, uint32_t page, bool tail)
 {
 	struct page_ring *r = &m->list[l];
 	uint32_t at;
@@ -391,6 +395,7 @@ static void list_push(struct mglru *m, unsigned l, uint32_t page, bool tail)
 	r->len++;
 	m->page[page].where = (uint8_t)l;
 	m->page[page].at = at;
+	return at;
 }
 
 /* Entry `at` of list l, a page, leaves it, whose tail is then a page again. */
@@ -402,8 +407,11 @@ static void list_drop(struct mglru *m, unsigned l, uint32_t at)
 	if (l != SHADOW)	/* a shadow entry's bits are clear */
 		clear_bits_at(r, at);
 	r->len--;
-	while (r->end != r->head && *ring_at(r, r->end - 1) == PL_NONE)
+	if (at != r->end - 1)
+		return;
+	do
 		r->end--;
+	while (r->end != r->head && *ring_at(r, r->end - 1) == PL_NONE);
 }
 
 /* The page leaves its list. */
@@ -413,12 +421,11 @@ static void list_leave(struct mglru *m, uint32_t page)
 }
 
 /*
- * The pages at a list's tail go next, one a fault, in order: the oldest
- * generation's are sorted and evicted, the shadow list's forgotten.  Every
- * entry up to TAIL_AHEAD before the tail has its page's state requested
- * once (*ahead: the entry requested last), and with `victims` the
- * residency byte the driver reads as it evicts; the ring's own line
- * RING_AHEAD entries on, long unread, too.  A cursor rather than one entry
+ * The pages at the oldest generation's tail go next, one a fault, in
+ * order: sorted and evicted.  Every entry up to TAIL_AHEAD before the tail
+ * has its page's state and the residency byte the driver reads as it
+ * evicts requested once (*ahead: the entry requested last); the ring's
+ * own line RING_AHEAD entries on, long unread, too.  A cursor rather than one entry
  * at a fixed distance: entries the tail skips (pages moved out) would
  * leave the pages between them unrequested.  Inlined by force: GCC takes
  * a call that only reads and prefetches for one without effect and drops
@@ -428,7 +435,7 @@ static void list_leave(struct mglru *m, uint32_t page)
 #define RING_AHEAD 64
 
 static inline __attribute__((always_inline)) void
-request_tail(const struct mglru *m, const struct page_ring *r, uint32_t *ahead, bool victims)
+request_tail(const struct mglru *m, const struct page_ring *r, uint32_t *ahead)
 {
 	uint32_t i = *ahead, to = r->end - 1 - TAIL_AHEAD;
 
@@ -441,8 +448,7 @@ request_tail(const struct mglru *m, const struct page_ring *r, uint32_t *ahead, 
 		if (page == PL_NONE)
 			continue;
 		__builtin_prefetch(&m->page[page], 1);
-		if (victims)
-			pl_prefetch_state(m->ctx, page);
+		pl_prefetch_state(m->ctx, page);
 	}
 	*ahead = i;
 }
@@ -798,7 +804,7 @@ static void prepare_victim(struct mglru *m)
 			m->activated++;
 			continue;
 		}
-		request_tail(m, &m->list[gen_of(m->min_seq)], &m->victims_ahead, true);
+		request_tail(m, &m->list[gen_of(m->min_seq)], &m->victims_ahead);
 		m->next_victim = tail;
 		return;
 	}
@@ -829,6 +835,31 @@ static void mglru_hit(void *state, const struct pl_ref *ref)
 		prepare_victim(m);
 }
 
+/*
+ * Whether a page not resident has a shadow entry.  Forgetting one drops
+ * only its ring entry (trim_shadows()), not the page's state, which is far
+ * from the CPU: its `at` is left behind the ring's end, where no entry
+ * is pushed again (the ring grows at its head, and compact() packs the
+ * kept entries towards it), so `where` = SHADOW with `at` between head
+ * and end means an entry.  Positions count down mod 2^32, so an old `at`
+ * could come round again after 2^32 pushes: forget_stale() clears them
+ * every 2^31.
+ */
+static bool in_shadow(const struct mglru *m, const struct page_state *p)
+{
+	const struct page_ring *r = &m->list[SHADOW];
+
+	return p->where == SHADOW && p->at - r->head < r->end - r->head;
+}
+
+static __attribute__((noinline, cold)) void forget_stale(struct mglru *m)
+{
+	for (uint32_t i = 0; i < m->ctx->npages; i++)
+		if (m->page[i].where == SHADOW && !in_shadow(m, &m->page[i]))
+			m->page[i].where = NOWHERE;
+	m->shadows_swept = m->list[SHADOW].head;
+}
+
 /* lru_gen_refault(): counted if min_seq has not moved since the eviction. */
 static void refault(struct mglru *m, uint32_t x)
 {
@@ -850,10 +881,11 @@ static void mglru_insert(void *state, const struct pl_ref *ref)
 	uint32_t x = ref->page, seq = m->fd ? m->min_seq : m->max_seq;
 	struct page_state *p = &m->page[x];
 	unsigned to = gen_of(seq);
+	uint32_t at;
 
-	if (p->where == SHADOW) {
+	if (in_shadow(m, p)) {
 		list_leave(m, x);
-		list_push(m, to, x, false);
+		at = list_push(m, to, x, false);
 		pl_emit_move(m->ctx, x, SHADOW, to, 0);
 		if (p->shadow_refs)	/* the field showed the shadow entry's refs */
 			pl_emit_set(m->ctx, x, F_REFS, p->shadow_refs, 0);
@@ -861,14 +893,14 @@ static void mglru_insert(void *state, const struct pl_ref *ref)
 		set_seq(m, x, seq);
 	} else {
 		*p = (struct page_state){ 0 };
-		list_push(m, to, x, false);
+		at = list_push(m, to, x, false);
 		pl_emit_insert(m->ctx, x, to, 0);
 		set_seq(m, x, seq);
 	}
 	if (m->fd)
 		inc_refs(m, x);
 	else
-		set_young(m, x, true);
+		set_young_at(m, to, at, x, true);
 	prepare_victim(m);
 }
 
@@ -876,35 +908,48 @@ static uint32_t mglru_victim(const void *state)
 {
 	const struct mglru *m = state;
 
+	if (m->next_victim != PL_NONE)
+		return m->next_victim;
 	for (uint32_t seq = m->min_seq; seq <= m->max_seq; seq++)
 		if (m->list[gen_of(seq)].len)
 			return list_tail(m, gen_of(seq));
 	return PL_NONE;
 }
 
-/* Forgets the oldest shadow entries beyond `frames`. */
+/* Forgets the oldest shadow entries beyond `frames` (see in_shadow()). */
 static void trim_shadows(struct mglru *m)
 {
-	while (m->list[SHADOW].len > m->ctx->frames) {
+	struct page_ring *r = &m->list[SHADOW];
+
+	while (r->len > m->ctx->frames) {
 		uint32_t old = list_tail(m, SHADOW);
 
-		/* by its entry: the page's state, far from the CPU, is only written */
-		list_drop(m, SHADOW, m->list[SHADOW].end - 1);
-		m->page[old].where = NOWHERE;
+		list_drop(m, SHADOW, r->end - 1);
 		pl_emit_remove(m->ctx, old, SHADOW);
 	}
-	request_tail(m, &m->list[SHADOW], &m->shadows_ahead, false);
+	if (m->shadows_swept - r->head >= (uint32_t)1 << 31)
+		forget_stale(m);
 }
 
 static void mglru_evict(void *state, uint32_t victim)
 {
 	struct mglru *m = state;
 	struct page_state *p = &m->page[victim];
-	unsigned from = p->where, refs = refs_at(m, from, p->at, victim);
+	unsigned from, refs;
+	uint32_t at;
 
+	if (victim == m->next_victim) {	/* its place is known: its state is only written */
+		from = gen_of(m->min_seq);
+		at = m->list[from].end - 1;
+		m->next_victim = PL_NONE;
+	} else {
+		from = p->where;
+		at = p->at;
+	}
+	refs = refs_at(m, from, at, victim);
 	m->evicted[hist_of(m->min_seq)][tier_of(refs)]++;
 	pl_emit_evict(m->ctx, victim, from);
-	list_leave(m, victim);
+	list_drop(m, from, at);
 	/* lru_gen_eviction(): the shadow entry keeps min_seq and the refs */
 	*p = (struct page_state){ .shadow_refs = (uint8_t)refs, .seq = m->min_seq };
 	list_push(m, SHADOW, victim, false);
