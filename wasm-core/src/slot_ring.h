@@ -2,7 +2,9 @@
 /*
  * slot_ring.h - a queue of pages kept as page ids in consecutive slots of
  * an array, for a policy whose hand or queue end goes through its pages in
- * order (CLOCK-Pro's clock, LIRS's non-resident pages).
+ * order (CLOCK-Pro's clock, LIRS's non-resident pages, ARC's and CAR's
+ * four lists: a list whose pages join only at one end is such a queue
+ * even when they leave from anywhere, an LRU list's hit included).
  *
  * Pages join at the end; any page may leave, its slot then holds PL_NONE
  * (a hole).  The entries are id[lo, hi), in order, with id[lo] and

@@ -42,33 +42,44 @@
  * Parameters: none (ARC has none; that is its point).
  * Lists: t1, t2, b1 (ghost), b2 (ghost).  Hands: p.  Counters:
  * b1_hits, b2_hits (faults on a ghost), p_thousandths.
- * Cost per reference: O(1); the lists share one record per page (its links
- * and list, 12 bytes).  Beyond lru's work: a hit reads the page's list (and
- * moves it between lists as lru moves it within one); a fault evicts t1's
- * or t2's tail into a ghost list and forgets b1's or b2's tail -- pages no
- * recent reference touched, so prefetch() names them (and the far page's
- * record) ahead -- and, on a ghost, adapts p (a division).
+ * Cost per reference: O(1) amortized.  Every list only gains pages at its
+ * newest end (a hit or a ghost's fault puts the page at t2's head, a new
+ * page enters at t1's, an evicted one at its ghost list's), loses its
+ * oldest (REPLACE, forgetting a ghost) and loses pages anywhere (a hit, a
+ * ghost's fault): so each is a queue of page ids in slots (slot_ring.h),
+ * and a page's record is its slot and list, 8 bytes.  Beyond lru's work:
+ * a hit reads the page's record and clears its slot where lru relinks
+ * the page's neighbours (less: no neighbour's record is touched); a fault
+ * moves t1's or t2's oldest page to a ghost list, forgets b1's or b2's
+ * oldest and, on a ghost, adapts p (a division).  The oldest pages are
+ * read from the rings' first slots, so each fault requests the records
+ * of the pages a few slots behind the tails it took, the next faults'
+ * victims, long before they are needed.
  */
 #include <stdlib.h>
 
 #include "policy.h"
-#include "dlist.h"
 #include "adaptive_target.h"
+#include "slot_ring.h"
 
 enum { T1, T2, B1, B2, NOWHERE };
 enum { HAND_P };
 enum { B1_HITS, B2_HITS, P_THOUSANDTHS };
 
-/* A page's whole state in one record: one cache line to touch per page. */
+/* A page's whole state in one 8-byte record: its list and its slot there. */
 struct arc_page {
-	struct pl_link link;	/* in its list */
+	uint32_t slot;		/* in list[where] */
 	uint8_t where;		/* T1 .. B2, or NOWHERE */
 };
 
+/*
+ * Each list's pages, oldest first, in slots (slot_ring.h): a list's head
+ * (its newest page) is its ring's last entry, its tail the first.
+ */
 struct arc {
 	struct pl_ctx *ctx;
 	struct arc_page *page;	/* [npages] */
-	struct pl_dlist list[4];
+	struct pl_slot_ring list[4];
 	double p;		/* target size of T1, 0 <= p <= c */
 	uint32_t c;
 	bool adapted;		/* p already adapted for the fault in progress */
@@ -82,6 +93,8 @@ static void arc_destroy(void *state)
 	if (!a)
 		return;
 	free(a->page);
+	for (int i = 0; i < 4; i++)
+		pl_slot_ring_free(&a->list[i]);
 	free(a);
 }
 
@@ -89,8 +102,15 @@ static void *arc_create(struct pl_ctx *ctx, struct pl_error *err)
 {
 	struct arc *a = calloc(1, sizeof(*a));
 	size_t n = ctx->npages ? ctx->npages : 1;
+	/* each list holds at most 2c pages (the four together do), and
+	 * fewer than the pages there are */
+	uint64_t most = 2 * (uint64_t)ctx->frames < n ? 2 * (uint64_t)ctx->frames : n;
+	uint32_t size = pl_slot_ring_size(most);
+	int failed = !a || !(a->page = calloc(n, sizeof(*a->page)));
 
-	if (!a || !(a->page = calloc(n, sizeof(*a->page)))) {
+	for (int i = 0; i < 4 && !failed; i++)
+		failed = pl_slot_ring_init(&a->list[i], size);
+	if (failed) {
 		arc_destroy(a);
 		snprintf(err->msg, sizeof(err->msg), "arc: out of memory");
 		return NULL;
@@ -99,22 +119,40 @@ static void *arc_create(struct pl_ctx *ctx, struct pl_error *err)
 		a->page[i].where = NOWHERE;
 	a->ctx = ctx;
 	a->c = ctx->frames;
-	for (int i = 0; i < 4; i++)
-		pl_dlist_init(&a->list[i]);
 	return a;
 }
 
-static inline struct pl_record_links links(const struct arc *a)
+static inline struct pl_record_slots slots(const struct arc *a)
 {
-	return PL_RECORD_LINKS(a->page, link);
+	return PL_RECORD_SLOTS(a->page, slot);
 }
 
-/* Unlinks page from its list and puts it at the head of list `to`. */
+/* A list's head, its newest page (PL_NONE if empty). */
+static inline uint32_t head(const struct arc *a, unsigned l)
+{
+	return a->list[l].len ? a->list[l].id[a->list[l].hi - 1] : PL_NONE;
+}
+
+/* A list's tail, its oldest page (PL_NONE if empty). */
+static inline uint32_t tail(const struct arc *a, unsigned l)
+{
+	return pl_slot_ring_first(&a->list[l]);
+}
+
+/* The page joins list `to` at its head. */
+static inline void join(struct arc *a, uint32_t page, unsigned to)
+{
+	uint32_t no_hand = PL_NONE;
+
+	pl_slot_ring_push(&a->list[to], slots(a), page, &no_hand);
+	a->page[page].where = (uint8_t)to;
+}
+
+/* Takes page out of its list and puts it at the head of list `to`. */
 static void relink(struct arc *a, uint32_t page, unsigned to)
 {
-	pl_rdlist_remove(links(a), &a->list[a->page[page].where], page);
-	pl_rdlist_push_head(links(a), &a->list[to], page);
-	a->page[page].where = (uint8_t)to;
+	pl_slot_ring_remove(&a->list[a->page[page].where], slots(a), page);
+	join(a, page, to);
 }
 
 /* p as adapted by a fault on x (unchanged unless x is a ghost). */
@@ -153,27 +191,58 @@ static uint32_t arc_victim(const void *state)
 	uint32_t x = a->ctx->faulting;
 
 	if (a->page[x].where == NOWHERE && t1_side_full(a) && a->list[B1].len == 0)
-		return a->list[T1].tail;
-	return a->list[replace_from(a, adapted_p(a, x), x)].tail;
+		return tail(a, T1);
+	return tail(a, replace_from(a, adapted_p(a, x), x));
+}
+
+/*
+ * How many slots behind a list's tail the records of its pages are
+ * requested: a tail leaves about once a fault, so those pages are victims
+ * (or ghosts forgotten) some faults later, by when their records have
+ * arrived.
+ */
+#define TAIL_LOOKAHEAD 4
+
+/*
+ * List l's tail has just left: requests the records of the pages at its
+ * new tail and up to TAIL_LOOKAHEAD slots behind it, and for t1 and t2
+ * the new tail's residency byte, which the driver reads on eviction.
+ * Inlined into code that changes state, so that the requests are kept.
+ */
+static inline __attribute__((always_inline)) void request_oldest(const struct arc *a,
+								  unsigned l)
+{
+	const struct pl_slot_ring *r = &a->list[l];
+
+	if (!r->len)
+		return;
+	if (l <= T2)
+		pl_prefetch_state(a->ctx, r->id[r->lo]);
+#pragma GCC unroll 5
+	for (uint32_t slot = r->lo; slot <= r->lo + TAIL_LOOKAHEAD; slot++)
+		if (slot < r->hi && r->id[slot] != PL_NONE)
+			pl_request_line(&a->page[r->id[slot]], 1);
 }
 
 static void forget_tail(struct arc *a, unsigned ghost)
 {
-	uint32_t page = a->list[ghost].tail;
+	uint32_t page = tail(a, ghost);
 
-	pl_rdlist_remove(links(a), &a->list[ghost], page);
+	pl_slot_ring_remove(&a->list[ghost], slots(a), page);
 	a->page[page].where = NOWHERE;
 	pl_emit_remove(a->ctx, page, ghost);
+	request_oldest(a, ghost);
 }
 
 static void evict_to_ghost(struct arc *a, unsigned from)
 {
-	uint32_t page = a->list[from].tail;
+	uint32_t page = tail(a, from);
 	unsigned ghost = from == T1 ? B1 : B2;
 
 	relink(a, page, ghost);
 	pl_emit_evict(a->ctx, page, from);
 	pl_emit_insert(a->ctx, page, ghost, 0);
+	request_oldest(a, from);
 }
 
 static void arc_evict(void *state, uint32_t victim)
@@ -187,9 +256,10 @@ static void arc_evict(void *state, uint32_t victim)
 		a->ghost_hits[a->page[x].where - B1]++;
 	} else if (t1_side_full(a)) {
 		if (a->list[B1].len == 0) {
-			pl_rdlist_remove(links(a), &a->list[T1], victim);
+			pl_slot_ring_remove(&a->list[T1], slots(a), victim);
 			a->page[victim].where = NOWHERE;
 			pl_emit_evict(a->ctx, victim, T1);
+			request_oldest(a, T1);
 			return;
 		}
 		forget_tail(a, B1);
@@ -214,8 +284,7 @@ static void arc_insert(void *state, const struct pl_ref *ref)
 		relink(a, x, T2);
 		pl_emit_move(a->ctx, x, from, T2, 0);
 	} else {
-		pl_rdlist_push_head(links(a), &a->list[T1], x);
-		a->page[x].where = T1;
+		join(a, x, T1);
 		pl_emit_insert(a->ctx, x, T1, 0);
 	}
 	a->adapted = false;
@@ -227,40 +296,28 @@ static void arc_hit(void *state, const struct pl_ref *ref)
 	uint32_t x = ref->page;
 	unsigned from = a->page[x].where;
 
-	if (from == T2 && a->list[T2].head == x)
+	if (from == T2 && head(a, T2) == x)
 		return;
 	relink(a, x, T2);
 	pl_emit_move(a->ctx, x, from, T2, 0);
 }
 
 /*
- * References ahead (policy.h, "Prefetching"): the far page's record; the
- * near page's neighbours, which it leaves as it moves to t2's head.  And
- * what the next fault touches that no recent reference did: t1's and t2's
- * tails (either may be the victim) with their residency bytes, which the
- * driver reads on eviction, and b1's and b2's oldest pages, each with the
- * neighbour that becomes its list's tail.  A missing page is replaced by
- * the near one (already near), so that every call names as many addresses
- * and the driver's requests need no loop.
+ * References ahead (policy.h, "Prefetching"): the far page's record and
+ * the near page's slot in its list, which a hit clears.  What a fault
+ * touches that no recent reference did is requested by the faults before
+ * it (request_oldest()), not here: named on every reference, each list's
+ * tail cost more instructions than the waits it saved.
  */
 static void arc_prefetch(const void *state, uint32_t far, uint32_t near,
 			 struct pl_prefetch *out)
 {
 	const struct arc *a = state;
-	struct pl_link n = a->page[near].link;
+	struct arc_page n = a->page[near];
+	const struct pl_slot_ring *in = &a->list[n.where != NOWHERE ? n.where : T1];
 
-	pl_prefetch_record(out, &a->page[far], sizeof(*a->page));
-	pl_prefetch(out, &a->page[pl_page_or(n.prev, near)]);
-	pl_prefetch(out, &a->page[pl_page_or(n.next, near)]);
-#pragma GCC unroll 4	/* a constant count of names: see policy.h */
-	for (unsigned l = T1; l <= B2; l++) {
-		uint32_t tail = pl_page_or(a->list[l].tail, near);
-
-		pl_prefetch(out, &a->page[tail]);
-		pl_prefetch(out, &a->page[pl_page_or(a->page[tail].link.prev, near)]);
-		if (l <= T2)
-			pl_prefetch(out, &a->ctx->page_state[tail]);
-	}
+	pl_prefetch(out, &a->page[far]);
+	pl_prefetch(out, &in->id[n.where != NOWHERE ? n.slot : in->lo]);
 }
 
 static void arc_snapshot(const void *state, struct pl_snapshot *out)
@@ -268,8 +325,9 @@ static void arc_snapshot(const void *state, struct pl_snapshot *out)
 	const struct arc *a = state;
 
 	for (unsigned l = T1; l <= B2; l++)
-		for (uint32_t p = a->list[l].head; p != PL_NONE; p = a->page[p].link.next)
-			pl_snapshot_push(out, l, p, NULL);
+		for (uint32_t slot = a->list[l].hi; slot-- > a->list[l].lo;)
+			if (a->list[l].id[slot] != PL_NONE)
+				pl_snapshot_push(out, l, a->list[l].id[slot], NULL);
 	pl_snapshot_set_hand(out, HAND_P, (int32_t)a->p);
 }
 

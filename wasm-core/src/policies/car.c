@@ -47,14 +47,18 @@
  * list's head (less); a fault reads the hand's page at t1's (or t2's)
  * head, moves referenced ones to t2's tail, demotes the victim to a ghost
  * list's head and forgets a ghost list's oldest page -- pages no recent
- * reference touched, so prefetch() names them (and the far page's record)
- * ahead.  A page's links, list and bit are one 12-byte record.
+ * reference touched, which each fault requests for the faults after it
+ * (prefetch() names the far page's record).  Every list gains pages only at one end and loses them at the
+ * other (t1, t2: the hand's side; b1, b2: the oldest) or, a ghost's fault,
+ * anywhere, so each is a queue of page ids in slots (slot_ring.h): the
+ * pages the hands meet next are read from the slots after the hand, not
+ * each from the record before it, and are requested some faults ahead.  A page's slot, list and bit are one 8-byte record.
  */
 #include <stdlib.h>
 
 #include "policy.h"
-#include "dlist.h"
 #include "adaptive_target.h"
+#include "slot_ring.h"
 
 enum { T1, T2, B1, B2, NOWHERE };
 enum { REFERENCED };
@@ -63,15 +67,20 @@ enum { B1_HITS, B2_HITS, P_THOUSANDTHS };
 
 /* A page's whole state in one record: one cache line to touch per page. */
 struct car_page {
-	struct pl_link link;	/* in its list */
+	uint32_t slot;		/* in list[where] */
 	uint8_t where;		/* T1 .. B2, or NOWHERE */
 	uint8_t ref;		/* reference bit */
 };
 
+/*
+ * Each list's pages in slots (slot_ring.h), first to last: t1 and t2 from
+ * the hand's page (the head) to the tail, b1 and b2 from the least recent
+ * page (the tail) to the most recent (the head).
+ */
 struct car {
 	struct pl_ctx *ctx;
 	struct car_page *page;	/* [npages] */
-	struct pl_dlist list[4];
+	struct pl_slot_ring list[4];
 	double p;
 	uint32_t c;
 	bool replaced;		/* REPLACE ran for the fault in progress */
@@ -85,6 +94,8 @@ static void car_destroy(void *state)
 	if (!a)
 		return;
 	free(a->page);
+	for (int i = 0; i < 4; i++)
+		pl_slot_ring_free(&a->list[i]);
 	free(a);
 }
 
@@ -92,8 +103,15 @@ static void *car_create(struct pl_ctx *ctx, struct pl_error *err)
 {
 	struct car *a = calloc(1, sizeof(*a));
 	size_t n = ctx->npages ? ctx->npages : 1;
+	/* each list holds at most 2c pages (the four together do), and
+	 * fewer than the pages there are */
+	uint64_t most = 2 * (uint64_t)ctx->frames < n ? 2 * (uint64_t)ctx->frames : n;
+	uint32_t size = pl_slot_ring_size(most);
+	int failed = !a || !(a->page = calloc(n, sizeof(*a->page)));
 
-	if (!a || !(a->page = calloc(n, sizeof(*a->page)))) {
+	for (int i = 0; i < 4 && !failed; i++)
+		failed = pl_slot_ring_init(&a->list[i], size);
+	if (failed) {
 		car_destroy(a);
 		snprintf(err->msg, sizeof(err->msg), "car: out of memory");
 		return NULL;
@@ -102,14 +120,61 @@ static void *car_create(struct pl_ctx *ctx, struct pl_error *err)
 		a->page[i].where = NOWHERE;
 	a->ctx = ctx;
 	a->c = ctx->frames;
-	for (int i = 0; i < 4; i++)
-		pl_dlist_init(&a->list[i]);
 	return a;
 }
 
-static inline struct pl_record_links links(const struct car *a)
+static inline struct pl_record_slots slots(const struct car *a)
 {
-	return PL_RECORD_LINKS(a->page, link);
+	return PL_RECORD_SLOTS(a->page, slot);
+}
+
+/* The list's first page: the hand's (t1, t2) or the least recent (b1, b2). */
+static inline uint32_t first(const struct car *a, unsigned l)
+{
+	return pl_slot_ring_first(&a->list[l]);
+}
+
+/* The page joins list `to` as its last page. */
+static inline void join(struct car *a, uint32_t page, unsigned to)
+{
+	uint32_t no_hand = PL_NONE;
+
+	pl_slot_ring_push(&a->list[to], slots(a), page, &no_hand);
+	a->page[page].where = (uint8_t)to;
+}
+
+static inline void leave(struct car *a, uint32_t page)
+{
+	pl_slot_ring_remove(&a->list[a->page[page].where], slots(a), page);
+}
+
+/*
+ * How many slots after a list's first page the records of its pages are
+ * requested: about one page leaves a list's first slot a fault, so those
+ * pages are met some faults later, by when their records have arrived.
+ */
+#define FIRST_LOOKAHEAD 4
+
+/*
+ * List l's first page has just left: requests the records of the pages
+ * in its first FIRST_LOOKAHEAD + 1 slots now, and for t1 and t2 the
+ * residency byte of the hand's new page, which the driver reads on
+ * eviction.  Inlined into code that changes state, so that the requests
+ * are kept.
+ */
+static inline __attribute__((always_inline)) void request_first(const struct car *a,
+								  unsigned l)
+{
+	const struct pl_slot_ring *r = &a->list[l];
+
+	if (!r->len)
+		return;
+	if (l <= T2)
+		pl_prefetch_state(a->ctx, r->id[r->lo]);
+#pragma GCC unroll 5
+	for (uint32_t slot = r->lo; slot <= r->lo + FIRST_LOOKAHEAD; slot++)
+		if (slot < r->hi && r->id[slot] != PL_NONE)
+			pl_request_line(&a->page[r->id[slot]], 1);
 }
 
 static void set_ref(struct car *a, uint32_t page, uint8_t bit)
@@ -125,9 +190,9 @@ static void to_t2_tail(struct car *a, uint32_t page)
 {
 	unsigned from = a->page[page].where;
 
-	pl_rdlist_remove(links(a), &a->list[from], page);
-	pl_rdlist_push_tail(links(a), &a->list[T2], page);
-	a->page[page].where = T2;
+	leave(a, page);
+	request_first(a, from);
+	join(a, page, T2);
 	pl_emit_move(a->ctx, page, from, T2, a->list[T2].len - 1);
 }
 
@@ -146,31 +211,39 @@ static bool t1_turn(const struct car *a, uint32_t t1_len)
 static uint32_t car_victim(const void *state)
 {
 	const struct car *a = state;
-	uint32_t t1_len = a->list[T1].len;
-	uint32_t p = a->list[T1].head, first_moved = PL_NONE;
+	const struct pl_slot_ring *t1 = &a->list[T1], *t2 = &a->list[T2];
+	uint32_t t1_len = t1->len, first_moved = PL_NONE;
 
-	for (; t1_turn(a, t1_len); p = a->page[p].link.next, t1_len--) {
+	for (uint32_t slot = t1->lo; t1_turn(a, t1_len); slot++) {
+		uint32_t p = t1->id[slot];
+
+		if (p == PL_NONE)
+			continue;
 		if (!a->page[p].ref)
 			return p;
 		if (first_moved == PL_NONE)
 			first_moved = p;
+		t1_len--;
 	}
-	for (p = a->list[T2].head; p != PL_NONE; p = a->page[p].link.next)
-		if (!a->page[p].ref)
+	for (uint32_t slot = t2->lo; slot < t2->hi; slot++) {
+		uint32_t p = t2->id[slot];
+
+		if (p != PL_NONE && !a->page[p].ref)
 			return p;
-	return first_moved != PL_NONE ? first_moved : a->list[T2].head;
+	}
+	return first_moved != PL_NONE ? first_moved : first(a, T2);
 }
 
 static void demote(struct car *a, unsigned from)
 {
-	uint32_t page = a->list[from].head;
+	uint32_t page = first(a, from);
 	unsigned ghost = from == T1 ? B1 : B2;
 
-	pl_rdlist_remove(links(a), &a->list[from], page);
+	leave(a, page);
+	request_first(a, from);
 	pl_emit_evict(a->ctx, page, from);
 	a->page[page].ref = 0;
-	pl_rdlist_push_head(links(a), &a->list[ghost], page);
-	a->page[page].where = (uint8_t)ghost;
+	join(a, page, ghost);
 	pl_emit_insert(a->ctx, page, ghost, 0);
 }
 
@@ -180,7 +253,7 @@ static void car_evict(void *state, uint32_t victim)
 
 	for (;;) {
 		unsigned from = t1_turn(a, a->list[T1].len) ? T1 : T2;
-		uint32_t head = a->list[from].head;
+		uint32_t head = first(a, from);
 
 		if (!a->page[head].ref) {
 			demote(a, from);
@@ -194,11 +267,12 @@ static void car_evict(void *state, uint32_t victim)
 
 static void forget_lru(struct car *a, unsigned ghost)
 {
-	uint32_t page = a->list[ghost].tail;
+	uint32_t page = first(a, ghost);
 
 	if (page == PL_NONE)
 		return;
-	pl_rdlist_remove(links(a), &a->list[ghost], page);
+	leave(a, page);
+	request_first(a, ghost);
 	a->page[page].where = NOWHERE;
 	pl_emit_remove(a->ctx, page, ghost);
 }
@@ -227,8 +301,7 @@ static void car_insert(void *state, const struct pl_ref *ref)
 		a->ghost_hits[1]++;
 		to_t2_tail(a, x);
 	} else {
-		pl_rdlist_push_tail(links(a), &a->list[T1], x);
-		a->page[x].where = T1;
+		join(a, x, T1);
 		pl_emit_insert(a->ctx, x, T1, a->list[T1].len - 1);
 	}
 }
@@ -241,36 +314,21 @@ static void car_hit(void *state, const struct pl_ref *ref)
 }
 
 /*
- * References ahead (policy.h, "Prefetching"): the far page's record; the
- * near page's neighbours, which it leaves if it is a ghost that faults.
- * And what the next fault touches that no recent reference did: the pages
- * at the hands (t1's head and the one after it, t2's head) with their
- * residency bytes, which the driver reads on eviction, and the oldest
- * ghost of b1 and of b2 with the neighbour that becomes the list's tail.
- * A missing page is replaced by the near one (already near), so that
- * every call names as many addresses and the driver's requests need no
- * loop.
+ * References ahead (policy.h, "Prefetching"): the far page's record and
+ * the near page's slot, which it clears if it is a ghost that faults.
+ * What a fault touches that no recent reference did is requested by the
+ * faults before it (request_first()), not here: named on every reference,
+ * the lists' first pages cost more instructions than the waits they saved.
  */
 static void car_prefetch(const void *state, uint32_t far, uint32_t near,
 			 struct pl_prefetch *out)
 {
 	const struct car *a = state;
-	struct pl_link n = a->page[near].link;
-	uint32_t t1 = pl_page_or(a->list[T1].head, near), t2 = pl_page_or(a->list[T2].head, near);
-	uint32_t b1 = pl_page_or(a->list[B1].tail, near), b2 = pl_page_or(a->list[B2].tail, near);
+	struct car_page n = a->page[near];
+	const struct pl_slot_ring *in = &a->list[n.where != NOWHERE ? n.where : T1];
 
-	pl_prefetch_record(out, &a->page[far], sizeof(*a->page));
-	pl_prefetch(out, &a->page[pl_page_or(n.prev, near)]);
-	pl_prefetch(out, &a->page[pl_page_or(n.next, near)]);
-	pl_prefetch(out, &a->page[t1]);
-	pl_prefetch(out, &a->ctx->page_state[t1]);
-	pl_prefetch(out, &a->page[pl_page_or(a->page[t1].link.next, near)]);
-	pl_prefetch(out, &a->page[t2]);
-	pl_prefetch(out, &a->ctx->page_state[t2]);
-	pl_prefetch(out, &a->page[b1]);
-	pl_prefetch(out, &a->page[pl_page_or(a->page[b1].link.prev, near)]);
-	pl_prefetch(out, &a->page[b2]);
-	pl_prefetch(out, &a->page[pl_page_or(a->page[b2].link.prev, near)]);
+	pl_prefetch(out, &a->page[far]);
+	pl_prefetch(out, &in->id[n.where != NOWHERE ? n.slot : in->lo]);
 }
 
 static void car_snapshot(const void *state, struct pl_snapshot *out)
@@ -278,9 +336,16 @@ static void car_snapshot(const void *state, struct pl_snapshot *out)
 	const struct car *a = state;
 
 	for (unsigned l = T1; l <= B2; l++) {
-		for (uint32_t p = a->list[l].head; p != PL_NONE; p = a->page[p].link.next) {
-			int32_t referenced = a->page[p].ref;
+		const struct pl_slot_ring *r = &a->list[l];
 
+		for (uint32_t i = 0; i < r->hi - r->lo; i++) {
+			/* t1, t2 from the hand; b1, b2 from the most recent */
+			uint32_t p = r->id[l <= T2 ? r->lo + i : r->hi - 1 - i];
+			int32_t referenced;
+
+			if (p == PL_NONE)
+				continue;
+			referenced = a->page[p].ref;
 			pl_snapshot_push(out, l, p, &referenced);
 		}
 	}
