@@ -44,9 +44,9 @@
  *   - every fault: the refault test against the page's shadow value (and
  *     the working set size; a shadow entry still listed is looked up in
  *     the shadow ring), the insert into one of four lists, logged in that
- *     list's push log, and the records of up to two pages near each of the
- *     four tails asked for, read from the logs (lru_model.h,
- *     prefetch_ahead());
+ *     list's push log, and the records of up to eight pages near one of
+ *     the four tails asked for (each list in turn), read from the logs
+ *     (lru_model.h, prefetch_ahead());
  *   - every eviction: get_scan_count()'s weighted choice of anon or file
  *     (two 64-bit products), inactive_is_low(), then the walk from the
  *     inactive tail, twice - read-only for victim() and for real in
@@ -60,8 +60,9 @@
  * kernel's counters.
  * Measured with callgrind on the benchmark's zipf trace (64K frames, first
  * million references: 0.41 faults and 0.35 evictions per reference, 1.6
- * pages walked per eviction): 254 instructions per reference against
- * LRU's 55 (219 with the shadow list linked through the records and
+ * pages walked per eviction): 223 instructions per reference against
+ * LRU's 55 (256 when every fault asked for two pages near each of the
+ * four tails, 219 with the shadow list linked through the records and
  * the lists' tails prefetched by walking them, 188 before any
  * prefetching, 398 when the model was a unit of its own; README,
  * Benchmark).  Time is not instructions here: a fault frees `batch`

@@ -257,9 +257,9 @@ struct lruvec {
 	/* lru_model.h's push logs: the pages pushed to each list's head, in
 	 * order (push_log[lru][pos & push_mask]), pushed[lru] of them so far;
 	 * ahead[lru]: the position up to which prefetch_ahead() asked for
-	 * their records */
+	 * their records; ahead_turn: the list whose turn it is */
 	uint32_t *push_log[NR_LRU_LISTS];
-	uint32_t push_mask, pushed[NR_LRU_LISTS], ahead[NR_LRU_LISTS];
+	uint32_t push_mask, pushed[NR_LRU_LISTS], ahead[NR_LRU_LISTS], ahead_turn;
 	int64_t *wide;		/* [npages] a variant's own per-page value too wide
 				 * for a field byte (linux_lruk: the time of the
 				 * last reference), shown as field LRU_WIDE; 0
