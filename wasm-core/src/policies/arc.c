@@ -204,24 +204,13 @@ static uint32_t arc_victim(const void *state)
 #define TAIL_LOOKAHEAD 4
 
 /*
- * List l's tail has just left: requests the records of the pages at its
- * new tail and up to TAIL_LOOKAHEAD slots behind it, and for t1 and t2
- * the new tail's residency byte, which the driver reads on eviction.
- * Inlined into code that changes state, so that the requests are kept.
+ * List l's tail has just left: requests the records its next pages
+ * need and, for t1 and t2, the new tail's residency byte.
  */
-static inline __attribute__((always_inline)) void request_oldest(const struct arc *a,
-								  unsigned l)
+static inline __attribute__((always_inline)) void request_oldest(const struct arc *a, unsigned l)
 {
-	const struct pl_slot_ring *r = &a->list[l];
-
-	if (!r->len)
-		return;
-	if (l <= T2)
-		pl_prefetch_state(a->ctx, r->id[r->lo]);
-#pragma GCC unroll 5
-	for (uint32_t slot = r->lo; slot <= r->lo + TAIL_LOOKAHEAD; slot++)
-		if (slot < r->hi && r->id[slot] != PL_NONE)
-			pl_request_line(&a->page[r->id[slot]], 1);
+	pl_slot_ring_request_first(&a->list[l], a->ctx, a->page, sizeof(a->page[0]), TAIL_LOOKAHEAD,
+				   l <= T2);
 }
 
 static void forget_tail(struct arc *a, unsigned ghost)

@@ -156,25 +156,13 @@ static inline void leave(struct car *a, uint32_t page)
 #define FIRST_LOOKAHEAD 4
 
 /*
- * List l's first page has just left: requests the records of the pages
- * in its first FIRST_LOOKAHEAD + 1 slots now, and for t1 and t2 the
- * residency byte of the hand's new page, which the driver reads on
- * eviction.  Inlined into code that changes state, so that the requests
- * are kept.
+ * List l's first page has just left: requests the records its next pages
+ * need and, for t1 and t2, the new first page's residency byte.
  */
-static inline __attribute__((always_inline)) void request_first(const struct car *a,
-								  unsigned l)
+static inline __attribute__((always_inline)) void request_first(const struct car *a, unsigned l)
 {
-	const struct pl_slot_ring *r = &a->list[l];
-
-	if (!r->len)
-		return;
-	if (l <= T2)
-		pl_prefetch_state(a->ctx, r->id[r->lo]);
-#pragma GCC unroll 5
-	for (uint32_t slot = r->lo; slot <= r->lo + FIRST_LOOKAHEAD; slot++)
-		if (slot < r->hi && r->id[slot] != PL_NONE)
-			pl_request_line(&a->page[r->id[slot]], 1);
+	pl_slot_ring_request_first(&a->list[l], a->ctx, a->page, sizeof(a->page[0]), FIRST_LOOKAHEAD,
+				   l <= T2);
 }
 
 static void set_ref(struct car *a, uint32_t page, uint8_t bit)
