@@ -59,27 +59,19 @@
 #include <stdlib.h>
 
 #include "policy.h"
+#include "adaptive_lists.h"
 #include "adaptive_target.h"
-#include "slot_ring.h"
 
-enum { T1, T2, B1, B2, NOWHERE };
 enum { HAND_P };
 enum { B1_HITS, B2_HITS, P_THOUSANDTHS };
 
-/* A page's whole state in one 8-byte record: its list and its slot there. */
-struct arc_page {
-	uint32_t slot;		/* in list[where] */
-	uint8_t where;		/* T1 .. B2, or NOWHERE */
-};
-
 /*
- * Each list's pages, oldest first, in slots (slot_ring.h): a list's head
- * (its newest page) is its ring's last entry, its tail the first.
+ * Each list's pages, oldest first (adaptive_lists.h): a list's head (its
+ * newest page) is its ring's last entry, its tail the first.
  */
 struct arc {
 	struct pl_ctx *ctx;
-	struct arc_page *page;	/* [npages] */
-	struct pl_slot_ring list[4];
+	struct adaptive_lists lists;
 	double p;		/* target size of T1, 0 <= p <= c */
 	uint32_t c;
 	bool adapted;		/* p already adapted for the fault in progress */
@@ -92,79 +84,55 @@ static void arc_destroy(void *state)
 
 	if (!a)
 		return;
-	free(a->page);
-	for (int i = 0; i < 4; i++)
-		pl_slot_ring_free(&a->list[i]);
+	adaptive_lists_free(&a->lists);
 	free(a);
 }
 
 static void *arc_create(struct pl_ctx *ctx, struct pl_error *err)
 {
 	struct arc *a = calloc(1, sizeof(*a));
-	size_t n = ctx->npages ? ctx->npages : 1;
-	/* each list holds at most 2c pages (the four together do), and
-	 * fewer than the pages there are */
-	uint64_t most = 2 * (uint64_t)ctx->frames < n ? 2 * (uint64_t)ctx->frames : n;
-	uint32_t size = pl_slot_ring_size(most);
-	int failed = !a || !(a->page = calloc(n, sizeof(*a->page)));
 
-	for (int i = 0; i < 4 && !failed; i++)
-		failed = pl_slot_ring_init(&a->list[i], size);
-	if (failed) {
+	if (!a || adaptive_lists_init(&a->lists, ctx)) {
 		arc_destroy(a);
 		snprintf(err->msg, sizeof(err->msg), "arc: out of memory");
 		return NULL;
 	}
-	for (size_t i = 0; i < n; i++)
-		a->page[i].where = NOWHERE;
 	a->ctx = ctx;
 	a->c = ctx->frames;
 	return a;
 }
 
-static inline struct pl_record_slots slots(const struct arc *a)
-{
-	return PL_RECORD_SLOTS(a->page, slot);
-}
-
 /* A list's head, its newest page (PL_NONE if empty). */
 static inline uint32_t head(const struct arc *a, unsigned l)
 {
-	return a->list[l].len ? a->list[l].id[a->list[l].hi - 1] : PL_NONE;
+	const struct pl_slot_ring *r = &a->lists.list[l];
+
+	return r->len ? r->id[r->hi - 1] : PL_NONE;
 }
 
 /* A list's tail, its oldest page (PL_NONE if empty). */
 static inline uint32_t tail(const struct arc *a, unsigned l)
 {
-	return pl_slot_ring_first(&a->list[l]);
-}
-
-/* The page joins list `to` at its head. */
-static inline void join(struct arc *a, uint32_t page, unsigned to)
-{
-	uint32_t no_hand = PL_NONE;
-
-	pl_slot_ring_push(&a->list[to], slots(a), page, &no_hand);
-	a->page[page].where = (uint8_t)to;
+	return adaptive_first(&a->lists, l);
 }
 
 /* Takes page out of its list and puts it at the head of list `to`. */
 static void relink(struct arc *a, uint32_t page, unsigned to)
 {
-	pl_slot_ring_remove(&a->list[a->page[page].where], slots(a), page);
-	join(a, page, to);
+	adaptive_leave(&a->lists, page);
+	adaptive_join(&a->lists, page, to);
 }
 
 /* p as adapted by a fault on x (unchanged unless x is a ghost). */
 static double adapted_p(const struct arc *a, uint32_t x)
 {
-	uint32_t b1 = a->list[B1].len, b2 = a->list[B2].len;
+	uint32_t b1 = a->lists.list[B1].len, b2 = a->lists.list[B2].len;
 
 	if (a->adapted)
 		return a->p;
-	if (a->page[x].where == B1)
+	if (a->lists.page[x].where == B1)
 		return adaptive_target_grown(a->p, b1, b2, a->c);
-	if (a->page[x].where == B2)
+	if (a->lists.page[x].where == B2)
 		return adaptive_target_shrunk(a->p, b1, b2);
 	return a->p;
 }
@@ -172,9 +140,9 @@ static double adapted_p(const struct arc *a, uint32_t x)
 /* REPLACE: the list whose tail goes to its ghost list. */
 static unsigned replace_from(const struct arc *a, double p, uint32_t x)
 {
-	double t1 = a->list[T1].len;
+	double t1 = a->lists.list[T1].len;
 
-	if ((t1 > 0 && (t1 > p || (t1 == p && a->page[x].where == B2))) || a->list[T2].len == 0)
+	if ((t1 > 0 && (t1 > p || (t1 == p && a->lists.page[x].where == B2))) || a->lists.list[T2].len == 0)
 		return T1;
 	return T2;
 }
@@ -182,7 +150,15 @@ static unsigned replace_from(const struct arc *a, double p, uint32_t x)
 /* What a fault on a page in no list does first: forget a ghost (or not). */
 static bool t1_side_full(const struct arc *a)
 {
-	return a->list[T1].len + a->list[B1].len + 1 > a->c;
+	return a->lists.list[T1].len + a->lists.list[B1].len + 1 > a->c;
+}
+
+/* Pages in the four lists together (at most 2c). */
+static uint64_t listed(const struct arc *a)
+{
+	const struct pl_slot_ring *list = a->lists.list;
+
+	return (uint64_t)list[T1].len + list[T2].len + list[B1].len + list[B2].len;
 }
 
 static uint32_t arc_victim(const void *state)
@@ -190,37 +166,19 @@ static uint32_t arc_victim(const void *state)
 	const struct arc *a = state;
 	uint32_t x = a->ctx->faulting;
 
-	if (a->page[x].where == NOWHERE && t1_side_full(a) && a->list[B1].len == 0)
+	if (a->lists.page[x].where == NOWHERE && t1_side_full(a) && a->lists.list[B1].len == 0)
 		return tail(a, T1);
 	return tail(a, replace_from(a, adapted_p(a, x), x));
-}
-
-/*
- * How many slots behind a list's tail the records of its pages are
- * requested: a tail leaves about once a fault, so those pages are victims
- * (or ghosts forgotten) some faults later, by when their records have
- * arrived.
- */
-#define TAIL_LOOKAHEAD 4
-
-/*
- * List l's tail has just left: requests the records its next pages
- * need and, for t1 and t2, the new tail's residency byte.
- */
-static inline __attribute__((always_inline)) void request_oldest(const struct arc *a, unsigned l)
-{
-	pl_slot_ring_request_first(&a->list[l], a->ctx, a->page, sizeof(a->page[0]), TAIL_LOOKAHEAD,
-				   l <= T2);
 }
 
 static void forget_tail(struct arc *a, unsigned ghost)
 {
 	uint32_t page = tail(a, ghost);
 
-	pl_slot_ring_remove(&a->list[ghost], slots(a), page);
-	a->page[page].where = NOWHERE;
+	pl_slot_ring_remove(&a->lists.list[ghost], adaptive_slots(&a->lists), page);
+	a->lists.page[page].where = NOWHERE;
 	pl_emit_remove(a->ctx, page, ghost);
-	request_oldest(a, ghost);
+	adaptive_request_first(&a->lists, a->ctx, ghost);
 }
 
 static void evict_to_ghost(struct arc *a, unsigned from)
@@ -231,7 +189,7 @@ static void evict_to_ghost(struct arc *a, unsigned from)
 	relink(a, page, ghost);
 	pl_emit_evict(a->ctx, page, from);
 	pl_emit_insert(a->ctx, page, ghost, 0);
-	request_oldest(a, from);
+	adaptive_request_first(&a->lists, a->ctx, from);
 }
 
 static void arc_evict(void *state, uint32_t victim)
@@ -239,21 +197,20 @@ static void arc_evict(void *state, uint32_t victim)
 	struct arc *a = state;
 	uint32_t x = a->ctx->faulting;
 
-	if (a->page[x].where == B1 || a->page[x].where == B2) {
+	if (a->lists.page[x].where == B1 || a->lists.page[x].where == B2) {
 		adaptive_target_set(a->ctx, HAND_P, &a->p, adapted_p(a, x));
 		a->adapted = true;
-		a->ghost_hits[a->page[x].where - B1]++;
+		a->ghost_hits[a->lists.page[x].where - B1]++;
 	} else if (t1_side_full(a)) {
-		if (a->list[B1].len == 0) {
-			pl_slot_ring_remove(&a->list[T1], slots(a), victim);
-			a->page[victim].where = NOWHERE;
+		if (a->lists.list[B1].len == 0) {
+			pl_slot_ring_remove(&a->lists.list[T1], adaptive_slots(&a->lists), victim);
+			a->lists.page[victim].where = NOWHERE;
 			pl_emit_evict(a->ctx, victim, T1);
-			request_oldest(a, T1);
+			adaptive_request_first(&a->lists, a->ctx, T1);
 			return;
 		}
 		forget_tail(a, B1);
-	} else if (a->list[T1].len + a->list[T2].len + a->list[B1].len + a->list[B2].len >=
-		   2 * (uint64_t)a->c && a->list[B2].len) {
+	} else if (listed(a) >= 2 * (uint64_t)a->c && a->lists.list[B2].len) {
 		forget_tail(a, B2);
 	}
 	evict_to_ghost(a, replace_from(a, a->p, x));
@@ -263,7 +220,7 @@ static void arc_insert(void *state, const struct pl_ref *ref)
 {
 	struct arc *a = state;
 	uint32_t x = ref->page;
-	unsigned from = a->page[x].where;
+	unsigned from = a->lists.page[x].where;
 
 	if (from == B1 || from == B2) {
 		if (!a->adapted) {	/* a ghost hit with memory not full */
@@ -273,7 +230,7 @@ static void arc_insert(void *state, const struct pl_ref *ref)
 		relink(a, x, T2);
 		pl_emit_move(a->ctx, x, from, T2, 0);
 	} else {
-		join(a, x, T1);
+		adaptive_join(&a->lists, x, T1);
 		pl_emit_insert(a->ctx, x, T1, 0);
 	}
 	a->adapted = false;
@@ -283,7 +240,7 @@ static void arc_hit(void *state, const struct pl_ref *ref)
 {
 	struct arc *a = state;
 	uint32_t x = ref->page;
-	unsigned from = a->page[x].where;
+	unsigned from = a->lists.page[x].where;
 
 	if (from == T2 && head(a, T2) == x)
 		return;
@@ -291,32 +248,24 @@ static void arc_hit(void *state, const struct pl_ref *ref)
 	pl_emit_move(a->ctx, x, from, T2, 0);
 }
 
-/*
- * References ahead (policy.h, "Prefetching"): the far page's record and
- * the near page's slot in its list, which a hit clears.  What a fault
- * touches that no recent reference did is requested by the faults before
- * it (request_oldest()), not here: named on every reference, each list's
- * tail cost more instructions than the waits it saved.
- */
+/* References ahead: adaptive_prefetch() says which. */
 static void arc_prefetch(const void *state, uint32_t far, uint32_t near,
 			 struct pl_prefetch *out)
 {
-	const struct arc *a = state;
-	struct arc_page n = a->page[near];
-	const struct pl_slot_ring *in = &a->list[n.where != NOWHERE ? n.where : T1];
-
-	pl_prefetch(out, &a->page[far]);
-	pl_prefetch(out, &in->id[n.where != NOWHERE ? n.slot : in->lo]);
+	adaptive_prefetch(&((const struct arc *)state)->lists, far, near, out);
 }
 
 static void arc_snapshot(const void *state, struct pl_snapshot *out)
 {
 	const struct arc *a = state;
 
-	for (unsigned l = T1; l <= B2; l++)
-		for (uint32_t slot = a->list[l].hi; slot-- > a->list[l].lo;)
-			if (a->list[l].id[slot] != PL_NONE)
-				pl_snapshot_push(out, l, a->list[l].id[slot], NULL);
+	for (unsigned l = T1; l <= B2; l++) {
+		const struct pl_slot_ring *r = &a->lists.list[l];
+
+		for (uint32_t slot = r->hi; slot-- > r->lo;)
+			if (r->id[slot] != PL_NONE)
+				pl_snapshot_push(out, l, r->id[slot], NULL);
+	}
 	pl_snapshot_set_hand(out, HAND_P, (int32_t)a->p);
 }
 

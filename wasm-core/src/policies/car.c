@@ -43,44 +43,37 @@
  * p_thousandths.
  * Cost per reference: O(1) per hit; O(1) amortized per fault (each page
  * the hands pass had its bit set by a hit, or leaves t1 for good).
- * Beyond lru's work: a hit sets a byte where lru moves the page to a
- * list's head (less); a fault reads the hand's page at t1's (or t2's)
- * head, moves referenced ones to t2's tail, demotes the victim to a ghost
- * list's head and forgets a ghost list's oldest page -- pages no recent
- * reference touched, which each fault requests for the faults after it
- * (prefetch() names the far page's record).  Every list gains pages only at one end and loses them at the
- * other (t1, t2: the hand's side; b1, b2: the oldest) or, a ghost's fault,
- * anywhere, so each is a queue of page ids in slots (slot_ring.h): the
- * pages the hands meet next are read from the slots after the hand, not
- * each from the record before it, and are requested some faults ahead.  A page's slot, list and bit are one 8-byte record.
+ * Beyond lru's work: a hit sets a byte where lru moves the page to a list's
+ * head (less); a fault reads the hand's page at t1's (or t2's) head, moves
+ * referenced ones to t2's tail, demotes the victim to a ghost list's head
+ * and forgets a ghost list's oldest page -- pages no recent reference
+ * touched, which each fault requests for the faults after it (prefetch()
+ * names the far page's record).  Every list gains pages only at one end and
+ * loses them at the other (t1, t2: the hand's side; b1, b2: the oldest) or,
+ * a ghost's fault, anywhere, so each is a queue of page ids in slots
+ * (slot_ring.h): the pages the hands meet next are read from the slots
+ * after the hand, not each from the record before it, and are requested
+ * some faults ahead.  A page's slot, list and bit are one 8-byte record
+ * (adaptive_lists.h).
  */
 #include <stdlib.h>
 
 #include "policy.h"
+#include "adaptive_lists.h"
 #include "adaptive_target.h"
-#include "slot_ring.h"
 
-enum { T1, T2, B1, B2, NOWHERE };
 enum { REFERENCED };
 enum { HAND_P };
 enum { B1_HITS, B2_HITS, P_THOUSANDTHS };
 
-/* A page's whole state in one record: one cache line to touch per page. */
-struct car_page {
-	uint32_t slot;		/* in list[where] */
-	uint8_t where;		/* T1 .. B2, or NOWHERE */
-	uint8_t ref;		/* reference bit */
-};
-
 /*
- * Each list's pages in slots (slot_ring.h), first to last: t1 and t2 from
- * the hand's page (the head) to the tail, b1 and b2 from the least recent
- * page (the tail) to the most recent (the head).
+ * Each list's pages (adaptive_lists.h), first to last: t1 and t2 from the
+ * hand's page (the head) to the tail, b1 and b2 from the least recent page
+ * (the tail) to the most recent (the head).
  */
 struct car {
 	struct pl_ctx *ctx;
-	struct car_page *page;	/* [npages] */
-	struct pl_slot_ring list[4];
+	struct adaptive_lists lists;
 	double p;
 	uint32_t c;
 	bool replaced;		/* REPLACE ran for the fault in progress */
@@ -93,95 +86,41 @@ static void car_destroy(void *state)
 
 	if (!a)
 		return;
-	free(a->page);
-	for (int i = 0; i < 4; i++)
-		pl_slot_ring_free(&a->list[i]);
+	adaptive_lists_free(&a->lists);
 	free(a);
 }
 
 static void *car_create(struct pl_ctx *ctx, struct pl_error *err)
 {
 	struct car *a = calloc(1, sizeof(*a));
-	size_t n = ctx->npages ? ctx->npages : 1;
-	/* each list holds at most 2c pages (the four together do), and
-	 * fewer than the pages there are */
-	uint64_t most = 2 * (uint64_t)ctx->frames < n ? 2 * (uint64_t)ctx->frames : n;
-	uint32_t size = pl_slot_ring_size(most);
-	int failed = !a || !(a->page = calloc(n, sizeof(*a->page)));
 
-	for (int i = 0; i < 4 && !failed; i++)
-		failed = pl_slot_ring_init(&a->list[i], size);
-	if (failed) {
+	if (!a || adaptive_lists_init(&a->lists, ctx)) {
 		car_destroy(a);
 		snprintf(err->msg, sizeof(err->msg), "car: out of memory");
 		return NULL;
 	}
-	for (size_t i = 0; i < n; i++)
-		a->page[i].where = NOWHERE;
 	a->ctx = ctx;
 	a->c = ctx->frames;
 	return a;
 }
 
-static inline struct pl_record_slots slots(const struct car *a)
-{
-	return PL_RECORD_SLOTS(a->page, slot);
-}
-
-/* The list's first page: the hand's (t1, t2) or the least recent (b1, b2). */
-static inline uint32_t first(const struct car *a, unsigned l)
-{
-	return pl_slot_ring_first(&a->list[l]);
-}
-
-/* The page joins list `to` as its last page. */
-static inline void join(struct car *a, uint32_t page, unsigned to)
-{
-	uint32_t no_hand = PL_NONE;
-
-	pl_slot_ring_push(&a->list[to], slots(a), page, &no_hand);
-	a->page[page].where = (uint8_t)to;
-}
-
-static inline void leave(struct car *a, uint32_t page)
-{
-	pl_slot_ring_remove(&a->list[a->page[page].where], slots(a), page);
-}
-
-/*
- * How many slots after a list's first page the records of its pages are
- * requested: about one page leaves a list's first slot a fault, so those
- * pages are met some faults later, by when their records have arrived.
- */
-#define FIRST_LOOKAHEAD 4
-
-/*
- * List l's first page has just left: requests the records its next pages
- * need and, for t1 and t2, the new first page's residency byte.
- */
-static inline __attribute__((always_inline)) void request_first(const struct car *a, unsigned l)
-{
-	pl_slot_ring_request_first(&a->list[l], a->ctx, a->page, sizeof(a->page[0]), FIRST_LOOKAHEAD,
-				   l <= T2);
-}
-
 static void set_ref(struct car *a, uint32_t page, uint8_t bit)
 {
-	if (a->page[page].ref == bit)
+	if (a->lists.page[page].ref == bit)
 		return;
-	pl_emit_set(a->ctx, page, REFERENCED, a->page[page].ref, bit);
-	a->page[page].ref = bit;
+	pl_emit_set(a->ctx, page, REFERENCED, a->lists.page[page].ref, bit);
+	a->lists.page[page].ref = bit;
 }
 
 /* Moves a page (resident or ghost) to the tail of t2. */
 static void to_t2_tail(struct car *a, uint32_t page)
 {
-	unsigned from = a->page[page].where;
+	unsigned from = a->lists.page[page].where;
 
-	leave(a, page);
-	request_first(a, from);
-	join(a, page, T2);
-	pl_emit_move(a->ctx, page, from, T2, a->list[T2].len - 1);
+	adaptive_leave(&a->lists, page);
+	adaptive_request_first(&a->lists, a->ctx, from);
+	adaptive_join(&a->lists, page, T2);
+	pl_emit_move(a->ctx, page, from, T2, a->lists.list[T2].len - 1);
 }
 
 /* REPLACE looks at t1 while |T1| >= max(1, p). */
@@ -199,7 +138,7 @@ static bool t1_turn(const struct car *a, uint32_t t1_len)
 static uint32_t car_victim(const void *state)
 {
 	const struct car *a = state;
-	const struct pl_slot_ring *t1 = &a->list[T1], *t2 = &a->list[T2];
+	const struct pl_slot_ring *t1 = &a->lists.list[T1], *t2 = &a->lists.list[T2];
 	uint32_t t1_len = t1->len, first_moved = PL_NONE;
 
 	for (uint32_t slot = t1->lo; t1_turn(a, t1_len); slot++) {
@@ -207,7 +146,7 @@ static uint32_t car_victim(const void *state)
 
 		if (p == PL_NONE)
 			continue;
-		if (!a->page[p].ref)
+		if (!a->lists.page[p].ref)
 			return p;
 		if (first_moved == PL_NONE)
 			first_moved = p;
@@ -216,22 +155,22 @@ static uint32_t car_victim(const void *state)
 	for (uint32_t slot = t2->lo; slot < t2->hi; slot++) {
 		uint32_t p = t2->id[slot];
 
-		if (p != PL_NONE && !a->page[p].ref)
+		if (p != PL_NONE && !a->lists.page[p].ref)
 			return p;
 	}
-	return first_moved != PL_NONE ? first_moved : first(a, T2);
+	return first_moved != PL_NONE ? first_moved : adaptive_first(&a->lists, T2);
 }
 
 static void demote(struct car *a, unsigned from)
 {
-	uint32_t page = first(a, from);
+	uint32_t page = adaptive_first(&a->lists, from);
 	unsigned ghost = from == T1 ? B1 : B2;
 
-	leave(a, page);
-	request_first(a, from);
+	adaptive_leave(&a->lists, page);
+	adaptive_request_first(&a->lists, a->ctx, from);
 	pl_emit_evict(a->ctx, page, from);
-	a->page[page].ref = 0;
-	join(a, page, ghost);
+	a->lists.page[page].ref = 0;
+	adaptive_join(&a->lists, page, ghost);
 	pl_emit_insert(a->ctx, page, ghost, 0);
 }
 
@@ -240,10 +179,10 @@ static void car_evict(void *state, uint32_t victim)
 	struct car *a = state;
 
 	for (;;) {
-		unsigned from = t1_turn(a, a->list[T1].len) ? T1 : T2;
-		uint32_t head = first(a, from);
+		unsigned from = t1_turn(a, a->lists.list[T1].len) ? T1 : T2;
+		uint32_t head = adaptive_first(&a->lists, from);
 
-		if (!a->page[head].ref) {
+		if (!a->lists.page[head].ref) {
 			demote(a, from);
 			break;
 		}
@@ -255,13 +194,13 @@ static void car_evict(void *state, uint32_t victim)
 
 static void forget_lru(struct car *a, unsigned ghost)
 {
-	uint32_t page = first(a, ghost);
+	uint32_t page = adaptive_first(&a->lists, ghost);
 
 	if (page == PL_NONE)
 		return;
-	leave(a, page);
-	request_first(a, ghost);
-	a->page[page].where = NOWHERE;
+	adaptive_leave(&a->lists, page);
+	adaptive_request_first(&a->lists, a->ctx, ghost);
+	a->lists.page[page].where = NOWHERE;
 	pl_emit_remove(a->ctx, page, ghost);
 }
 
@@ -269,13 +208,13 @@ static void car_insert(void *state, const struct pl_ref *ref)
 {
 	struct car *a = state;
 	uint32_t x = ref->page;
-	unsigned from = a->page[x].where;
-	uint32_t b1 = a->list[B1].len, b2 = a->list[B2].len;
+	unsigned from = a->lists.page[x].where;
+	uint32_t b1 = a->lists.list[B1].len, b2 = a->lists.list[B2].len;
 
 	if (a->replaced && from == NOWHERE) {
-		if (a->list[T1].len + b1 == a->c)
+		if (a->lists.list[T1].len + b1 == a->c)
 			forget_lru(a, B1);
-		else if (a->list[T1].len + a->list[T2].len + b1 + b2 == 2 * (uint64_t)a->c)
+		else if (a->lists.list[T1].len + a->lists.list[T2].len + b1 + b2 == 2 * (uint64_t)a->c)
 			forget_lru(a, B2);
 	}
 	a->replaced = false;
@@ -289,8 +228,8 @@ static void car_insert(void *state, const struct pl_ref *ref)
 		a->ghost_hits[1]++;
 		to_t2_tail(a, x);
 	} else {
-		join(a, x, T1);
-		pl_emit_insert(a->ctx, x, T1, a->list[T1].len - 1);
+		adaptive_join(&a->lists, x, T1);
+		pl_emit_insert(a->ctx, x, T1, a->lists.list[T1].len - 1);
 	}
 }
 
@@ -301,22 +240,11 @@ static void car_hit(void *state, const struct pl_ref *ref)
 	set_ref(a, ref->page, 1);
 }
 
-/*
- * References ahead (policy.h, "Prefetching"): the far page's record and
- * the near page's slot, which it clears if it is a ghost that faults.
- * What a fault touches that no recent reference did is requested by the
- * faults before it (request_first()), not here: named on every reference,
- * the lists' first pages cost more instructions than the waits they saved.
- */
+/* References ahead: adaptive_prefetch() says which. */
 static void car_prefetch(const void *state, uint32_t far, uint32_t near,
 			 struct pl_prefetch *out)
 {
-	const struct car *a = state;
-	struct car_page n = a->page[near];
-	const struct pl_slot_ring *in = &a->list[n.where != NOWHERE ? n.where : T1];
-
-	pl_prefetch(out, &a->page[far]);
-	pl_prefetch(out, &in->id[n.where != NOWHERE ? n.slot : in->lo]);
+	adaptive_prefetch(&((const struct car *)state)->lists, far, near, out);
 }
 
 static void car_snapshot(const void *state, struct pl_snapshot *out)
@@ -324,7 +252,7 @@ static void car_snapshot(const void *state, struct pl_snapshot *out)
 	const struct car *a = state;
 
 	for (unsigned l = T1; l <= B2; l++) {
-		const struct pl_slot_ring *r = &a->list[l];
+		const struct pl_slot_ring *r = &a->lists.list[l];
 
 		for (uint32_t i = 0; i < r->hi - r->lo; i++) {
 			/* t1, t2 from the hand; b1, b2 from the most recent */
@@ -333,7 +261,7 @@ static void car_snapshot(const void *state, struct pl_snapshot *out)
 
 			if (p == PL_NONE)
 				continue;
-			referenced = a->page[p].ref;
+			referenced = a->lists.page[p].ref;
 			pl_snapshot_push(out, l, p, &referenced);
 		}
 	}
