@@ -2,9 +2,7 @@
 /*
  * slot_ring.h - a queue of pages kept as page ids in consecutive slots of
  * an array, for a policy whose hand or queue end goes through its pages in
- * order (CLOCK-Pro's clock, LIRS's non-resident pages, ARC's and CAR's
- * four lists: a list whose pages join only at one end is such a queue
- * even when they leave from anywhere, an LRU list's hit included).
+ * order (CLOCK-Pro's clock, LIRS's non-resident pages).
  *
  * Pages join at the end; any page may leave, its slot then holds PL_NONE
  * (a hole).  The entries are id[lo, hi), in order, with id[lo] and
@@ -28,7 +26,7 @@
 
 #include <stdlib.h>
 
-#include "policy.h"
+#include "pagelab.h"
 
 struct pl_slot_ring {
 	uint32_t *id;		/* [size], a power of two */
@@ -141,33 +139,6 @@ static inline void pl_slot_ring_remove(struct pl_slot_ring *r, struct pl_record_
 		r->lo++;
 	while (r->id[r->hi - 1] == PL_NONE)
 		r->hi--;
-}
-
-/*
- * Requests the records (`record_size` bytes apart from `records`) of the
- * pages in the first `ahead` + 1 slots, and for a queue of resident pages
- * the first page's residency byte, which the driver reads when it evicts
- * it.  For a queue whose first page leaves about once a fault (ARC's and
- * CAR's lists): called as it leaves, the pages behind it are met some
- * faults later, by when their records have arrived.  Always inlined, into
- * code that changes state: gcc drops a call that only prefetches.
- */
-static inline __attribute__((always_inline)) void
-pl_slot_ring_request_first(const struct pl_slot_ring *r, const struct pl_ctx *ctx,
-			   const void *records, size_t record_size, uint32_t ahead,
-			   bool resident)
-{
-	if (!r->len)
-		return;
-	if (resident)
-		pl_prefetch_state(ctx, r->id[r->lo]);
-#pragma GCC unroll 8
-	for (uint32_t i = 0; i <= ahead; i++) {
-		uint32_t slot = r->lo + i;
-
-		if (slot < r->hi && r->id[slot] != PL_NONE)
-			pl_request_line((const char *)records + (size_t)r->id[slot] * record_size, 1);
-	}
 }
 
 #endif /* PAGELAB_SLOT_RING_H */

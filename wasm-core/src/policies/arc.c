@@ -42,36 +42,33 @@
  * Parameters: none (ARC has none; that is its point).
  * Lists: t1, t2, b1 (ghost), b2 (ghost).  Hands: p.  Counters:
  * b1_hits, b2_hits (faults on a ghost), p_thousandths.
- * Cost per reference: O(1) amortized.  Every list only gains pages at its
- * newest end (a hit or a ghost's fault puts the page at t2's head, a new
- * page enters at t1's, an evicted one at its ghost list's), loses its
- * oldest (REPLACE, forgetting a ghost) and loses pages anywhere (a hit, a
- * ghost's fault): so each is a queue of page ids in slots (slot_ring.h),
- * and a page's record is its slot and list, 8 bytes.  Beyond lru's work:
- * a hit reads the page's record and clears its slot where lru relinks
- * the page's neighbours (less: no neighbour's record is touched); a fault
- * moves t1's or t2's oldest page to a ghost list, forgets b1's or b2's
- * oldest and, on a ghost, adapts p (a division).  The oldest pages are
- * read from the rings' first slots, so each fault requests the records
- * of the pages a few slots behind the tails it took, the next faults'
- * victims, long before they are needed.
+ * Cost per reference: O(1); the lists share one record per page (its links
+ * and list, 12 bytes).  Beyond lru's work: a hit reads the page's list (and
+ * moves it between lists as lru moves it within one); a fault evicts t1's
+ * or t2's tail into a ghost list and forgets b1's or b2's tail -- pages no
+ * recent reference touched, so prefetch() names them (and the far page's
+ * record) ahead -- and, on a ghost, adapts p (a division).
  */
 #include <stdlib.h>
 
 #include "policy.h"
-#include "adaptive_lists.h"
+#include "dlist.h"
 #include "adaptive_target.h"
 
+enum { T1, T2, B1, B2, NOWHERE };
 enum { HAND_P };
 enum { B1_HITS, B2_HITS, P_THOUSANDTHS };
 
-/*
- * Each list's pages, oldest first (adaptive_lists.h): a list's head (its
- * newest page) is its ring's last entry, its tail the first.
- */
+/* A page's whole state in one record: one cache line to touch per page. */
+struct arc_page {
+	struct pl_link link;	/* in its list */
+	uint8_t where;		/* T1 .. B2, or NOWHERE */
+};
+
 struct arc {
 	struct pl_ctx *ctx;
-	struct adaptive_lists lists;
+	struct arc_page *page;	/* [npages] */
+	struct pl_dlist list[4];
 	double p;		/* target size of T1, 0 <= p <= c */
 	uint32_t c;
 	bool adapted;		/* p already adapted for the fault in progress */
@@ -84,55 +81,52 @@ static void arc_destroy(void *state)
 
 	if (!a)
 		return;
-	adaptive_lists_free(&a->lists);
+	free(a->page);
 	free(a);
 }
 
 static void *arc_create(struct pl_ctx *ctx, struct pl_error *err)
 {
 	struct arc *a = calloc(1, sizeof(*a));
+	size_t n = ctx->npages ? ctx->npages : 1;
 
-	if (!a || adaptive_lists_init(&a->lists, ctx)) {
+	if (!a || !(a->page = calloc(n, sizeof(*a->page)))) {
 		arc_destroy(a);
 		snprintf(err->msg, sizeof(err->msg), "arc: out of memory");
 		return NULL;
 	}
+	for (size_t i = 0; i < n; i++)
+		a->page[i].where = NOWHERE;
 	a->ctx = ctx;
 	a->c = ctx->frames;
+	for (int i = 0; i < 4; i++)
+		pl_dlist_init(&a->list[i]);
 	return a;
 }
 
-/* A list's head, its newest page (PL_NONE if empty). */
-static inline uint32_t head(const struct arc *a, unsigned l)
+static inline struct pl_record_links links(const struct arc *a)
 {
-	const struct pl_slot_ring *r = &a->lists.list[l];
-
-	return r->len ? r->id[r->hi - 1] : PL_NONE;
+	return PL_RECORD_LINKS(a->page, link);
 }
 
-/* A list's tail, its oldest page (PL_NONE if empty). */
-static inline uint32_t tail(const struct arc *a, unsigned l)
-{
-	return adaptive_first(&a->lists, l);
-}
-
-/* Takes page out of its list and puts it at the head of list `to`. */
+/* Unlinks page from its list and puts it at the head of list `to`. */
 static void relink(struct arc *a, uint32_t page, unsigned to)
 {
-	adaptive_leave(&a->lists, page);
-	adaptive_join(&a->lists, page, to);
+	pl_rdlist_remove(links(a), &a->list[a->page[page].where], page);
+	pl_rdlist_push_head(links(a), &a->list[to], page);
+	a->page[page].where = (uint8_t)to;
 }
 
 /* p as adapted by a fault on x (unchanged unless x is a ghost). */
 static double adapted_p(const struct arc *a, uint32_t x)
 {
-	uint32_t b1 = a->lists.list[B1].len, b2 = a->lists.list[B2].len;
+	uint32_t b1 = a->list[B1].len, b2 = a->list[B2].len;
 
 	if (a->adapted)
 		return a->p;
-	if (a->lists.page[x].where == B1)
+	if (a->page[x].where == B1)
 		return adaptive_target_grown(a->p, b1, b2, a->c);
-	if (a->lists.page[x].where == B2)
+	if (a->page[x].where == B2)
 		return adaptive_target_shrunk(a->p, b1, b2);
 	return a->p;
 }
@@ -140,9 +134,9 @@ static double adapted_p(const struct arc *a, uint32_t x)
 /* REPLACE: the list whose tail goes to its ghost list. */
 static unsigned replace_from(const struct arc *a, double p, uint32_t x)
 {
-	double t1 = a->lists.list[T1].len;
+	double t1 = a->list[T1].len;
 
-	if ((t1 > 0 && (t1 > p || (t1 == p && a->lists.page[x].where == B2))) || a->lists.list[T2].len == 0)
+	if ((t1 > 0 && (t1 > p || (t1 == p && a->page[x].where == B2))) || a->list[T2].len == 0)
 		return T1;
 	return T2;
 }
@@ -150,15 +144,7 @@ static unsigned replace_from(const struct arc *a, double p, uint32_t x)
 /* What a fault on a page in no list does first: forget a ghost (or not). */
 static bool t1_side_full(const struct arc *a)
 {
-	return a->lists.list[T1].len + a->lists.list[B1].len + 1 > a->c;
-}
-
-/* Pages in the four lists together (at most 2c). */
-static uint64_t listed(const struct arc *a)
-{
-	const struct pl_slot_ring *list = a->lists.list;
-
-	return (uint64_t)list[T1].len + list[T2].len + list[B1].len + list[B2].len;
+	return a->list[T1].len + a->list[B1].len + 1 > a->c;
 }
 
 static uint32_t arc_victim(const void *state)
@@ -166,30 +152,28 @@ static uint32_t arc_victim(const void *state)
 	const struct arc *a = state;
 	uint32_t x = a->ctx->faulting;
 
-	if (a->lists.page[x].where == NOWHERE && t1_side_full(a) && a->lists.list[B1].len == 0)
-		return tail(a, T1);
-	return tail(a, replace_from(a, adapted_p(a, x), x));
+	if (a->page[x].where == NOWHERE && t1_side_full(a) && a->list[B1].len == 0)
+		return a->list[T1].tail;
+	return a->list[replace_from(a, adapted_p(a, x), x)].tail;
 }
 
 static void forget_tail(struct arc *a, unsigned ghost)
 {
-	uint32_t page = tail(a, ghost);
+	uint32_t page = a->list[ghost].tail;
 
-	pl_slot_ring_remove(&a->lists.list[ghost], adaptive_slots(&a->lists), page);
-	a->lists.page[page].where = NOWHERE;
+	pl_rdlist_remove(links(a), &a->list[ghost], page);
+	a->page[page].where = NOWHERE;
 	pl_emit_remove(a->ctx, page, ghost);
-	adaptive_request_first(&a->lists, a->ctx, ghost);
 }
 
 static void evict_to_ghost(struct arc *a, unsigned from)
 {
-	uint32_t page = tail(a, from);
+	uint32_t page = a->list[from].tail;
 	unsigned ghost = from == T1 ? B1 : B2;
 
 	relink(a, page, ghost);
 	pl_emit_evict(a->ctx, page, from);
 	pl_emit_insert(a->ctx, page, ghost, 0);
-	adaptive_request_first(&a->lists, a->ctx, from);
 }
 
 static void arc_evict(void *state, uint32_t victim)
@@ -197,20 +181,20 @@ static void arc_evict(void *state, uint32_t victim)
 	struct arc *a = state;
 	uint32_t x = a->ctx->faulting;
 
-	if (a->lists.page[x].where == B1 || a->lists.page[x].where == B2) {
+	if (a->page[x].where == B1 || a->page[x].where == B2) {
 		adaptive_target_set(a->ctx, HAND_P, &a->p, adapted_p(a, x));
 		a->adapted = true;
-		a->ghost_hits[a->lists.page[x].where - B1]++;
+		a->ghost_hits[a->page[x].where - B1]++;
 	} else if (t1_side_full(a)) {
-		if (a->lists.list[B1].len == 0) {
-			pl_slot_ring_remove(&a->lists.list[T1], adaptive_slots(&a->lists), victim);
-			a->lists.page[victim].where = NOWHERE;
+		if (a->list[B1].len == 0) {
+			pl_rdlist_remove(links(a), &a->list[T1], victim);
+			a->page[victim].where = NOWHERE;
 			pl_emit_evict(a->ctx, victim, T1);
-			adaptive_request_first(&a->lists, a->ctx, T1);
 			return;
 		}
 		forget_tail(a, B1);
-	} else if (listed(a) >= 2 * (uint64_t)a->c && a->lists.list[B2].len) {
+	} else if (a->list[T1].len + a->list[T2].len + a->list[B1].len + a->list[B2].len >=
+		   2 * (uint64_t)a->c && a->list[B2].len) {
 		forget_tail(a, B2);
 	}
 	evict_to_ghost(a, replace_from(a, a->p, x));
@@ -220,7 +204,7 @@ static void arc_insert(void *state, const struct pl_ref *ref)
 {
 	struct arc *a = state;
 	uint32_t x = ref->page;
-	unsigned from = a->lists.page[x].where;
+	unsigned from = a->page[x].where;
 
 	if (from == B1 || from == B2) {
 		if (!a->adapted) {	/* a ghost hit with memory not full */
@@ -230,7 +214,8 @@ static void arc_insert(void *state, const struct pl_ref *ref)
 		relink(a, x, T2);
 		pl_emit_move(a->ctx, x, from, T2, 0);
 	} else {
-		adaptive_join(&a->lists, x, T1);
+		pl_rdlist_push_head(links(a), &a->list[T1], x);
+		a->page[x].where = T1;
 		pl_emit_insert(a->ctx, x, T1, 0);
 	}
 	a->adapted = false;
@@ -240,32 +225,51 @@ static void arc_hit(void *state, const struct pl_ref *ref)
 {
 	struct arc *a = state;
 	uint32_t x = ref->page;
-	unsigned from = a->lists.page[x].where;
+	unsigned from = a->page[x].where;
 
-	if (from == T2 && head(a, T2) == x)
+	if (from == T2 && a->list[T2].head == x)
 		return;
 	relink(a, x, T2);
 	pl_emit_move(a->ctx, x, from, T2, 0);
 }
 
-/* References ahead: adaptive_prefetch() says which. */
+/*
+ * References ahead (policy.h, "Prefetching"): the far page's record; the
+ * near page's neighbours, which it leaves as it moves to t2's head.  And
+ * what the next fault touches that no recent reference did: t1's and t2's
+ * tails (either may be the victim) with their residency bytes, which the
+ * driver reads on eviction, and b1's and b2's oldest pages, each with the
+ * neighbour that becomes its list's tail.  A missing page is replaced by
+ * the near one (already near), so that every call names as many addresses
+ * and the driver's requests need no loop.
+ */
 static void arc_prefetch(const void *state, uint32_t far, uint32_t near,
 			 struct pl_prefetch *out)
 {
-	adaptive_prefetch(&((const struct arc *)state)->lists, far, near, out);
+	const struct arc *a = state;
+	struct pl_link n = a->page[near].link;
+
+	pl_prefetch_record(out, &a->page[far], sizeof(*a->page));
+	pl_prefetch(out, &a->page[pl_page_or(n.prev, near)]);
+	pl_prefetch(out, &a->page[pl_page_or(n.next, near)]);
+#pragma GCC unroll 4	/* a constant count of names: see policy.h */
+	for (unsigned l = T1; l <= B2; l++) {
+		uint32_t tail = pl_page_or(a->list[l].tail, near);
+
+		pl_prefetch(out, &a->page[tail]);
+		pl_prefetch(out, &a->page[pl_page_or(a->page[tail].link.prev, near)]);
+		if (l <= T2)
+			pl_prefetch(out, &a->ctx->page_state[tail]);
+	}
 }
 
 static void arc_snapshot(const void *state, struct pl_snapshot *out)
 {
 	const struct arc *a = state;
 
-	for (unsigned l = T1; l <= B2; l++) {
-		const struct pl_slot_ring *r = &a->lists.list[l];
-
-		for (uint32_t slot = r->hi; slot-- > r->lo;)
-			if (r->id[slot] != PL_NONE)
-				pl_snapshot_push(out, l, r->id[slot], NULL);
-	}
+	for (unsigned l = T1; l <= B2; l++)
+		for (uint32_t p = a->list[l].head; p != PL_NONE; p = a->page[p].link.next)
+			pl_snapshot_push(out, l, p, NULL);
 	pl_snapshot_set_hand(out, HAND_P, (int32_t)a->p);
 }
 

@@ -43,37 +43,35 @@
  * p_thousandths.
  * Cost per reference: O(1) per hit; O(1) amortized per fault (each page
  * the hands pass had its bit set by a hit, or leaves t1 for good).
- * Beyond lru's work: a hit sets a byte where lru moves the page to a list's
- * head (less); a fault reads the hand's page at t1's (or t2's) head, moves
- * referenced ones to t2's tail, demotes the victim to a ghost list's head
- * and forgets a ghost list's oldest page -- pages no recent reference
- * touched, which each fault requests for the faults after it (prefetch()
- * names the far page's record).  Every list gains pages only at one end and
- * loses them at the other (t1, t2: the hand's side; b1, b2: the oldest) or,
- * a ghost's fault, anywhere, so each is a queue of page ids in slots
- * (slot_ring.h): the pages the hands meet next are read from the slots
- * after the hand, not each from the record before it, and are requested
- * some faults ahead.  A page's slot, list and bit are one 8-byte record
- * (adaptive_lists.h).
+ * Beyond lru's work: a hit sets a byte where lru moves the page to a
+ * list's head (less); a fault reads the hand's page at t1's (or t2's)
+ * head, moves referenced ones to t2's tail, demotes the victim to a ghost
+ * list's head and forgets a ghost list's oldest page -- pages no recent
+ * reference touched, so prefetch() names them (and the far page's record)
+ * ahead.  A page's links, list and bit are one 12-byte record.
  */
 #include <stdlib.h>
 
 #include "policy.h"
-#include "adaptive_lists.h"
+#include "dlist.h"
 #include "adaptive_target.h"
 
+enum { T1, T2, B1, B2, NOWHERE };
 enum { REFERENCED };
 enum { HAND_P };
 enum { B1_HITS, B2_HITS, P_THOUSANDTHS };
 
-/*
- * Each list's pages (adaptive_lists.h), first to last: t1 and t2 from the
- * hand's page (the head) to the tail, b1 and b2 from the least recent page
- * (the tail) to the most recent (the head).
- */
+/* A page's whole state in one record: one cache line to touch per page. */
+struct car_page {
+	struct pl_link link;	/* in its list */
+	uint8_t where;		/* T1 .. B2, or NOWHERE */
+	uint8_t ref;		/* reference bit */
+};
+
 struct car {
 	struct pl_ctx *ctx;
-	struct adaptive_lists lists;
+	struct car_page *page;	/* [npages] */
+	struct pl_dlist list[4];
 	double p;
 	uint32_t c;
 	bool replaced;		/* REPLACE ran for the fault in progress */
@@ -86,41 +84,51 @@ static void car_destroy(void *state)
 
 	if (!a)
 		return;
-	adaptive_lists_free(&a->lists);
+	free(a->page);
 	free(a);
 }
 
 static void *car_create(struct pl_ctx *ctx, struct pl_error *err)
 {
 	struct car *a = calloc(1, sizeof(*a));
+	size_t n = ctx->npages ? ctx->npages : 1;
 
-	if (!a || adaptive_lists_init(&a->lists, ctx)) {
+	if (!a || !(a->page = calloc(n, sizeof(*a->page)))) {
 		car_destroy(a);
 		snprintf(err->msg, sizeof(err->msg), "car: out of memory");
 		return NULL;
 	}
+	for (size_t i = 0; i < n; i++)
+		a->page[i].where = NOWHERE;
 	a->ctx = ctx;
 	a->c = ctx->frames;
+	for (int i = 0; i < 4; i++)
+		pl_dlist_init(&a->list[i]);
 	return a;
+}
+
+static inline struct pl_record_links links(const struct car *a)
+{
+	return PL_RECORD_LINKS(a->page, link);
 }
 
 static void set_ref(struct car *a, uint32_t page, uint8_t bit)
 {
-	if (a->lists.page[page].ref == bit)
+	if (a->page[page].ref == bit)
 		return;
-	pl_emit_set(a->ctx, page, REFERENCED, a->lists.page[page].ref, bit);
-	a->lists.page[page].ref = bit;
+	pl_emit_set(a->ctx, page, REFERENCED, a->page[page].ref, bit);
+	a->page[page].ref = bit;
 }
 
 /* Moves a page (resident or ghost) to the tail of t2. */
 static void to_t2_tail(struct car *a, uint32_t page)
 {
-	unsigned from = a->lists.page[page].where;
+	unsigned from = a->page[page].where;
 
-	adaptive_leave(&a->lists, page);
-	adaptive_request_first(&a->lists, a->ctx, from);
-	adaptive_join(&a->lists, page, T2);
-	pl_emit_move(a->ctx, page, from, T2, a->lists.list[T2].len - 1);
+	pl_rdlist_remove(links(a), &a->list[from], page);
+	pl_rdlist_push_tail(links(a), &a->list[T2], page);
+	a->page[page].where = T2;
+	pl_emit_move(a->ctx, page, from, T2, a->list[T2].len - 1);
 }
 
 /* REPLACE looks at t1 while |T1| >= max(1, p). */
@@ -138,39 +146,31 @@ static bool t1_turn(const struct car *a, uint32_t t1_len)
 static uint32_t car_victim(const void *state)
 {
 	const struct car *a = state;
-	const struct pl_slot_ring *t1 = &a->lists.list[T1], *t2 = &a->lists.list[T2];
-	uint32_t t1_len = t1->len, first_moved = PL_NONE;
+	uint32_t t1_len = a->list[T1].len;
+	uint32_t p = a->list[T1].head, first_moved = PL_NONE;
 
-	for (uint32_t slot = t1->lo; t1_turn(a, t1_len); slot++) {
-		uint32_t p = t1->id[slot];
-
-		if (p == PL_NONE)
-			continue;
-		if (!a->lists.page[p].ref)
+	for (; t1_turn(a, t1_len); p = a->page[p].link.next, t1_len--) {
+		if (!a->page[p].ref)
 			return p;
 		if (first_moved == PL_NONE)
 			first_moved = p;
-		t1_len--;
 	}
-	for (uint32_t slot = t2->lo; slot < t2->hi; slot++) {
-		uint32_t p = t2->id[slot];
-
-		if (p != PL_NONE && !a->lists.page[p].ref)
+	for (p = a->list[T2].head; p != PL_NONE; p = a->page[p].link.next)
+		if (!a->page[p].ref)
 			return p;
-	}
-	return first_moved != PL_NONE ? first_moved : adaptive_first(&a->lists, T2);
+	return first_moved != PL_NONE ? first_moved : a->list[T2].head;
 }
 
 static void demote(struct car *a, unsigned from)
 {
-	uint32_t page = adaptive_first(&a->lists, from);
+	uint32_t page = a->list[from].head;
 	unsigned ghost = from == T1 ? B1 : B2;
 
-	adaptive_leave(&a->lists, page);
-	adaptive_request_first(&a->lists, a->ctx, from);
+	pl_rdlist_remove(links(a), &a->list[from], page);
 	pl_emit_evict(a->ctx, page, from);
-	a->lists.page[page].ref = 0;
-	adaptive_join(&a->lists, page, ghost);
+	a->page[page].ref = 0;
+	pl_rdlist_push_head(links(a), &a->list[ghost], page);
+	a->page[page].where = (uint8_t)ghost;
 	pl_emit_insert(a->ctx, page, ghost, 0);
 }
 
@@ -179,10 +179,10 @@ static void car_evict(void *state, uint32_t victim)
 	struct car *a = state;
 
 	for (;;) {
-		unsigned from = t1_turn(a, a->lists.list[T1].len) ? T1 : T2;
-		uint32_t head = adaptive_first(&a->lists, from);
+		unsigned from = t1_turn(a, a->list[T1].len) ? T1 : T2;
+		uint32_t head = a->list[from].head;
 
-		if (!a->lists.page[head].ref) {
+		if (!a->page[head].ref) {
 			demote(a, from);
 			break;
 		}
@@ -194,13 +194,12 @@ static void car_evict(void *state, uint32_t victim)
 
 static void forget_lru(struct car *a, unsigned ghost)
 {
-	uint32_t page = adaptive_first(&a->lists, ghost);
+	uint32_t page = a->list[ghost].tail;
 
 	if (page == PL_NONE)
 		return;
-	adaptive_leave(&a->lists, page);
-	adaptive_request_first(&a->lists, a->ctx, ghost);
-	a->lists.page[page].where = NOWHERE;
+	pl_rdlist_remove(links(a), &a->list[ghost], page);
+	a->page[page].where = NOWHERE;
 	pl_emit_remove(a->ctx, page, ghost);
 }
 
@@ -208,13 +207,13 @@ static void car_insert(void *state, const struct pl_ref *ref)
 {
 	struct car *a = state;
 	uint32_t x = ref->page;
-	unsigned from = a->lists.page[x].where;
-	uint32_t b1 = a->lists.list[B1].len, b2 = a->lists.list[B2].len;
+	unsigned from = a->page[x].where;
+	uint32_t b1 = a->list[B1].len, b2 = a->list[B2].len;
 
 	if (a->replaced && from == NOWHERE) {
-		if (a->lists.list[T1].len + b1 == a->c)
+		if (a->list[T1].len + b1 == a->c)
 			forget_lru(a, B1);
-		else if (a->lists.list[T1].len + a->lists.list[T2].len + b1 + b2 == 2 * (uint64_t)a->c)
+		else if (a->list[T1].len + a->list[T2].len + b1 + b2 == 2 * (uint64_t)a->c)
 			forget_lru(a, B2);
 	}
 	a->replaced = false;
@@ -228,8 +227,9 @@ static void car_insert(void *state, const struct pl_ref *ref)
 		a->ghost_hits[1]++;
 		to_t2_tail(a, x);
 	} else {
-		adaptive_join(&a->lists, x, T1);
-		pl_emit_insert(a->ctx, x, T1, a->lists.list[T1].len - 1);
+		pl_rdlist_push_tail(links(a), &a->list[T1], x);
+		a->page[x].where = T1;
+		pl_emit_insert(a->ctx, x, T1, a->list[T1].len - 1);
 	}
 }
 
@@ -240,11 +240,37 @@ static void car_hit(void *state, const struct pl_ref *ref)
 	set_ref(a, ref->page, 1);
 }
 
-/* References ahead: adaptive_prefetch() says which. */
+/*
+ * References ahead (policy.h, "Prefetching"): the far page's record; the
+ * near page's neighbours, which it leaves if it is a ghost that faults.
+ * And what the next fault touches that no recent reference did: the pages
+ * at the hands (t1's head and the one after it, t2's head) with their
+ * residency bytes, which the driver reads on eviction, and the oldest
+ * ghost of b1 and of b2 with the neighbour that becomes the list's tail.
+ * A missing page is replaced by the near one (already near), so that
+ * every call names as many addresses and the driver's requests need no
+ * loop.
+ */
 static void car_prefetch(const void *state, uint32_t far, uint32_t near,
 			 struct pl_prefetch *out)
 {
-	adaptive_prefetch(&((const struct car *)state)->lists, far, near, out);
+	const struct car *a = state;
+	struct pl_link n = a->page[near].link;
+	uint32_t t1 = pl_page_or(a->list[T1].head, near), t2 = pl_page_or(a->list[T2].head, near);
+	uint32_t b1 = pl_page_or(a->list[B1].tail, near), b2 = pl_page_or(a->list[B2].tail, near);
+
+	pl_prefetch_record(out, &a->page[far], sizeof(*a->page));
+	pl_prefetch(out, &a->page[pl_page_or(n.prev, near)]);
+	pl_prefetch(out, &a->page[pl_page_or(n.next, near)]);
+	pl_prefetch(out, &a->page[t1]);
+	pl_prefetch(out, &a->ctx->page_state[t1]);
+	pl_prefetch(out, &a->page[pl_page_or(a->page[t1].link.next, near)]);
+	pl_prefetch(out, &a->page[t2]);
+	pl_prefetch(out, &a->ctx->page_state[t2]);
+	pl_prefetch(out, &a->page[b1]);
+	pl_prefetch(out, &a->page[pl_page_or(a->page[b1].link.prev, near)]);
+	pl_prefetch(out, &a->page[b2]);
+	pl_prefetch(out, &a->page[pl_page_or(a->page[b2].link.prev, near)]);
 }
 
 static void car_snapshot(const void *state, struct pl_snapshot *out)
@@ -252,16 +278,9 @@ static void car_snapshot(const void *state, struct pl_snapshot *out)
 	const struct car *a = state;
 
 	for (unsigned l = T1; l <= B2; l++) {
-		const struct pl_slot_ring *r = &a->lists.list[l];
+		for (uint32_t p = a->list[l].head; p != PL_NONE; p = a->page[p].link.next) {
+			int32_t referenced = a->page[p].ref;
 
-		for (uint32_t i = 0; i < r->hi - r->lo; i++) {
-			/* t1, t2 from the hand; b1, b2 from the most recent */
-			uint32_t p = r->id[l <= T2 ? r->lo + i : r->hi - 1 - i];
-			int32_t referenced;
-
-			if (p == PL_NONE)
-				continue;
-			referenced = a->lists.page[p].ref;
 			pl_snapshot_push(out, l, p, &referenced);
 		}
 	}

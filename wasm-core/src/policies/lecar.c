@@ -51,24 +51,16 @@
  * Counters: w_lru_permille, w_lfu_permille, lru_regrets, lfu_regrets.
  * Cost per reference: O(1): frequency buckets (a list of pages per
  * frequency, the buckets in a list by frequency) as in O(1) LFU; a page
- * alone in its bucket takes the bucket along as its frequency grows.  The
- * cache's recency order, each history and the pages of frequency 1 are
- * rings of page ids (slot_ring.h) rather than linked lists: a page leaves
- * one by leaving a hole, and the pages next in line -- the LRU expert's
- * next candidates, the next ghosts to forget and, nearly always, the LFU
- * expert's (frequency 1, oldest first) -- are read from consecutive slots,
- * so their records are requested RING_AHEAD slots before they are needed
- * instead of each waiting for the one before (following the cache's list
- * from its tail was half of this policy's time).  A hit touches the page's
- * one record (struct lecar_page), its bucket's and its slot; the weights
- * are computed once per fault on a ghost.
+ * alone in its bucket takes the bucket along as its frequency grows.  A
+ * hit touches the page's one record (struct lecar_page) and its
+ * neighbours; the weights are computed once per fault on a ghost.
  * Beyond lru's work: a hit also moves the page to the next frequency's
  * bucket (a second list); a fault draws a random number, asks both
- * experts (the cache ring's first page and the lowest bucket's oldest),
- * pushes the victim into its expert's history and forgets that history's
- * oldest, and on a ghost computes two exponentials for the weights.  Each
- * eviction requests what the next one will touch that no ring or
- * reference ahead names (prefetch_next_eviction()).
+ * experts (lru's tail and the lowest bucket's oldest page), pushes the
+ * victim into its expert's ghost list and forgets that list's oldest, and
+ * on a ghost computes two exponentials for the weights.  Each eviction
+ * requests what the next one will touch (prefetch_next_eviction()), as no
+ * reference ahead names it.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -76,7 +68,6 @@
 
 #include "policy.h"
 #include "dlist.h"
-#include "slot_ring.h"
 #include "splitmix64.h"
 
 enum { CACHE, H_LRU, H_LFU, NOWHERE };
@@ -92,18 +83,14 @@ struct bucket {
 };
 
 /*
- * What a hit reads and writes, in one 16-byte record: the page's slot in
- * the cache's ring, its place among its bucket's pages and its bucket
- * (whose frequency is the page's).  A ghost uses `slot` for its slot in
- * its history's ring and, as `evicted_at`, the field `bucket`.  Which list
- * a page is in is apart, in a byte: only a fault asks.
+ * What a hit reads and writes, in one 20-byte record: the page's place in
+ * the cache and in its bucket, and its bucket (whose frequency is the
+ * page's).  A ghost uses only `link` and, as `evicted_at`, the field
+ * `bucket`.  Which list a page is in is apart, in a byte: only a fault asks.
  */
 struct lecar_page {
-	uint32_t slot;			/* in cache or a history: its slot in that ring */
-	union {
-		struct pl_link in_bucket;	/* frequency > 1: among its bucket's pages */
-		uint32_t fresh_slot;		/* frequency 1: its slot in the ring `fresh` */
-	};
+	struct pl_link link;		/* in cache, h_lru or h_lfu */
+	struct pl_link in_bucket;	/* in cache: among its bucket's pages */
 	uint32_t bucket;		/* in cache: its bucket; a ghost: evicted_at, */
 					/* `now` when it was evicted */
 };
@@ -121,20 +108,7 @@ struct lecar {
 	struct pl_ctx *ctx;
 	struct lecar_page *page;	/* [npages] */
 	uint8_t *where;			/* [npages] */
-	/*
-	 * ring[CACHE]: the cache in order of last reference, least recent
-	 * first; ring[H_LRU], ring[H_LFU]: the histories, oldest first
-	 * (slot_ring.h).  The LRU expert's next candidates and the next
-	 * ghosts to forget are the pages in the slots after the first, known
-	 * without reading any record (see remove_from()).
-	 */
-	struct pl_slot_ring ring[3];
-	/*
-	 * The pages of frequency 1 (the bucket of frequency 1's), in the
-	 * order they came in, as a ring for the same reason: they are the
-	 * LFU expert's candidates nearly always, and most of them are old.
-	 */
-	struct pl_slot_ring fresh;
+	struct pl_dlist list[3];
 	struct bucket *bucket;		/* [frames + 2] */
 	uint32_t first_bucket, free_bucket;
 	struct learnt *memo;		/* victim()'s weights, for evict() */
@@ -146,14 +120,14 @@ struct lecar {
 	uint64_t regrets[2];
 };
 
+static inline struct pl_record_links links(const struct lecar *l)
+{
+	return PL_RECORD_LINKS(l->page, link);
+}
+
 static inline struct pl_record_links bucket_links(const struct lecar *l)
 {
 	return PL_RECORD_LINKS(l->page, in_bucket);
-}
-
-static inline struct pl_record_slots ring_slots(const struct lecar *l)
-{
-	return PL_RECORD_SLOTS(l->page, slot);
 }
 
 static void lecar_destroy(void *state)
@@ -164,23 +138,9 @@ static void lecar_destroy(void *state)
 		return;
 	free(l->page);
 	free(l->where);
-	for (unsigned list = CACHE; list <= H_LFU; list++)
-		pl_slot_ring_free(&l->ring[list]);
-	pl_slot_ring_free(&l->fresh);
 	free(l->bucket);
 	free(l->memo);
 	free(l);
-}
-
-/*
- * A ring's size for at most `most` pages: four times slot_ring.h's least,
- * so that it packs once every 15 x most pages joined, not every 3 x most
- * (packing writes the slot of every page in it, most of them cache
- * misses: 8% of the loop's time on the benchmark's zipf trace).
- */
-static uint32_t ring_size(uint32_t most)
-{
-	return pl_slot_ring_size(4 * (uint64_t)most);
 }
 
 static void *lecar_create(struct pl_ctx *ctx, struct pl_error *err)
@@ -190,10 +150,6 @@ static void *lecar_create(struct pl_ctx *ctx, struct pl_error *err)
 	uint32_t nbuckets = ctx->frames + 2;
 
 	if (!l || !(l->page = calloc(n, sizeof(*l->page))) || !(l->where = malloc(n)) ||
-	    pl_slot_ring_init(&l->ring[CACHE], ring_size(ctx->frames)) ||
-	    pl_slot_ring_init(&l->ring[H_LRU], ring_size(ctx->frames / 2)) ||
-	    pl_slot_ring_init(&l->ring[H_LFU], ring_size(ctx->frames / 2)) ||
-	    pl_slot_ring_init(&l->fresh, ring_size(ctx->frames)) ||
 	    !(l->bucket = calloc(nbuckets, sizeof(*l->bucket))) ||
 	    !(l->memo = malloc(sizeof(*l->memo)))) {
 		lecar_destroy(l);
@@ -203,6 +159,8 @@ static void *lecar_create(struct pl_ctx *ctx, struct pl_error *err)
 	memset(l->where, NOWHERE, n);
 	l->memo->page = PL_NONE;
 	l->ctx = ctx;
+	for (int i = 0; i < 3; i++)
+		pl_dlist_init(&l->list[i]);
 	/* free buckets chained through next */
 	for (uint32_t b = 0; b < nbuckets; b++)
 		l->bucket[b].next = b + 1 < nbuckets ? b + 1 : PL_NONE;
@@ -216,78 +174,7 @@ static void *lecar_create(struct pl_ctx *ctx, struct pl_error *err)
 	return l;
 }
 
-/* ------------------------------------------------------------ the rings */
-
-/*
- * How many slots ahead of a ring's first page the records are requested:
- * every slot filled is passed once as the first moves on, about one slot
- * per reference in the cache's ring, so a record asked for there has about
- * that many references' time to arrive.
- */
-#define RING_AHEAD 16
-
-/*
- * Requests the record, list byte and residency byte of each page that has
- * come within RING_AHEAD slots of the ring's first since its first was in
- * slot `from`: the pages an eviction from the cache or forgetting the
- * oldest ghost reads next, asked for long before.  Always inline: see
- * prefetch_next_eviction().
- */
-static inline __attribute__((always_inline)) void request_ahead(const struct lecar *l,
-								 const struct pl_slot_ring *r,
-								 uint32_t from)
-{
-	for (uint32_t slot = from + RING_AHEAD; slot < r->lo + RING_AHEAD && slot < r->hi; slot++) {
-		uint32_t p = r->id[slot];
-
-		if (p == PL_NONE)
-			continue;
-		pl_request_line(&l->page[p], 1);
-		pl_request_line(&l->where[p], 1);
-		pl_prefetch_state(l->ctx, p);
-	}
-}
-
-/* The page leaves ring r, its slot in `slots` (a hole where it was). */
-static void ring_remove(struct lecar *l, struct pl_slot_ring *r, struct pl_record_slots slots,
-			uint32_t page)
-{
-	uint32_t from = r->lo;
-
-	pl_slot_ring_remove(r, slots, page);
-	request_ahead(l, r, from);
-}
-
-static void ring_push(struct pl_slot_ring *r, struct pl_record_slots slots, uint32_t page)
-{
-	uint32_t no_hand = PL_NONE;
-
-	pl_slot_ring_push(r, slots, page, &no_hand);
-}
-
-/* The page leaves ring `list`: the cache or a history. */
-static void remove_from(struct lecar *l, unsigned list, uint32_t page)
-{
-	ring_remove(l, &l->ring[list], ring_slots(l), page);
-}
-
-/* The page joins ring `list` at its end: the cache's most recent, a history's newest. */
-static void push_onto(struct lecar *l, unsigned list, uint32_t page)
-{
-	ring_push(&l->ring[list], ring_slots(l), page);
-}
-
 /* ------------------------------------------------- frequency buckets */
-
-static inline struct pl_record_slots fresh_slots(const struct lecar *l)
-{
-	return PL_RECORD_SLOTS(l->page, fresh_slot);
-}
-
-static uint32_t bucket_len(const struct lecar *l, uint32_t b)
-{
-	return l->bucket[b].freq == 1 ? l->fresh.len : l->bucket[b].pages.len;
-}
 
 /* A bucket of frequency `freq` right after bucket `after` (PL_NONE: first). */
 static uint32_t bucket_after(struct lecar *l, uint32_t after, uint32_t freq)
@@ -317,11 +204,8 @@ static void leave_bucket(struct lecar *l, uint32_t page)
 	uint32_t b = l->page[page].bucket;
 	struct bucket *bk = &l->bucket[b];
 
-	if (bk->freq == 1)
-		ring_remove(l, &l->fresh, fresh_slots(l), page);
-	else
-		pl_rdlist_remove(bucket_links(l), &bk->pages, page);
-	if (bucket_len(l, b))
+	pl_rdlist_remove(bucket_links(l), &bk->pages, page);
+	if (bk->pages.len)
 		return;
 	if (bk->prev != PL_NONE)
 		l->bucket[bk->prev].next = bk->next;
@@ -335,10 +219,7 @@ static void leave_bucket(struct lecar *l, uint32_t page)
 
 static void join_bucket(struct lecar *l, uint32_t page, uint32_t b)
 {
-	if (l->bucket[b].freq == 1)
-		ring_push(&l->fresh, fresh_slots(l), page);
-	else
-		pl_rdlist_push_tail(bucket_links(l), &l->bucket[b].pages, page);
+	pl_rdlist_push_tail(bucket_links(l), &l->bucket[b].pages, page);
 	l->page[page].bucket = b;
 }
 
@@ -346,8 +227,7 @@ static void join_bucket(struct lecar *l, uint32_t page, uint32_t b)
  * A page's frequency grows by one (a SET): to the bucket of the next
  * frequency, at its tail -- or, alone in its bucket with no bucket of the
  * next frequency, it stays and the bucket's frequency grows (the common
- * case of a frequently used page, with no list to touch; not from
- * frequency 1, whose pages are in the ring `fresh`).
+ * case of a frequently used page, with no list to touch).
  */
 static void next_bucket(struct lecar *l, uint32_t page)
 {
@@ -355,8 +235,7 @@ static void next_bucket(struct lecar *l, uint32_t page)
 	uint32_t next = l->bucket[b].next;
 
 	pl_emit_set(l->ctx, page, FREQ, (int32_t)freq - 1, (int32_t)freq);
-	if (freq > 2 && l->bucket[b].pages.len == 1 &&
-	    (next == PL_NONE || l->bucket[next].freq != freq)) {
+	if (l->bucket[b].pages.len == 1 && (next == PL_NONE || l->bucket[next].freq != freq)) {
 		l->bucket[b].freq = freq;
 		return;
 	}
@@ -367,44 +246,26 @@ static void next_bucket(struct lecar *l, uint32_t page)
 
 /* ----------------------------------------------------------- the policy */
 
-static uint32_t lru_candidate(const struct lecar *l)
-{
-	return pl_slot_ring_first(&l->ring[CACHE]);
-}
-
 static void lecar_hit(void *state, const struct pl_ref *ref)
 {
 	struct lecar *l = state;
 	uint32_t x = ref->page;
 
 	next_bucket(l, x);
-	if (l->page[x].slot != l->ring[CACHE].hi - 1) {	/* not the most recent */
-		remove_from(l, CACHE, x);
-		push_onto(l, CACHE, x);
+	if (l->list[CACHE].head != x) {
+		pl_rdlist_move_to_head(links(l), &l->list[CACHE], x);
 		pl_emit_move(l->ctx, x, CACHE, CACHE, 0);
 	}
 	l->now++;
 }
 
-/* The lowest frequency's oldest page (the cache must not be empty). */
-static uint32_t lfu_candidate(const struct lecar *l)
-{
-	const struct bucket *first = &l->bucket[l->first_bucket];
-
-	return first->freq == 1 ? pl_slot_ring_first(&l->fresh) : first->pages.head;
-}
-
 /*
  * References ahead (policy.h, "Prefetching"): the far page's record and
- * list byte; for the near page, its neighbours in its bucket (or its slot
- * in `fresh`), its bucket and its slot in its ring, which a hit (or a
- * fault on a ghost) touches; and the LFU expert's candidate (the pages
- * ahead in the rings are requested as they come near, see
- * request_ahead()).  A missing page is replaced by the near one (already
- * near), so that every call names as many addresses and the driver's
- * requests need no loop; which of `in_bucket` and `fresh_slot` the near
- * page uses is not known here, so both are named, the slot masked into
- * the ring (a prefetch of a page that is not there costs nothing more).
+ * list byte; for the near page, its neighbours in the cache and in its
+ * bucket and its bucket, which a hit touches; and the experts' next
+ * candidates, the cache's tail and the first bucket's oldest page.  A
+ * missing page is replaced by the near one (already near), so that every
+ * call names as many addresses and the driver's requests need no loop.
  */
 static void lecar_prefetch(const void *state, uint32_t far, uint32_t near,
 			   struct pl_prefetch *out)
@@ -412,19 +273,23 @@ static void lecar_prefetch(const void *state, uint32_t far, uint32_t near,
 	const struct lecar *l = state;
 	struct lecar_page pg = l->page[near];
 	uint32_t first = l->first_bucket != PL_NONE ? l->first_bucket : 0;
-	unsigned in = l->where[near];
 	/* a ghost's `bucket` is its eviction time, not a bucket */
-	uint32_t bucket = in == CACHE ? pg.bucket : first;
-	const struct pl_slot_ring *r = &l->ring[in <= H_LFU ? in : CACHE];
+	uint32_t bucket = l->where[near] == CACHE ? pg.bucket : first;
 
 	pl_prefetch_record(out, &l->page[far], sizeof(*l->page));
 	pl_prefetch(out, &l->where[far]);
+	pl_prefetch(out, &l->page[pl_page_or(pg.link.prev, near)].link);
+	pl_prefetch(out, &l->page[pl_page_or(pg.link.next, near)].link);
 	pl_prefetch(out, &l->page[pl_page_or(pg.in_bucket.prev, near)].in_bucket);
 	pl_prefetch(out, &l->page[pl_page_or(pg.in_bucket.next, near)].in_bucket);
-	pl_prefetch(out, &l->fresh.id[pg.fresh_slot & (l->fresh.size - 1)]);
 	pl_prefetch(out, &l->bucket[bucket]);
-	pl_prefetch(out, &r->id[in <= H_LFU ? pg.slot : r->lo]);
-	pl_prefetch(out, &l->page[l->first_bucket != PL_NONE ? lfu_candidate(l) : near]);
+	pl_prefetch(out, &l->page[pl_page_or(l->list[CACHE].tail, near)]);
+	pl_prefetch(out, &l->page[pl_page_or(l->bucket[first].pages.head, near)]);
+}
+
+static uint32_t lfu_candidate(const struct lecar *l)
+{
+	return l->bucket[l->first_bucket].pages.head;
 }
 
 /*
@@ -467,7 +332,7 @@ static bool lru_drawn(uint64_t rng, double w_lru)
 static uint32_t lecar_victim(const void *state)
 {
 	const struct lecar *l = state;
-	uint32_t lru = lru_candidate(l), lfu = lfu_candidate(l);
+	uint32_t lru = l->list[CACHE].tail, lfu = lfu_candidate(l);
 	double w_lru, w_lfu;
 
 	if (lru == lfu)
@@ -478,7 +343,7 @@ static uint32_t lecar_victim(const void *state)
 
 static void forget(struct lecar *l, uint32_t page, unsigned ghost)
 {
-	remove_from(l, ghost, page);
+	pl_rdlist_remove(links(l), &l->list[ghost], page);
 	l->where[page] = NOWHERE;
 	pl_emit_remove(l->ctx, page, ghost);
 }
@@ -523,51 +388,58 @@ static void regret(struct lecar *l, uint32_t x)
 static void evict_into(struct lecar *l, uint32_t victim, unsigned ghost)
 {
 	leave_bucket(l, victim);
-	remove_from(l, CACHE, victim);
+	pl_rdlist_remove(links(l), &l->list[CACHE], victim);
 	l->where[victim] = NOWHERE;
 	pl_emit_evict(l->ctx, victim, CACHE);
 	if (ghost == NOWHERE || l->history_max == 0)
 		return;
-	push_onto(l, ghost, victim);
+	pl_rdlist_push_head(links(l), &l->list[ghost], victim);
 	l->where[victim] = (uint8_t)ghost;
 	l->page[victim].bucket = l->now;	/* evicted_at */
 	pl_emit_insert(l->ctx, victim, ghost, 0);
-	if (l->ring[ghost].len > l->history_max)
-		forget(l, pl_slot_ring_first(&l->ring[ghost]), ghost);
+	if (l->list[ghost].len > l->history_max)
+		forget(l, l->list[ghost].tail, ghost);
 }
 
 /*
- * Requests what the next fault touches that neither a reference ahead nor
- * a ring names: the LRU candidate's neighbours in its bucket (or its slot
- * in `fresh`), which its eviction relinks; the LFU candidate's successor
- * in its bucket (the next candidate, unless it is in `fresh`), its slot in
- * the cache's ring and its residency byte, which the driver reads.  The LRU candidate's record was requested RING_AHEAD
- * slots ago (request_ahead()), the LFU candidate's by the eviction or
- * reference that made it the candidate, so reading them here seldom
- * waits.  Hints only.  Always inline: a call that only reads and
- * prefetches counts as free of effects, and the compiler drops it.
+ * Requests what the next fault touches that no reference ahead names: of
+ * either expert's candidate, its record's lines (the candidate after it,
+ * the other list's neighbours, which its eviction relinks) and its
+ * residency byte, which the driver reads; of each history's oldest ghost,
+ * its neighbour and list byte, which forgetting it writes.  The candidates'
+ * and the oldest ghosts' own records were touched by this eviction or an
+ * earlier one (their neighbour left), so reading them here does not wait.
+ * Hints only; without them the next fault's eviction waits on 3-5 cache
+ * misses in turn.  Always inline: a call that only reads and prefetches
+ * counts as free of effects, and the compiler drops it.
  */
 static inline __attribute__((always_inline)) void prefetch_next_eviction(const struct lecar *l)
 {
-	uint32_t lru = lru_candidate(l), lfu = lfu_candidate(l);
+	uint32_t lru = l->list[CACHE].tail, lfu = lfu_candidate(l);
 	struct lecar_page t = l->page[lru], f = l->page[lfu];
 
-	if (l->bucket[t.bucket].freq == 1) {
-		pl_request_line(&l->fresh.id[t.fresh_slot], 1);
-	} else {
-		pl_request_line(&l->page[pl_page_or(t.in_bucket.prev, lru)].in_bucket, 1);
-		pl_request_line(&l->page[pl_page_or(t.in_bucket.next, lru)].in_bucket, 1);
-	}
-	if (l->bucket[l->first_bucket].freq != 1)	/* else the next is in `fresh`, requested */
-		pl_request_line(&l->page[pl_page_or(f.in_bucket.next, lfu)], 1);
-	pl_request_line(&l->ring[CACHE].id[f.slot], 1);
+	pl_request_line(&l->page[pl_page_or(t.link.prev, lru)], 1);
+	pl_request_line(&l->page[pl_page_or(t.in_bucket.prev, lru)].in_bucket, 1);
+	pl_request_line(&l->page[pl_page_or(t.in_bucket.next, lru)].in_bucket, 1);
+	pl_prefetch_state(l->ctx, lru);
+	pl_request_line(&l->page[pl_page_or(f.in_bucket.next, lfu)], 1);
+	pl_request_line(&l->page[pl_page_or(f.link.prev, lfu)].link, 1);
+	pl_request_line(&l->page[pl_page_or(f.link.next, lfu)].link, 1);
 	pl_prefetch_state(l->ctx, lfu);
+	for (unsigned ghost = H_LRU; ghost <= H_LFU; ghost++) {
+		uint32_t oldest = l->list[ghost].tail;
+
+		if (oldest == PL_NONE)
+			continue;
+		pl_request_line(&l->page[pl_page_or(l->page[oldest].link.prev, oldest)].link, 1);
+		pl_request_line(&l->where[oldest], 1);
+	}
 }
 
 static void lecar_evict(void *state, uint32_t victim)
 {
 	struct lecar *l = state;
-	uint32_t x = l->ctx->faulting, lru = lru_candidate(l);
+	uint32_t x = l->ctx->faulting, lru = l->list[CACHE].tail;
 	unsigned ghost;
 
 	if (l->where[x] == H_LRU || l->where[x] == H_LFU)
@@ -577,7 +449,7 @@ static void lecar_evict(void *state, uint32_t victim)
 	if (ghost != NOWHERE)
 		splitmix64_next(&l->rng);	/* the draw victim() peeked at */
 	evict_into(l, victim, ghost);
-	if (l->ring[CACHE].len)
+	if (l->list[CACHE].len)
 		prefetch_next_eviction(l);
 }
 
@@ -590,7 +462,7 @@ static void lecar_insert(void *state, const struct pl_ref *ref)
 		start(l);
 	if (l->where[x] == H_LRU || l->where[x] == H_LFU)	/* memory was not full */
 		regret(l, x);
-	push_onto(l, CACHE, x);
+	pl_rdlist_push_head(links(l), &l->list[CACHE], x);
 	l->where[x] = CACHE;
 	pl_emit_insert(l->ctx, x, CACHE, 0);
 	join_bucket(l, x, bucket_after(l, PL_NONE, 1));
@@ -602,17 +474,10 @@ static void lecar_snapshot(const void *state, struct pl_snapshot *out)
 {
 	const struct lecar *l = state;
 
-	/* each ring from its last slot: most recent first, newest ghost first */
 	for (unsigned list = CACHE; list <= H_LFU; list++) {
-		const struct pl_slot_ring *r = &l->ring[list];
+		for (uint32_t p = l->list[list].head; p != PL_NONE; p = l->page[p].link.next) {
+			int32_t freq = list == CACHE ? (int32_t)l->bucket[l->page[p].bucket].freq : 0;
 
-		for (uint32_t slot = r->hi; slot-- > r->lo;) {
-			uint32_t p = r->id[slot];
-			int32_t freq;
-
-			if (p == PL_NONE)
-				continue;
-			freq = list == CACHE ? (int32_t)l->bucket[l->page[p].bucket].freq : 0;
 			pl_snapshot_push(out, list, p, &freq);
 		}
 	}

@@ -81,27 +81,19 @@
  * a reference reads of its page is one record (times[]): a hit on a page
  * in the queue, most hits, touches nothing else of that page's but two
  * bits, and of the others' only the ring's entry for now.  Memory per page
- * of the trace: 4 words for k <= 2, 8 beyond (the record, K + 2 words
- * rounded up to a power of two: one line, found by a shift), 2 (the
- * correlated list's links), 1 (the frame table's slot) and 4 (the history
- * log, rip != 0); per frame, QUEUE_SPAN words and bits (the ring and its
- * bitmap), and about a dozen words.  The records, the history log and the
- * ring are in huge pages where Linux allows (alloc_big()).
+ * of the trace: K + 2 words (the record), 2 (the correlated list's
+ * links), 1 (the frame table's slot) and 4 (the history log, rip != 0);
+ * per frame, QUEUE_SPAN words and bits (the ring and its bitmap), and
+ * about a dozen words.
  * Beyond lru's work: a hit shifts the page's K times in its record and
  * moves its bit (or moves a page in its correlated period); a fault reads
  * the faulting page's history record and the victim's, evicts, and files
  * the new page in the young log, the queue or the heap.  The victims, next
  * and after next, are known before their faults: prefetch() names their
- * records and residency bytes, worked out when they change (aim()), not
- * on every step.
+ * records and residency bytes.
  */
-/* madvise()'s MADV_HUGEPAGE */
-#define _DEFAULT_SOURCE
 #include <stdlib.h>
 #include <string.h>
-#ifdef __linux__
-#include <sys/mman.h>
-#endif
 
 #include "dlist.h"
 #include "frame_table.h"
@@ -162,9 +154,6 @@ struct time_queue {
 	bool usable;		/* every HIST(K) is a reference time (k <= 2 or crp = 0) */
 };
 
-/* How many lines prefetch() names for the next faults (aim()). */
-#define NR_SOON 5
-
 /* The ring covers this many references per frame (a power of two >= 64 in all). */
 #define QUEUE_SPAN 32
 
@@ -177,12 +166,9 @@ struct lruk {
 	uint32_t k;
 	uint64_t crp;
 	int64_t rip;
-	uint32_t *times;	/* [npages << record_shift]: HIST(p, 1..K), LAST(p)
-				 * and p's slot and place (where_of()): everything
-				 * a reference reads of its page, in one record */
-	uint32_t record_shift;	/* log2 of the words per record: k + 2 rounded
-				 * up to 4 or 8, so that no record straddles a
-				 * cache line and finding one takes a shift */
+	uint32_t *times;	/* [npages * (k + 2)]: HIST(p, 1..K), LAST(p) and
+				 * p's slot and place (where_of()): everything a
+				 * reference reads of its page, in one record */
 	struct frame_table table;
 	struct time_queue queue;	/* eligible pages by HIST(K), most of them */
 	struct slot_heap eligible;	/* slots of the other eligible pages */
@@ -194,14 +180,13 @@ struct lruk {
 	struct page_log history;	/* evicted pages with history, oldest eviction
 					 * first; stamped with the eviction's time */
 	uint32_t next;		/* the next reference's time (stored units) */
-	const void *soon[NR_SOON];	/* what the next faults read (aim()) */
 	bool top_vacated;	/* the heap's top is the slot evict() just emptied */
 	uint64_t count[NR_LRUK_COUNTERS];
 };
 
 static uint32_t *hist_of(const struct lruk *l, uint32_t page)
 {
-	return &l->times[(size_t)page << l->record_shift];
+	return &l->times[(size_t)page * (l->k + 2)];
 }
 
 static uint32_t *last_of(const struct lruk *l, uint32_t page)
@@ -259,45 +244,6 @@ static void set_time(struct lruk *l, uint32_t page, unsigned field, uint32_t *sl
 	*slot = value;
 }
 
-/* -------------------------------------------------------------- memory */
-
-/*
- * The large arrays: the records, read one at random by every reference
- * (npages * 4 words for k <= 2: 16 MB for the 1M pages of the benchmark,
- * far more than the TLB covers in 4 KB pages), the history log and the
- * queue's ring.  On Linux they go in transparent huge pages where the
- * kernel allows them (madvise()): a record's address then costs no page
- * walk, and filling the logs no page fault every 4 KB.  Not zeroed.
- */
-#define HUGE_PAGE ((size_t)2 << 20)
-
-static void *alloc_big(size_t bytes)
-{
-#ifdef MADV_HUGEPAGE
-	void *p;
-
-	if (bytes < HUGE_PAGE)
-		return malloc(bytes);
-	bytes = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-	if (posix_memalign(&p, HUGE_PAGE, bytes))
-		return NULL;
-	madvise(p, bytes, MADV_HUGEPAGE);
-	return p;
-#else
-	return malloc(bytes);
-#endif
-}
-
-/* The records, zeroed (a page never seen has no history). */
-static uint32_t *alloc_records(size_t words)
-{
-	uint32_t *p = alloc_big(words * sizeof(uint32_t));
-
-	if (p)
-		memset(p, 0, words * sizeof(uint32_t));
-	return p;
-}
-
 /* --------------------------------------------------------------- logs */
 
 /* A young log entry: its page is still young, with this LAST. */
@@ -321,12 +267,12 @@ static int log_init(struct page_log *log, uint32_t most)
 {
 	log->head = log->end = 0;
 	log->cap = 2 * (most ? most : 1);
-	log->entry = alloc_big((size_t)log->cap * sizeof(*log->entry));
+	log->entry = malloc((size_t)log->cap * sizeof(*log->entry));
 	return log->entry ? 0 : -1;
 }
 
 /* How many entries ahead a compaction asks for their records. */
-#define LOG_AHEAD 64
+#define LOG_AHEAD 16
 
 /* Appends an entry; a full log first drops its dead entries, keeping the others' order. */
 static void log_append(struct lruk *l, struct page_log *log, uint32_t page, uint32_t stamp,
@@ -421,16 +367,14 @@ static void push_eligible(struct lruk *l, uint32_t page);
 /*
  * Notes that `page` is referenced at time `now`, in the ring's entry that
  * held now - (mask + 1): should that time still be live, its page, the
- * queue's oldest, moves to the heap first (and true is returned: `first`
- * is then to be settled).
+ * queue's oldest, moves to the heap first.
  */
-static bool queue_note(struct lruk *l, uint32_t page, uint32_t now)
+static void queue_note(struct lruk *l, uint32_t page, uint32_t now)
 {
 	struct time_queue *q = &l->queue;
-	bool moved = false;
 
 	if (!q->usable)
-		return false;
+		return;
 	if (q->len && now - q->first > q->mask) {
 		queue_settle(q);
 		if (now - q->first > q->mask) {
@@ -438,11 +382,9 @@ static bool queue_note(struct lruk *l, uint32_t page, uint32_t now)
 
 			queue_unfile(q, q->first);
 			push_eligible(l, oldest);
-			moved = true;
 		}
 	}
 	q->page[now & q->mask] = page;
-	return moved;
 }
 
 /* ------------------------------------------------------- eligibility */
@@ -549,29 +491,6 @@ static void refile(struct lruk *l, uint32_t page, bool filed, uint32_t next)
 	file(l, page, place);
 }
 
-/*
- * What the next faults read and write of their victims, for prefetch() to
- * name on every step: the queue's first page's residency byte (its record
- * was named while it was second), the second's record, the heap's top
- * page's record and residency byte, the oldest young page's record.  They
- * change only when a fault or a hit changes who is first, the heap's top
- * or the young log's head, so they are worked out then, not on every
- * step; a page missing is replaced by the struct itself, already near.
- */
-static void aim(struct lruk *l)
-{
-	const struct time_queue *q = &l->queue;
-	uint32_t top = slot_heap_top(&l->eligible), young = oldest_young(l);
-	const void *near = l;
-
-	l->soon[0] = q->len ? &l->ctx->page_state[q->page[q->first & q->mask]] : near;
-	l->soon[1] = q->len > 1 ? hist_of(l, q->page[queue_scan(q, q->first + 1) & q->mask]) :
-		     near;
-	l->soon[2] = top != PL_NONE ? hist_of(l, l->table.slot_page[top]) : near;
-	l->soon[3] = top != PL_NONE ? &l->ctx->page_state[l->table.slot_page[top]] : near;
-	l->soon[4] = young != PL_NONE ? hist_of(l, young) : near;
-}
-
 /* Files as eligible the pages whose correlated period is over by time `next`. */
 static void end_correlated_periods(struct lruk *l, uint32_t next)
 {
@@ -595,7 +514,6 @@ static void settle(struct lruk *l, uint32_t page, bool filed, uint32_t step)
 		end_correlated_periods(l, next);
 	clean_young(l);
 	queue_settle(&l->queue);
-	aim(l);
 }
 
 /* ---------------------------------------------------------------- ops */
@@ -628,7 +546,7 @@ static int queue_init(struct time_queue *q, bool usable, uint32_t frames)
 	while (size / QUEUE_SPAN < frames && size < 1u << 30)
 		size <<= 1;
 	q->mask = size - 1;
-	q->page = alloc_big((size_t)size * sizeof(*q->page));
+	q->page = malloc((size_t)size * sizeof(*q->page));
 	q->live = calloc(size / 64, sizeof(*q->live));
 	return q->page && q->live ? 0 : -1;
 }
@@ -644,8 +562,7 @@ static void *lruk_create(struct pl_ctx *ctx, struct pl_error *err)
 	l->k = (uint32_t)ctx->params[LRUK_PARAM_K];
 	l->crp = (uint64_t)ctx->params[LRUK_PARAM_CRP];
 	l->rip = ctx->params[LRUK_PARAM_RIP];
-	l->record_shift = l->k + 2 <= 4 ? 2 : 3;
-	l->times = alloc_records(npages << l->record_shift);
+	l->times = calloc(npages * (l->k + 2), sizeof(*l->times));
 	pl_dlist_init(&l->correlated);
 	if (!l->times || pl_links_init(&l->links, npages) ||
 	    log_init(&l->young, frames_usable(ctx)) ||
@@ -658,7 +575,6 @@ static void *lruk_create(struct pl_ctx *ctx, struct pl_error *err)
 		lruk_destroy(l);
 		return NULL;
 	}
-	aim(l);
 	return l;
 oom:
 	lruk_destroy(l);
@@ -667,20 +583,35 @@ oom:
 }
 
 /*
- * A reference ahead (policy.h, "Prefetching"): the far page's record, and
- * what the next faults read of their victims (aim()), each named again
- * and again while it waits, then from the cache.
+ * A reference ahead (policy.h, "Prefetching"): the far page's record; and
+ * what the next faults read and write of their victims: the queue's first
+ * page's residency byte and frame slot (its record was named while it
+ * was second), the second's record, the heap's top page's record and
+ * residency byte and the top's key (each named again and again while it
+ * waits, then from the cache).
  */
 static void lruk_prefetch(const void *state, uint32_t far, uint32_t near,
 			  struct pl_prefetch *out)
 {
 	const struct lruk *l = state;
+	const struct time_queue *q = &l->queue;
+	uint32_t top = slot_heap_top(&l->eligible);
+	uint32_t first = far, second = far, topmost = far;
+	uint32_t young = pl_page_or(oldest_young(l), far);
 
 	(void)near;
-	pl_prefetch(out, hist_of(l, far));
-#pragma GCC unroll 8	/* >= NR_SOON: a constant count, straight code (policy.h) */
-	for (unsigned i = 0; i < NR_SOON; i++)
-		pl_prefetch(out, l->soon[i]);
+	if (q->len > 1)
+		second = q->page[queue_scan(q, q->first + 1) & q->mask];
+	if (q->len)
+		first = q->page[q->first & q->mask];
+	if (top != PL_NONE)
+		topmost = l->table.slot_page[top];
+	pl_prefetch_record(out, hist_of(l, far), (l->k + 2) * sizeof(*l->times));
+	pl_prefetch(out, &l->ctx->page_state[first]);
+	pl_prefetch(out, hist_of(l, second));
+	pl_prefetch(out, hist_of(l, topmost));
+	pl_prefetch(out, &l->ctx->page_state[topmost]);
+	pl_prefetch(out, hist_of(l, young));
 }
 
 static void lruk_hit(void *state, const struct pl_ref *ref)
@@ -689,7 +620,6 @@ static void lruk_hit(void *state, const struct pl_ref *ref)
 	uint32_t page = ref->page, t = ref->step + 1, k = l->k;
 	uint32_t *hist = hist_of(l, page), last = hist[k];
 	bool in_queue = (hist[k + 1] & PLACE_MASK) == IN_QUEUE;
-	uint32_t old_key = hist[k - 1];
 
 	if (in_queue)	/* by its HIST(K) before this reference */
 		unfile(l, page);
@@ -708,14 +638,11 @@ static void lruk_hit(void *state, const struct pl_ref *ref)
 		/* most hits: settle() with nothing else to do (without a
 		 * correlated period the page stays eligible, and no other
 		 * page's period can end); its new HIST(K) is younger than
-		 * the old, so the queue takes it, and `first` stays the
-		 * oldest live time unless that was the page's old one */
+		 * the old, so the queue takes it */
 		l->next = t + 1;
 		queue_file(l, page, hist[k - 1]);
-		if (queue_note(l, page, t) || old_key == l->queue.first) {
-			queue_settle(&l->queue);
-			aim(l);
-		}
+		queue_note(l, page, t);
+		queue_settle(&l->queue);
 		return;
 	}
 	if (in_queue)
