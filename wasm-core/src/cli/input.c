@@ -596,6 +596,8 @@ static void run_all(struct replay *r)
 /* Pass 2, from the mapped spill: FEED_REFS references through every simulation, then handed back. */
 static int feed(struct cli_stream *s, struct replay *r, struct pl_error *err)
 {
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
 	while (s->t.n < s->total) {
 		s->t.n = s->total - s->t.n < FEED_REFS ? (uint32_t)s->total : s->t.n + FEED_REFS;
 		run_all(r);
@@ -604,13 +606,15 @@ static int feed(struct cli_stream *s, struct replay *r, struct pl_error *err)
 				return snprintf(err->msg, sizeof(err->msg), "%s",
 						pl_sim_error(r->sim[i])), -1;
 		for (unsigned i = 0; i < NR_COLUMNS; i++)
-			column_release(&s->col[i], column_size[i], s->t.n,
-				       (size_t)sysconf(_SC_PAGESIZE));
+			column_release(&s->col[i], column_size[i], s->t.n, page);
 	}
 	return 0;
 }
 
-/* Creates a simulation of each result over t into r->sim (allocated, zeroed); 0 or -1 with err set. */
+/*
+ * Creates a simulation of each result over t into r->sim (allocated,
+ * zeroed); 0 or -1 with err set.
+ */
 static int replay_create(struct replay *r, struct cli_result *results, const struct pl_trace *t,
 			 struct pl_error *err)
 {
@@ -727,10 +731,11 @@ static int run_streaming(struct cli_result *results, unsigned n, struct pl_reade
  * while (the other runs on the other core, and a batch of 16K references
  * takes the reader about a tenth of a millisecond), then asleep on the
  * condition variable; a side that moves its counter only takes the lock
- * to wake the other if it sleeps.  `sleepers` is raised under the lock before the sleeper checks
- * the counter a last time, and the waker reads it after its store, both
- * sequentially consistent, so either the sleeper sees the store or the
- * waker sees the sleeper (and, taking the lock, wakes it in its wait).
+ * to wake the other if it sleeps.  `sleepers` is raised under the lock
+ * before the sleeper checks the counter a last time, and the waker reads
+ * it after its store, both sequentially consistent, so either the sleeper
+ * sees the store or the waker sees the sleeper (and, taking the lock,
+ * wakes it in its wait).
  */
 #define AHEAD_REFS (1u << 20)
 /* Larger bounds stream in two passes: their reservations would be tens of GB. */

@@ -249,9 +249,10 @@ static inline void listed(struct lruvec *vec, uint32_t page, unsigned from, unsi
  * list in turn, for the records and residency bytes of its next eight
  * logged pages, up to 4 x batch positions past the tail's: when the batch
  * comes, its records have arrived.  (One list per fault rather than two
- * pages of each: the same requests, for a quarter of the bookkeeping.)  A hint only, changing nothing the model shows:
- * pages that have left the list since are asked for too, and a log
- * position older than the log's length names whatever page came later.
+ * pages of each: the same requests, for a quarter of the bookkeeping.)
+ * A hint only, changing nothing the model shows: pages that have left the
+ * list since are asked for too, and a log position older than the log's
+ * length names whatever page came later.
  */
 static inline void logged_push(struct lruvec *vec, uint32_t page, enum lru_list_id lru)
 {
