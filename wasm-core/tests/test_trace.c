@@ -304,6 +304,27 @@ TEST(the_page_map_keeps_a_million_distinct_numbers_apart)
 	pl_trace_free(&t);
 }
 
+TEST(numbers_hashed_before_the_direct_array_covers_them_keep_their_ids)
+{
+	/* above the 4 MB the direct array may always have, 4 apart: hashed
+	 * until 2^17 pages make the array dense enough to cover 2^21, all
+	 * moved into it then (one rehash) */
+	const uint64_t base = (uint64_t)1 << 20, pages = (uint64_t)1 << 19;
+	struct pl_trace t;
+	bool ok = true;
+
+	pl_trace_init(&t);
+	for (uint64_t i = 0; i < pages; i++)
+		ok &= pl_trace_add(&t, base + 4 * i, 0) == i;
+	for (uint64_t i = 0; i < pages; i += 7)
+		ok &= pl_trace_add(&t, base + 4 * i, 0) == i;
+	for (uint64_t i = 0; i < pages; i += 1001)
+		ok &= t.number[i] == base + 4 * i;
+	CHECK(ok);
+	CHECK_EQ(t.npages, pages);
+	pl_trace_free(&t);
+}
+
 TEST(process_ids_and_timestamps_are_kept_only_once_given)
 {
 	struct pl_trace t;
