@@ -31,8 +31,8 @@
  * (OPT), and for traces with a pid column (per-process statistics and
  * local scope take the processes from the whole trace).
  */
-/* madvise's MADV_DONTNEED, mmap's MAP_ANONYMOUS and MAP_NORESERVE */
-#define _DEFAULT_SOURCE
+/* madvise's MADV_DONTNEED, mmap's MAP_ANONYMOUS and MAP_NORESERVE, mremap() */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -717,15 +717,28 @@ static int run_streaming(struct cli_result *results, unsigned n, struct pl_reade
  * memory still grows with the distinct pages, not with the bound.
  *
  * The columns (ids, flags) and number[] are reserved for the bound at
- * the start and never move, so a simulation reads them while the reader
- * appends; the reader publishes how many references are complete
- * (`published`, a sequentially consistent store after their ids, flags
- * and the numbers of their new pages), and stays at most AHEAD_REFS
- * references ahead of what the simulations have passed (`passed`), which
- * is handed back (MADV_DONTNEED) as in pass 2 above, in huge pages: the
- * columns ask for them, which saves the reader a page fault every 1024
- * references.  The references, their ids and so every result are exactly
- * those of the two-pass stream.
+ * the start and never move, so a simulation reads them by absolute step
+ * while the reader appends; the reader publishes how many references are
+ * complete (`published`, a sequentially consistent store after their ids,
+ * flags and the numbers of their new pages).  The references, their ids
+ * and so every result are exactly those of the two-pass stream.
+ *
+ * The columns' memory is recycled: they are cut in laps of LAP_REFS
+ * references, and only LAPS_HELD laps have memory at a time.  When the
+ * simulations have passed a lap, its pages move (mremap) to the lap
+ * LAPS_HELD further on, where the reader writes next:
+ *
+ *   lap:      0      1      2      3      4      5   ...
+ *           passed  [ sims | reader | fresh ]  reserved, no memory
+ *             |______________________________^
+ *                the pages of lap 0 move to lap 3
+ *
+ * so the reader stays within LAPS_HELD laps of the simulations, and
+ * writes into pages that are already there.  Fresh pages would cost the
+ * reader a page fault and a page of zeros every 1024 references (a third
+ * of its time, in the kernel), or, as huge pages, a wait of milliseconds
+ * each while the kernel compacts memory to find one; either held back the
+ * reader, whose lead is what keeps the simulations from waiting.
  *
  * Handing over: each side waits for the other's counter by spinning a
  * while (the other runs on the other core, and a batch of 16K references
@@ -737,11 +750,10 @@ static int run_streaming(struct cli_result *results, unsigned n, struct pl_reade
  * sees the store or the waker sees the sleeper (and, taking the lock,
  * wakes it in its wait).
  */
-#define AHEAD_REFS (1u << 20)
+#define LAP_REFS (1u << 19)
+#define LAPS_HELD 3
 /* Larger bounds stream in two passes: their reservations would be tens of GB. */
 #define MAX_BOUND (1u << 28)
-/* The columns' huge pages, the unit they are handed back in. */
-#define HUGE_PAGE ((size_t)2 << 20)
 /*
  * Checks of the other thread's counter before going to sleep, a pause
  * each: about 0.2 ms here, twice what the reader takes for a batch.
@@ -757,7 +769,8 @@ struct alongside {
 	pthread_mutex_t lock;
 	pthread_cond_t changed;
 	uint32_t bound, written;	/* written: the reader's own count */
-	atomic_uint published, passed, sleepers;
+	uint32_t laps, want;	/* laps reserved; references the reader waits to append */
+	atomic_uint published, recycled, sleepers;	/* recycled: laps passed and moved on */
 	atomic_bool ended, stop;	/* the reader is done (got, err); the simulations gave up */
 	int got;
 	struct pl_error err;
@@ -778,16 +791,33 @@ static bool can_run_alongside(const struct cli_result *results, unsigned n,
 	return true;
 }
 
-/* Room for bytes, untouched until used, in huge pages where the system gives them. */
+/* Room for bytes, untouched until used; NULL if none. */
 static void *reserve(size_t bytes)
 {
 	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 
-	if (p == MAP_FAILED)
-		return NULL;
-	madvise(p, bytes, MADV_HUGEPAGE);	/* a hint: without it, small pages */
-	return p;
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/*
+ * The pages of lap `lap`, which the simulations have passed, moved to the
+ * lap LAPS_HELD further on, if there is one: the lap left behind stays
+ * mapped, empty (MREMAP_DONTUNMAP, Linux 5.13 on), so nothing else can be
+ * mapped inside the columns.  Where that cannot be done, the pages are
+ * handed back and the reader will fault in fresh ones.
+ */
+static void recycle_lap(struct alongside *a, uint32_t lap)
+{
+	for (unsigned i = COL_PAGE; i <= COL_FLAGS; i++) {
+		size_t bytes = (size_t)LAP_REFS * column_size[i];
+		char *from = (char *)a->col[i].map + lap * bytes;
+
+		if (lap + LAPS_HELD >= a->laps ||
+		    mremap(from, bytes, bytes, MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP,
+			   from + LAPS_HELD * bytes) == MAP_FAILED)
+			madvise(from, bytes, MADV_DONTNEED);
+	}
 }
 
 static inline void cpu_relax(void)
@@ -823,22 +853,28 @@ static void wake(struct alongside *a)
 	pthread_mutex_unlock(&a->lock);
 }
 
+/* Whether the laps held have room for a->want more references. */
 static bool room_or_stop(struct alongside *a)
 {
-	return a->written - atomic_load(&a->passed) < AHEAD_REFS || atomic_load(&a->stop);
+	return a->written + (uint64_t)a->want <=
+	       (uint64_t)(atomic_load(&a->recycled) + LAPS_HELD) * LAP_REFS ||
+	       atomic_load(&a->stop);
 }
 
-/* One batch's ids and flags appended to the columns; 0 or -1 with a->err. */
+/* One batch's ids and flags appended to the columns, when there is room; 0 or -1 with a->err. */
 static int append_batch(struct alongside *a, const struct pl_refs *b)
 {
 	if (b->n > a->bound - a->written)
 		return snprintf(a->err.msg, sizeof(a->err.msg), "%s: more references than its "
 				"size allows (did it grow while read?)", pl_reader_name(a->r)), -1;
+	a->want = b->n;
+	wait_until(a, room_or_stop);
+	if (atomic_load(&a->stop))
+		return 0;
 	if (pl_trace_intern_batch(&a->t, b->number, b->n, a->view.page + a->written))
 		return snprintf(a->err.msg, sizeof(a->err.msg), "%s: out of memory after %u pages",
 				pl_reader_name(a->r), a->t.npages), -1;
-	if (!all_zero(b->flags, b->n))	/* else the reserved zeros */
-		memcpy(a->view.flags + a->written, b->flags, b->n);
+	memcpy(a->view.flags + a->written, b->flags, b->n);	/* a recycled lap holds old ones */
 	a->written += b->n;
 	return 0;
 }
@@ -850,7 +886,6 @@ static void *read_alongside(void *arg)
 	int got = 0;
 
 	for (;;) {
-		wait_until(a, room_or_stop);
 		if (atomic_load(&a->stop) || (got = pl_reader_next(a->r, &b, &a->err)) <= 0)
 			break;
 		if (append_batch(a, &b)) {
@@ -872,12 +907,16 @@ static bool references_or_end(struct alongside *a)
 	return atomic_load(&a->published) != a->view.n || atomic_load(&a->ended);
 }
 
-/* The simulations have passed a->view.n: their pages of the columns handed back. */
+/* The simulations have passed a->view.n: the laps they are through recycled. */
 static void passed(struct alongside *a)
 {
-	column_release(&a->col[COL_PAGE], column_size[COL_PAGE], a->view.n, HUGE_PAGE);
-	column_release(&a->col[COL_FLAGS], column_size[COL_FLAGS], a->view.n, HUGE_PAGE);
-	atomic_store(&a->passed, a->view.n);
+	uint32_t lap = atomic_load(&a->recycled);
+
+	if ((lap + 1) * (uint64_t)LAP_REFS > a->view.n)
+		return;
+	for (; (lap + 1) * (uint64_t)LAP_REFS <= a->view.n; lap++)
+		recycle_lap(a, lap);
+	atomic_store(&a->recycled, lap);
 	wake(a);
 }
 
@@ -893,7 +932,8 @@ static int simulate_alongside(struct alongside *a, struct replay *rp, struct pl_
 		upto = atomic_load(&a->published);
 		if (upto == a->view.n && ended)
 			break;
-		a->view.n = upto;
+		/* a lap at most: the reader waits for the laps passed */
+		a->view.n = upto - a->view.n > LAP_REFS ? a->view.n + LAP_REFS : upto;
 		run_all(rp);
 		for (unsigned i = 0; i < rp->n; i++)
 			if (pl_sim_error(rp->sim[i]))
@@ -911,10 +951,11 @@ static int simulate_alongside(struct alongside *a, struct replay *rp, struct pl_
 
 static int alongside_start(struct alongside *a)
 {
-	a->col[COL_PAGE].bytes = (size_t)a->bound * column_size[COL_PAGE];
-	a->col[COL_FLAGS].bytes = (size_t)a->bound * column_size[COL_FLAGS];
-	a->col[COL_PAGE].map = reserve(a->col[COL_PAGE].bytes);
-	a->col[COL_FLAGS].map = reserve(a->col[COL_FLAGS].bytes);
+	a->laps = (a->bound + LAP_REFS - 1) / LAP_REFS;
+	for (unsigned i = COL_PAGE; i <= COL_FLAGS; i++) {
+		a->col[i].bytes = (size_t)a->laps * LAP_REFS * column_size[i];
+		a->col[i].map = reserve(a->col[i].bytes);
+	}
 	a->t.number = calloc(a->bound, sizeof(*a->t.number));	/* untouched until used */
 	if (!a->col[COL_PAGE].map || !a->col[COL_FLAGS].map || !a->t.number)
 		return -1;
