@@ -100,6 +100,17 @@
 #include "slot_heap.h"
 
 #define LRUK_MAX_K 4
+/* For the few helpers a reference runs many times: no call, whatever the unit's size. */
+#define LRUK_INLINE static inline __attribute__((always_inline))
+/*
+ * The ops that run on every reference are each written once, as an
+ * inline body, and compiled twice: where k is 2, the default, so that the
+ * compiler knows a record's size and makes each loop over HIST one step,
+ * and for any k.  (k is a size_t so that no store of a time, a uint32_t,
+ * could change it as far as the compiler knows.)  Callgrind, 1M zipf
+ * references at 64K frames: 330 -> 294 instructions a reference.
+ */
+#define FOR_K(l, body) do { if ((l)->k == 2) body; else body; } while (0)
 
 enum { LRUK_FRAMES, LRUK_HISTORY };
 enum { LRUK_HIST1, LRUK_LAST = LRUK_MAX_K, NR_LRUK_FIELDS };
@@ -163,7 +174,7 @@ struct time_queue {
  */
 struct lruk {
 	struct pl_ctx *ctx;
-	uint32_t k;
+	size_t k;		/* size_t: see FOR_K() */
 	uint64_t crp;
 	int64_t rip;
 	uint32_t *times;	/* [npages * (k + 2)]: HIST(p, 1..K), LAST(p) and
@@ -215,7 +226,7 @@ static uint32_t slot_of(const struct lruk *l, uint32_t page)
 	return *where_of(l, page) >> PLACE_BITS;
 }
 
-static void set_place(struct lruk *l, uint32_t page, enum lruk_place place)
+LRUK_INLINE void set_place(struct lruk *l, uint32_t page, enum lruk_place place)
 {
 	*where_of(l, page) = (*where_of(l, page) & ~PLACE_MASK) | place;
 }
@@ -312,20 +323,31 @@ static uint32_t oldest_young(const struct lruk *l)
 
 /* ------------------------------------------------------ time queue */
 
-static void queue_flip(struct time_queue *q, uint32_t time)
+LRUK_INLINE void queue_flip(struct time_queue *q, uint32_t time)
 {
 	q->live[(time & q->mask) >> 6] ^= (uint64_t)1 << (time & 63);
 }
 
+/* queue_scan() past the word of `time`, which has no live time from `time` on. */
+static __attribute__((noinline)) uint32_t queue_scan_on(const struct time_queue *q,
+							 uint32_t time)
+{
+	uint64_t bits;
+
+	do {
+		time = (time | 63) + 1;
+		bits = q->live[(time & q->mask) >> 6];
+	} while (!bits);
+	return (time & ~(uint32_t)63) + (uint32_t)__builtin_ctzll(bits);
+}
+
 /* The oldest live time from `time` on (the queue is not empty). */
-static uint32_t queue_scan(const struct time_queue *q, uint32_t time)
+LRUK_INLINE uint32_t queue_scan(const struct time_queue *q, uint32_t time)
 {
 	uint64_t bits = q->live[(time & q->mask) >> 6] & (~(uint64_t)0 << (time & 63));
 
-	while (!bits) {
-		time = (time | 63) + 1;
-		bits = q->live[(time & q->mask) >> 6];
-	}
+	if (!bits)
+		return queue_scan_on(q, time);
 	return (time & ~(uint32_t)63) + (uint32_t)__builtin_ctzll(bits);
 }
 
@@ -590,8 +612,8 @@ oom:
  * residency byte and the top's key (each named again and again while it
  * waits, then from the cache).
  */
-static void lruk_prefetch(const void *state, uint32_t far, uint32_t near,
-			  struct pl_prefetch *out)
+LRUK_INLINE void prefetch_body(const void *state, uint32_t far, uint32_t near,
+			       struct pl_prefetch *out)
 {
 	const struct lruk *l = state;
 	const struct time_queue *q = &l->queue;
@@ -606,7 +628,10 @@ static void lruk_prefetch(const void *state, uint32_t far, uint32_t near,
 		first = q->page[q->first & q->mask];
 	if (top != PL_NONE)
 		topmost = l->table.slot_page[top];
-	pl_prefetch_record(out, hist_of(l, far), (l->k + 2) * sizeof(*l->times));
+	if (l->k == 2)	/* 16 bytes from a 16-byte aligned calloc(): in one line */
+		pl_prefetch(out, hist_of(l, far));
+	else
+		pl_prefetch_record(out, hist_of(l, far), (l->k + 2) * sizeof(*l->times));
 	pl_prefetch(out, &l->ctx->page_state[first]);
 	pl_prefetch(out, hist_of(l, second));
 	pl_prefetch(out, hist_of(l, topmost));
@@ -614,7 +639,13 @@ static void lruk_prefetch(const void *state, uint32_t far, uint32_t near,
 	pl_prefetch(out, hist_of(l, young));
 }
 
-static void lruk_hit(void *state, const struct pl_ref *ref)
+static void lruk_prefetch(const void *state, uint32_t far, uint32_t near,
+			  struct pl_prefetch *out)
+{
+	FOR_K((const struct lruk *)state, prefetch_body(state, far, near, out));
+}
+
+LRUK_INLINE void hit_body(void *state, const struct pl_ref *ref)
 {
 	struct lruk *l = state;
 	uint32_t page = ref->page, t = ref->step + 1, k = l->k;
@@ -648,6 +679,11 @@ static void lruk_hit(void *state, const struct pl_ref *ref)
 	if (in_queue)
 		set_place(l, page, NOWHERE);
 	settle(l, page, true, ref->step);
+}
+
+static void lruk_hit(void *state, const struct pl_ref *ref)
+{
+	FOR_K((const struct lruk *)state, hit_body(state, ref));
 }
 
 /* The history a faulting page comes back with: kept, or forgotten for age. */
@@ -692,7 +728,7 @@ static void enter_fields(struct lruk *l, uint32_t page)
 			pl_emit_set(l->ctx, page, field, 0, values[field]);
 }
 
-static void lruk_insert(void *state, const struct pl_ref *ref)
+LRUK_INLINE void insert_body(void *state, const struct pl_ref *ref)
 {
 	struct lruk *l = state;
 	uint32_t page = ref->page, t = ref->step + 1;
@@ -706,6 +742,11 @@ static void lruk_insert(void *state, const struct pl_ref *ref)
 	*last_of(l, page) = t;
 	enter_fields(l, page);
 	settle(l, page, false, ref->step);
+}
+
+static void lruk_insert(void *state, const struct pl_ref *ref)
+{
+	FOR_K((const struct lruk *)state, insert_body(state, ref));
 }
 
 static uint32_t lruk_victim(const void *state)
@@ -749,7 +790,7 @@ static void retain_history(struct lruk *l, uint32_t page)
  * The victim is the heap's top or the oldest young page unless nothing is
  * eligible: only then is its record read before it is written.
  */
-static void lruk_evict(void *state, uint32_t victim)
+LRUK_INLINE void evict_body(void *state, uint32_t victim)
 {
 	struct lruk *l = state;
 	uint32_t top = slot_heap_top(&l->eligible), slot;
@@ -768,6 +809,11 @@ static void lruk_evict(void *state, uint32_t victim)
 	frame_table_evict_slot(&l->table, l->ctx, slot);
 	retain_history(l, victim);
 	clean_young(l);
+}
+
+static void lruk_evict(void *state, uint32_t victim)
+{
+	FOR_K((const struct lruk *)state, evict_body(state, victim));
 }
 
 static void lruk_snapshot(const void *state, struct pl_snapshot *out)
