@@ -17,7 +17,8 @@
  *      on the same trace just before the policy: two runs moments apart
  *      see the same machine, so the ratio holds whatever the load.  Both
  *      are run alternately up to three times and the least time of each
- *      kept (measure());
+ *      kept (measure()); so is lru, for the policies whose goal is a time
+ *      against lru's;
  *   3. the cost per reference of every policy at 1M, 2M, 4M, 8M and 16M
  *      references: one run over a 16M-reference zipf trace, timed a million
  *      references at a time, so every figure comes from the same data
@@ -353,56 +354,81 @@ static bool selected(const struct pl_policy_ops *ops)
 struct measurement {
 	double setup_s, run_s;
 	double yardstick_s;	/* the minimal LRU over the whole trace, just before */
+	double lru_rate;	/* lru's refs/s over the whole trace, just before (0: not run) */
 	uint32_t done;		/* references simulated (fewer if stopped) */
 	uint64_t misses, yardstick_misses;
 	const char *error;
 };
 
-/* Runs ops over t once, in chunks, within TIME_LIMIT, the yardstick just before. */
-static struct measurement measure_once(const struct pl_policy_ops *ops, const struct pl_trace *t)
+static double rate_of(const struct measurement *m)
 {
-	struct measurement m = { 0 };
+	return m->error || m->run_s <= 0 ? 0 : m->done / m->run_s;
+}
+
+/* Runs ops over t once, in chunks, within TIME_LIMIT, into m's setup, run and outcome. */
+static void run_once(const struct pl_policy_ops *ops, const struct pl_trace *t,
+		     struct measurement *m)
+{
 	struct pl_error err;
 	struct pl_sim *sim;
 	double start;
 
-	m.yardstick_s = time_minimal_lru(t, &m.yardstick_misses);
 	start = now();
 	sim = pl_sim_create(ops, FRAMES, NULL, t, 0, 0, &err);
 	if (!sim) {
-		m.error = "cannot create";
-		return m;
+		m->error = "cannot create";
+		return;
 	}
-	m.setup_s = now() - start;
+	m->setup_s = now() - start;
 	start = now();
-	while (m.done < t->n && now() - start < TIME_LIMIT && !pl_sim_error(sim))
-		m.done += pl_sim_run(sim, MILLION);
-	m.run_s = now() - start;
+	while (m->done < t->n && now() - start < TIME_LIMIT && !pl_sim_error(sim))
+		m->done += pl_sim_run(sim, MILLION);
+	m->run_s = now() - start;
 	if (pl_sim_error(sim))
-		m.error = "failed";
-	m.misses = pl_sim_stats(sim)->misses;
+		m->error = "failed";
+	m->misses = pl_sim_stats(sim)->misses;
 	pl_sim_destroy(sim);
+}
+
+/*
+ * Runs ops over t once, the yardstick just before, and lru before that
+ * when the policy's goal is set against lru's time (beside_lru).
+ */
+static struct measurement measure_once(const struct pl_policy_ops *ops, const struct pl_trace *t,
+				       bool beside_lru)
+{
+	struct measurement m = { 0 };
+
+	if (beside_lru) {
+		struct measurement lru = { 0 };
+
+		run_once(pl_policy_find("lru"), t, &lru);
+		m.lru_rate = lru.error || lru.done < t->n ? 0 : rate_of(&lru);
+	}
+	m.yardstick_s = time_minimal_lru(t, &m.yardstick_misses);
+	run_once(ops, t, &m);
 	return m;
 }
 
 /*
- * The yardstick and the policy, alternately, up to REPEATS times while
- * the policy's runs take less than REPEAT_BUDGET seconds in all, keeping
- * the least time of each: on a shared machine a run is only ever slowed
- * by the others, so the least is the closest to the code's own cost, and
- * both sides of the ratio are measured alike.
+ * The yardstick (and lru, beside_lru) and the policy, alternately, up to
+ * REPEATS times while the policy's runs take less than REPEAT_BUDGET
+ * seconds in all, keeping the least time of each: on a shared machine a
+ * run is only ever slowed by the others, so the least is the closest to
+ * the code's own cost, and both sides of the ratio are measured alike.
  */
 #define REPEATS 3
 #define REPEAT_BUDGET 5.0
 
-static struct measurement measure(const struct pl_policy_ops *ops, const struct pl_trace *t)
+static struct measurement measure(const struct pl_policy_ops *ops, const struct pl_trace *t,
+				  bool beside_lru)
 {
-	struct measurement best = measure_once(ops, t);
+	struct measurement best = measure_once(ops, t, beside_lru);
 	double spent = best.run_s;
 
 	for (unsigned r = 1; r < REPEATS && spent < REPEAT_BUDGET && !best.error &&
 			     best.done == t->n; r++) {
-		struct measurement m = measure_once(ops, t);
+		struct measurement m = measure_once(ops, t, beside_lru);
 
 		if (m.error || m.done < t->n)
 			return m;
@@ -410,14 +436,11 @@ static struct measurement measure(const struct pl_policy_ops *ops, const struct 
 		best.run_s = fmin(best.run_s, m.run_s);
 		best.setup_s = fmin(best.setup_s, m.setup_s);
 		best.yardstick_s = fmin(best.yardstick_s, m.yardstick_s);
+		best.lru_rate = fmax(best.lru_rate, m.lru_rate);
 	}
 	return best;
 }
 
-static double rate_of(const struct measurement *m)
-{
-	return m->error || m->run_s <= 0 ? 0 : m->done / m->run_s;
-}
 
 /* The rate over the yardstick's, measured moments apart on the same trace. */
 static double vs_minimal(const struct measurement *m, uint32_t n)
@@ -480,9 +503,6 @@ static const struct goal *goal_of(const struct pl_policy_ops *ops)
 	return NULL;
 }
 
-/* lru's zipf rate in this run, for the goals set against it (0: not measured). */
-static double lru_zipf_rate;
-
 /* Misses on the zipf trace of the policies compared after the table (0: not run). */
 static uint64_t lirs_zipf_misses, clockpro_zipf_misses;
 
@@ -493,20 +513,21 @@ static void print_goal(const struct pl_policy_ops *ops, const struct measurement
 	double got;
 
 	if (!g) {
-		printf("  %-13s", "-");
+		printf("  %-18s", "-");
 		return;
 	}
-	if (g->basis == VS_LRU && lru_zipf_rate <= 0) {
-		printf("  %4.2f lru n/a ", g->ratio);
+	if (g->basis == VS_LRU && z->lru_rate <= 0) {
+		printf("  %4.2f lru  n/a     ", g->ratio);
 		return;
 	}
 	if (g->basis == VS_LRU) {
-		got = rate_of(z) / lru_zipf_rate;
-		printf("  %4.2f lru %-4s", g->ratio, got >= g->ratio ? "ok" : "NO");
+		got = rate_of(z) / z->lru_rate;
+		printf("  %4.2f lru %4.2f %-3s", g->ratio, got, got >= g->ratio ? "ok" : "NO");
 		return;
 	}
 	got = fmin(vs_minimal(z, z->done), vs_minimal(u, u->done));
-	printf("  %4.2f min %-4s", g->ratio, !z->error && !u->error && got >= g->ratio ? "ok" : "NO");
+	printf("  %4.2f min %4.2f %-3s", g->ratio, got,
+	       !z->error && !u->error && got >= g->ratio ? "ok" : "NO");
 }
 
 /*
@@ -600,14 +621,13 @@ static void print_recording(const struct recording *r)
 static void bench_policy(const struct pl_policy_ops *ops, const struct pl_trace *zipf,
 			 const struct pl_trace *uniform)
 {
-	struct measurement z = measure(ops, zipf);
-	struct measurement u = measure(ops, uniform);
+	const struct goal *g = goal_of(ops);
+	struct measurement z = measure(ops, zipf, g && g->basis == VS_LRU);
+	struct measurement u = measure(ops, uniform, false);
 	struct recording r = measure_recording(ops, zipf);
 
 	check_against_yardstick(ops, &z, "zipf");
 	check_against_yardstick(ops, &u, "uniform");
-	if (!strcmp(pl_policy_name(ops), "lru"))
-		lru_zipf_rate = rate_of(&z);
 	if (!strcmp(pl_policy_name(ops), "lirs") && z.done == zipf->n)
 		lirs_zipf_misses = z.misses;
 	if (!strcmp(pl_policy_name(ops), "clockpro") && z.done == zipf->n)
@@ -627,13 +647,14 @@ static void bench_policies(const struct pl_trace *zipf, const struct pl_trace *u
 	printf("Simulation, %u frames, trace in memory, recording off.  \"x min\" is the rate\n"
 	       "over that of the minimal LRU timed just before on the same trace (its own\n"
 	       "rates, M/s, in the last two columns).  \"goal\": the least x min on both traces\n"
-	       "(\"min\"), or rate over lru's on zipf (\"lru\"), and whether this run met it.\n"
+	       "(\"min\"), or rate over that of lru timed just before on zipf (\"lru\"), and\n"
+	       "whether this run met it.\n"
 	       "\"recording\": the first %uM zipf references with %u frames recorded (the\n"
 	       "browser's mode): time over the same run unrecorded, the memory the\n"
 	       "recording holds per reference (events, step index, checkpoints) and the\n"
 	       "mean time of a seek to a step:\n",
 	       FRAMES, RECORD_REFS / MILLION, RECORD_FRAMES);
-	printf("  %-12s  %-26s  %-26s  %-13s  %-25s %8s  %11s\n", "policy",
+	printf("  %-12s  %-26s  %-26s  %-18s  %-25s %8s  %11s\n", "policy",
 	       "zipf(0.9): refs/s x min miss", "uniform: refs/s x min miss", "goal",
 	       "recording x off, B, seek", "setup", "min z/u");
 	for (unsigned i = 0; pl_policies[i]; i++)
@@ -659,7 +680,7 @@ static void bench_parsing(const uint32_t *ranks)
 
 	write_file(TRACE_FILE, text, len);
 	file_s = time_read_file(TRACE_FILE, REFS, &from_file);
-	lru = measure(pl_policy_find("lru"), &from_file);
+	lru = measure(pl_policy_find("lru"), &from_file, false);
 	pl_trace_free(&from_file);
 	memory_s = time_parse_memory(text, len, REFS);
 	remove(TRACE_FILE);
@@ -808,8 +829,8 @@ static void print_rates(const struct pl_trace *zipf, const struct pl_trace *unif
 
 		if (!selected(pl_policies[i]))
 			continue;
-		z = measure(pl_policies[i], zipf);
-		u = measure(pl_policies[i], uniform);
+		z = measure(pl_policies[i], zipf, false);
+		u = measure(pl_policies[i], uniform, false);
 		printf("rate %s %.0f %.0f %.3f %.3f\n", pl_policy_name(pl_policies[i]),
 		       rate_of(&z), rate_of(&u), vs_minimal(&z, zipf->n),
 		       vs_minimal(&u, uniform->n));
