@@ -389,14 +389,12 @@ static void push_eligible(struct lruk *l, uint32_t page);
 /*
  * Notes that `page` is referenced at time `now`, in the ring's entry that
  * held now - (mask + 1): should that time still be live, its page, the
- * queue's oldest, moves to the heap first.
+ * queue's oldest, moves to the heap first.  (The queue is usable.)
  */
 static void queue_note(struct lruk *l, uint32_t page, uint32_t now)
 {
 	struct time_queue *q = &l->queue;
 
-	if (!q->usable)
-		return;
 	if (q->len && now - q->first > q->mask) {
 		queue_settle(q);
 		if (now - q->first > q->mask) {
@@ -531,7 +529,8 @@ static void settle(struct lruk *l, uint32_t page, bool filed, uint32_t step)
 
 	l->next = next;
 	refile(l, page, filed, next);
-	queue_note(l, page, next - 1);
+	if (l->queue.usable)
+		queue_note(l, page, next - 1);
 	if (l->correlated.head != PL_NONE)
 		end_correlated_periods(l, next);
 	clean_young(l);
@@ -645,6 +644,28 @@ static void lruk_prefetch(const void *state, uint32_t far, uint32_t near,
 	FOR_K((const struct lruk *)state, prefetch_body(state, far, near, out));
 }
 
+/*
+ * Most hits: a page in the queue, without a correlated period.  Every
+ * reference then counts, so LAST = HIST(1) and the times just shift; the
+ * page's bit moves from its old HIST(K) to its new one, which is younger,
+ * so the queue takes it; and no other page's period can end.
+ */
+LRUK_INLINE void hit_in_queue(struct lruk *l, uint32_t page, uint32_t *hist, uint32_t t)
+{
+	struct time_queue *q = &l->queue;
+	uint32_t k = l->k;
+
+	queue_flip(q, hist[k - 1]);
+	for (uint32_t i = k - 1; i > 0; i--)
+		set_time(l, page, LRUK_HIST1 + i, &hist[i], hist[i - 1]);
+	set_time(l, page, LRUK_HIST1, &hist[0], t);
+	set_time(l, page, LRUK_LAST, &hist[k], t);
+	queue_flip(q, hist[k - 1]);
+	l->next = t + 1;
+	queue_note(l, page, t);
+	queue_settle(q);
+}
+
 LRUK_INLINE void hit_body(void *state, const struct pl_ref *ref)
 {
 	struct lruk *l = state;
@@ -652,6 +673,10 @@ LRUK_INLINE void hit_body(void *state, const struct pl_ref *ref)
 	uint32_t *hist = hist_of(l, page), last = hist[k];
 	bool in_queue = (hist[k + 1] & PLACE_MASK) == IN_QUEUE;
 
+	if (in_queue && !l->crp) {
+		hit_in_queue(l, page, hist, t);
+		return;
+	}
 	if (in_queue)	/* by its HIST(K) before this reference */
 		unfile(l, page);
 	if (t - last <= l->crp) {
@@ -665,17 +690,6 @@ LRUK_INLINE void hit_body(void *state, const struct pl_ref *ref)
 		set_time(l, page, LRUK_HIST1, &hist[0], t);
 	}
 	set_time(l, page, LRUK_LAST, &hist[k], t);
-	if (in_queue && !l->crp) {
-		/* most hits: settle() with nothing else to do (without a
-		 * correlated period the page stays eligible, and no other
-		 * page's period can end); its new HIST(K) is younger than
-		 * the old, so the queue takes it */
-		l->next = t + 1;
-		queue_file(l, page, hist[k - 1]);
-		queue_note(l, page, t);
-		queue_settle(&l->queue);
-		return;
-	}
 	if (in_queue)
 		set_place(l, page, NOWHERE);
 	settle(l, page, true, ref->step);
