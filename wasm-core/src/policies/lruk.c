@@ -389,7 +389,8 @@ static void push_eligible(struct lruk *l, uint32_t page);
 /*
  * Notes that `page` is referenced at time `now`, in the ring's entry that
  * held now - (mask + 1): should that time still be live, its page, the
- * queue's oldest, moves to the heap first.  (The queue is usable.)
+ * queue's oldest, moves to the heap first, and `first` is settled again.
+ * (The queue is usable.)
  */
 static void queue_note(struct lruk *l, uint32_t page, uint32_t now)
 {
@@ -402,6 +403,7 @@ static void queue_note(struct lruk *l, uint32_t page, uint32_t now)
 
 			queue_unfile(q, q->first);
 			push_eligible(l, oldest);
+			queue_settle(q);
 		}
 	}
 	q->page[now & q->mask] = page;
@@ -653,17 +655,18 @@ static void lruk_prefetch(const void *state, uint32_t far, uint32_t near,
 LRUK_INLINE void hit_in_queue(struct lruk *l, uint32_t page, uint32_t *hist, uint32_t t)
 {
 	struct time_queue *q = &l->queue;
-	uint32_t k = l->k;
+	uint32_t k = l->k, old_key = hist[k - 1];
 
-	queue_flip(q, hist[k - 1]);
+	queue_flip(q, old_key);
 	for (uint32_t i = k - 1; i > 0; i--)
 		set_time(l, page, LRUK_HIST1 + i, &hist[i], hist[i - 1]);
 	set_time(l, page, LRUK_HIST1, &hist[0], t);
 	set_time(l, page, LRUK_LAST, &hist[k], t);
 	queue_flip(q, hist[k - 1]);
 	l->next = t + 1;
+	if (old_key == q->first)	/* else the oldest live time is still first */
+		queue_settle(q);
 	queue_note(l, page, t);
-	queue_settle(q);
 }
 
 LRUK_INLINE void hit_body(void *state, const struct pl_ref *ref)
