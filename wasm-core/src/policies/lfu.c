@@ -26,9 +26,12 @@
  * same, and a hot page's hit touches no list).  At most frames + 1
  * buckets exist at once (each holds a page, plus one made before an
  * emptied one is freed), so they come from a fixed pool.  Buckets hold
- * slots rather than pages, so that all this stays within frame-sized
- * arrays; a slot's bucket and its links in the bucket's list are one
- * record (one cache line to touch, not two).
+ * slots rather than pages, so that the lists stay within a frame-sized
+ * array (8 bytes a slot).  A page's bucket is kept by page
+ * (`page_bucket`, 4 bytes a page, written when the page enters a bucket),
+ * so that a hit finds it from the page id alone: prefetch() asks for it
+ * 16 references ahead, and a hit on a page alone in its bucket (a hot
+ * page's, mostly) touches nothing else of the page.
  */
 #include <stdlib.h>
 
@@ -45,16 +48,16 @@ struct lfu_bucket {
 	uint32_t prev, next;	/* neighbouring buckets by count; next links the free pool */
 };
 
-/* A slot's bucket and its place in that bucket's list. */
+/* A slot's place in its bucket's list. */
 struct lfu_slot {
 	struct pl_link link;
-	uint32_t bucket;
 };
 
 struct lfu {
 	struct pl_ctx *ctx;
 	struct frame_table table;
 	struct lfu_slot *slots;		/* [frames_usable()] */
+	uint32_t *page_bucket;		/* [npages]: a resident page's bucket */
 	struct lfu_bucket *buckets;	/* pool of frames_usable() + 1 */
 	uint32_t lowest;		/* bucket with the smallest count, or PL_NONE */
 	uint32_t free_buckets;		/* head of the free pool, or PL_NONE */
@@ -73,6 +76,7 @@ static void lfu_destroy(void *state)
 		return;
 	frame_table_free(&l->table);
 	free(l->slots);
+	free(l->page_bucket);
 	free(l->buckets);
 	free(l);
 }
@@ -93,7 +97,8 @@ static void *lfu_create(struct pl_ctx *ctx, struct pl_error *err)
 	}
 	l->buckets = malloc(sizeof(*l->buckets) * nbuckets);
 	l->slots = malloc(sizeof(*l->slots) * frames_usable(ctx));
-	if (!l->buckets || !l->slots) {
+	l->page_bucket = malloc(sizeof(*l->page_bucket) * (ctx->npages ? ctx->npages : 1));
+	if (!l->buckets || !l->slots || !l->page_bucket) {
 		lfu_destroy(l);
 		snprintf(err->msg, sizeof(err->msg), "out of memory for LFU");
 		return NULL;
@@ -140,24 +145,25 @@ static void bucket_free(struct lfu *l, uint32_t b)
 	l->free_buckets = b;
 }
 
-static void bucket_take(struct lfu *l, uint32_t slot)
+/* Takes `slot` out of its bucket `b`. */
+static void bucket_take(struct lfu *l, uint32_t b, uint32_t slot)
 {
-	uint32_t b = l->slots[slot].bucket;
-
 	pl_rdlist_remove(links(l), &l->buckets[b].slots, slot);
 	if (l->buckets[b].slots.len == 0)
 		bucket_free(l, b);
 }
 
-static void bucket_put(struct lfu *l, uint32_t b, uint32_t slot)
+/* Puts `slot`, holding `page`, at the tail of bucket `b`. */
+static void bucket_put(struct lfu *l, uint32_t b, uint32_t slot, uint32_t page)
 {
 	pl_rdlist_push_tail(links(l), &l->buckets[b].slots, slot);
-	l->slots[slot].bucket = b;
+	l->page_bucket[page] = b;
 }
 
 /*
- * The far page's slot number, which a hit reads first.  The slot records
- * (12 bytes a frame, in the L2 cache at 64K frames) are not asked for: the
+ * The far page's bucket number, which a hit reads first, and its slot
+ * number, which a hit that moves the page reads.  The slot records (8
+ * bytes a frame, in the L2 cache at 64K frames) are not asked for: the
  * near page's slot number, read here to name its record, was itself still
  * on its way often enough that the wait moved into prefetch().
  */
@@ -166,14 +172,14 @@ static void lfu_prefetch(const void *state, uint32_t far, uint32_t near,
 {
 	const struct lfu *l = state;
 
+	pl_prefetch(out, &l->page_bucket[far]);
 	pl_prefetch(out, &l->table.page_slot[far]);
 }
 
 static void lfu_hit(void *state, const struct pl_ref *ref)
 {
 	struct lfu *l = state;
-	uint32_t slot = l->table.page_slot[ref->page];
-	uint32_t b = l->slots[slot].bucket;
+	uint32_t b = l->page_bucket[ref->page], slot;
 	struct lfu_bucket *bucket = &l->buckets[b];
 	uint32_t count = bucket->count;
 	uint32_t up = bucket->next;
@@ -186,8 +192,9 @@ static void lfu_hit(void *state, const struct pl_ref *ref)
 	}
 	if (!up_is_next)
 		up = bucket_new(l, count + 1, b, up);
-	bucket_take(l, slot);
-	bucket_put(l, up, slot);
+	slot = l->table.page_slot[ref->page];
+	bucket_take(l, b, slot);
+	bucket_put(l, up, slot, ref->page);
 }
 
 static void lfu_insert(void *state, const struct pl_ref *ref)
@@ -197,7 +204,7 @@ static void lfu_insert(void *state, const struct pl_ref *ref)
 
 	if (b == PL_NONE || l->buckets[b].count != 1)
 		b = bucket_new(l, 1, PL_NONE, b);
-	bucket_put(l, b, frame_table_insert(&l->table, l->ctx, ref->page));
+	bucket_put(l, b, frame_table_insert(&l->table, l->ctx, ref->page), ref->page);
 	pl_emit_set(l->ctx, ref->page, LFU_COUNT, 0, 1);
 }
 
@@ -218,13 +225,15 @@ static uint32_t lfu_victim(const void *state)
 static void lfu_evict(void *state, uint32_t victim)
 {
 	struct lfu *l = state;
-	uint32_t slot = victim_slot(l);
+	uint32_t slot = victim_slot(l), b = l->lowest;
 
-	/* The victim is normally the one victim() named, whose slot is found
-	 * again without reading the index by page (a cache miss). */
-	if (slot == PL_NONE || l->table.slot_page[slot] != victim)
+	/* The victim is normally the one victim() named, whose slot and bucket
+	 * are found again without reading them by page (cache misses). */
+	if (slot == PL_NONE || l->table.slot_page[slot] != victim) {
 		slot = l->table.page_slot[victim];
-	bucket_take(l, slot);
+		b = l->page_bucket[victim];
+	}
+	bucket_take(l, b, slot);
 	frame_table_evict_slot(&l->table, l->ctx, slot);
 }
 
@@ -232,7 +241,7 @@ static void fill_fields(const void *state, uint32_t page, int32_t *values)
 {
 	const struct lfu *l = state;
 
-	values[LFU_COUNT] = (int32_t)l->buckets[l->slots[l->table.page_slot[page]].bucket].count;
+	values[LFU_COUNT] = (int32_t)l->buckets[l->page_bucket[page]].count;
 }
 
 static void lfu_snapshot(const void *state, struct pl_snapshot *out)
