@@ -46,8 +46,10 @@
  * and list, 12 bytes).  Beyond lru's work: a hit reads the page's list (and
  * moves it between lists as lru moves it within one); a fault evicts t1's
  * or t2's tail into a ghost list and forgets b1's or b2's tail -- pages no
- * recent reference touched, so prefetch() names them (and the far page's
- * record) ahead -- and, on a ghost, adapts p (a division).
+ * recent reference touched, so each fault requests the lines the next one
+ * will take from the list it took from (request_tail()) -- and, on a ghost,
+ * adapts p (a division).  prefetch() names only the far page's record and
+ * the near page's neighbours.
  */
 #include <stdlib.h>
 
@@ -109,6 +111,25 @@ static inline struct pl_record_links links(const struct arc *a)
 	return PL_RECORD_LINKS(a->page, link);
 }
 
+/*
+ * List l has just lost its tail.  The fault that takes the new tail will
+ * write its neighbour's link and, in t1 or t2, the driver its residency
+ * byte: pages no recent reference touched, so they are requested now (the
+ * new tail's own record was requested as a neighbour, the time before).
+ * Every list loses pages at its tail this way, so each fault keeps the
+ * next one's lines coming; a hit on a tail breaks the chain for one fault.
+ */
+static void request_tail(const struct arc *a, unsigned l)
+{
+	uint32_t tail = a->list[l].tail;
+
+	if (tail == PL_NONE)
+		return;
+	pl_request_line(&a->page[pl_page_or(a->page[tail].link.prev, tail)], 1);
+	if (l <= T2)
+		pl_prefetch_state(a->ctx, tail);
+}
+
 /* Unlinks page from its list and puts it at the head of list `to`. */
 static void relink(struct arc *a, uint32_t page, unsigned to)
 {
@@ -164,6 +185,7 @@ static void forget_tail(struct arc *a, unsigned ghost)
 	pl_rdlist_remove(links(a), &a->list[ghost], page);
 	a->page[page].where = NOWHERE;
 	pl_emit_remove(a->ctx, page, ghost);
+	request_tail(a, ghost);
 }
 
 static void evict_to_ghost(struct arc *a, unsigned from)
@@ -174,6 +196,7 @@ static void evict_to_ghost(struct arc *a, unsigned from)
 	relink(a, page, ghost);
 	pl_emit_evict(a->ctx, page, from);
 	pl_emit_insert(a->ctx, page, ghost, 0);
+	request_tail(a, from);
 }
 
 static void arc_evict(void *state, uint32_t victim)
@@ -190,6 +213,7 @@ static void arc_evict(void *state, uint32_t victim)
 			pl_rdlist_remove(links(a), &a->list[T1], victim);
 			a->page[victim].where = NOWHERE;
 			pl_emit_evict(a->ctx, victim, T1);
+			request_tail(a, T1);
 			return;
 		}
 		forget_tail(a, B1);
@@ -234,14 +258,10 @@ static void arc_hit(void *state, const struct pl_ref *ref)
 }
 
 /*
- * References ahead (policy.h, "Prefetching"): the far page's record; the
- * near page's neighbours, which it leaves as it moves to t2's head.  And
- * what the next fault touches that no recent reference did: t1's and t2's
- * tails (either may be the victim) with their residency bytes, which the
- * driver reads on eviction, and b1's and b2's oldest pages, each with the
- * neighbour that becomes its list's tail.  A missing page is replaced by
- * the near one (already near), so that every call names as many addresses
- * and the driver's requests need no loop.
+ * References ahead (policy.h, "Prefetching"): the far page's record, and
+ * the near page's neighbours, which it leaves as it moves to t2's head.
+ * What a fault touches that no recent reference did (the lists' oldest
+ * pages) is requested by the faults before, in request_tail().
  */
 static void arc_prefetch(const void *state, uint32_t far, uint32_t near,
 			 struct pl_prefetch *out)
@@ -252,15 +272,6 @@ static void arc_prefetch(const void *state, uint32_t far, uint32_t near,
 	pl_prefetch_record(out, &a->page[far], sizeof(*a->page));
 	pl_prefetch(out, &a->page[pl_page_or(n.prev, near)]);
 	pl_prefetch(out, &a->page[pl_page_or(n.next, near)]);
-#pragma GCC unroll 4	/* a constant count of names: see policy.h */
-	for (unsigned l = T1; l <= B2; l++) {
-		uint32_t tail = pl_page_or(a->list[l].tail, near);
-
-		pl_prefetch(out, &a->page[tail]);
-		pl_prefetch(out, &a->page[pl_page_or(a->page[tail].link.prev, near)]);
-		if (l <= T2)
-			pl_prefetch(out, &a->ctx->page_state[tail]);
-	}
 }
 
 static void arc_snapshot(const void *state, struct pl_snapshot *out)

@@ -47,8 +47,10 @@
  * list's head (less); a fault reads the hand's page at t1's (or t2's)
  * head, moves referenced ones to t2's tail, demotes the victim to a ghost
  * list's head and forgets a ghost list's oldest page -- pages no recent
- * reference touched, so prefetch() names them (and the far page's record)
- * ahead.  A page's links, list and bit are one 12-byte record.
+ * reference touched, so each fault requests the lines the next one will
+ * touch (request_hands()); prefetch() names only the far page's record and
+ * the near page's neighbours.  A page's links, list and bit are one
+ * 12-byte record.
  */
 #include <stdlib.h>
 
@@ -203,6 +205,36 @@ static void forget_lru(struct car *a, unsigned ghost)
 	pl_emit_remove(a->ctx, page, ghost);
 }
 
+/*
+ * What the next fault touches that no recent reference did, requested as
+ * this one ends (a hit only sets a bit, so only faults move the hands and
+ * the ghosts' tails): the pages at the hands (t1's head and the one after
+ * it, t2's head) with their residency bytes, which the driver reads on
+ * eviction, and the neighbour that becomes b1's and b2's tail as their
+ * oldest page is forgotten.  t1's head and the ghosts' oldest pages were
+ * requested as such neighbours before, or touched by this fault.
+ */
+static void request_hands(const struct car *a)
+{
+	uint32_t t1 = a->list[T1].head, t2 = a->list[T2].head;
+
+	if (t1 != PL_NONE) {
+		pl_prefetch_state(a->ctx, t1);
+		pl_request_line(&a->page[pl_page_or(a->page[t1].link.next, t1)], 1);
+	}
+	if (t2 != PL_NONE) {
+		pl_request_line(&a->page[t2], 1);
+		pl_prefetch_state(a->ctx, t2);
+	}
+#pragma GCC unroll 2
+	for (unsigned l = B1; l <= B2; l++) {
+		uint32_t tail = a->list[l].tail;
+
+		if (tail != PL_NONE)
+			pl_request_line(&a->page[pl_page_or(a->page[tail].link.prev, tail)], 1);
+	}
+}
+
 static void car_insert(void *state, const struct pl_ref *ref)
 {
 	struct car *a = state;
@@ -231,6 +263,7 @@ static void car_insert(void *state, const struct pl_ref *ref)
 		a->page[x].where = T1;
 		pl_emit_insert(a->ctx, x, T1, a->list[T1].len - 1);
 	}
+	request_hands(a);
 }
 
 static void car_hit(void *state, const struct pl_ref *ref)
@@ -241,36 +274,21 @@ static void car_hit(void *state, const struct pl_ref *ref)
 }
 
 /*
- * References ahead (policy.h, "Prefetching"): the far page's record; the
- * near page's neighbours, which it leaves if it is a ghost that faults.
- * And what the next fault touches that no recent reference did: the pages
- * at the hands (t1's head and the one after it, t2's head) with their
- * residency bytes, which the driver reads on eviction, and the oldest
- * ghost of b1 and of b2 with the neighbour that becomes the list's tail.
- * A missing page is replaced by the near one (already near), so that
- * every call names as many addresses and the driver's requests need no
- * loop.
+ * References ahead (policy.h, "Prefetching"): the far page's record, and
+ * the near page's neighbours, which it leaves if it is a ghost that
+ * faults.  What a fault touches that no recent reference did (the pages at
+ * the hands, the ghosts' oldest) is requested by the fault before, in
+ * request_hands().
  */
 static void car_prefetch(const void *state, uint32_t far, uint32_t near,
 			 struct pl_prefetch *out)
 {
 	const struct car *a = state;
 	struct pl_link n = a->page[near].link;
-	uint32_t t1 = pl_page_or(a->list[T1].head, near), t2 = pl_page_or(a->list[T2].head, near);
-	uint32_t b1 = pl_page_or(a->list[B1].tail, near), b2 = pl_page_or(a->list[B2].tail, near);
 
 	pl_prefetch_record(out, &a->page[far], sizeof(*a->page));
 	pl_prefetch(out, &a->page[pl_page_or(n.prev, near)]);
 	pl_prefetch(out, &a->page[pl_page_or(n.next, near)]);
-	pl_prefetch(out, &a->page[t1]);
-	pl_prefetch(out, &a->ctx->page_state[t1]);
-	pl_prefetch(out, &a->page[pl_page_or(a->page[t1].link.next, near)]);
-	pl_prefetch(out, &a->page[t2]);
-	pl_prefetch(out, &a->ctx->page_state[t2]);
-	pl_prefetch(out, &a->page[b1]);
-	pl_prefetch(out, &a->page[pl_page_or(a->page[b1].link.prev, near)]);
-	pl_prefetch(out, &a->page[b2]);
-	pl_prefetch(out, &a->page[pl_page_or(a->page[b2].link.prev, near)]);
 }
 
 static void car_snapshot(const void *state, struct pl_snapshot *out)

@@ -61,9 +61,10 @@
  * to a list's head (less); a fault takes a ghost out of the ghost FIFO,
  * scans small's and main's tails (moving pages with a count to a head),
  * pushes the victim of small into the ghost FIFO and forgets its oldest
- * id -- pages no recent reference touched, so prefetch() names them (and
- * the far page's record) ahead.  A page's links, list and count are one
- * 12-byte record.
+ * id -- pages no recent reference touched, so each fault requests the
+ * lines the next one starts from (request_tails()); prefetch() names only
+ * the far page's record and the near page's neighbours.  A page's links,
+ * list and count are one 12-byte record.
  */
 #include <stdlib.h>
 
@@ -265,16 +266,9 @@ static void evict_main(struct s3fifo *s)
 	}
 }
 
-static void s3fifo_evict(void *state, uint32_t victim)
+/* Small's scan: the first tail below the threshold leaves for ghost. */
+static void evict_small(struct s3fifo *s)
 {
-	struct s3fifo *s = state;
-
-	s->has_evicted = true;
-	consume_ghost(s, s->ctx->faulting);
-	if (evicts_from_main(s)) {
-		evict_main(s);
-		return;
-	}
 	while (s->list[SMALL].len) {
 		uint32_t t = s->list[SMALL].tail;
 
@@ -292,14 +286,45 @@ static void s3fifo_evict(void *state, uint32_t victim)
 }
 
 /*
- * References ahead (policy.h, "Prefetching"): the far page's record; the
- * near page's neighbours, which it leaves if it faults as a ghost.  And
- * what the next fault touches that no recent reference did: small's and
- * main's tails (where the scans start) with their residency bytes, which
- * the driver reads on eviction, and the ghost FIFO's oldest id, each with
- * the neighbour that becomes its list's tail.  A missing page is replaced
- * by the near one (already near), so that every call names as many
- * addresses and the driver's requests need no loop.
+ * What the next fault's scans start from, requested as this one ends (a
+ * hit moves no page, so only faults change the tails): the neighbour that
+ * becomes each list's tail as a scan takes it, and the residency bytes of
+ * small's and main's tails, which the driver reads on eviction -- pages no
+ * recent reference touched.  The tails' own records were requested as such
+ * neighbours before, or touched by this fault's scans.
+ */
+static void request_tails(const struct s3fifo *s)
+{
+#pragma GCC unroll 3
+	for (unsigned l = SMALL; l <= GHOST; l++) {
+		uint32_t tail = s->list[l].tail;
+
+		if (tail == PL_NONE)
+			continue;
+		pl_request_line(&s->page[pl_page_or(s->page[tail].link.prev, tail)], 1);
+		if (l != GHOST)
+			pl_prefetch_state(s->ctx, tail);
+	}
+}
+
+static void s3fifo_evict(void *state, uint32_t victim)
+{
+	struct s3fifo *s = state;
+
+	s->has_evicted = true;
+	consume_ghost(s, s->ctx->faulting);
+	if (evicts_from_main(s))
+		evict_main(s);
+	else
+		evict_small(s);
+	request_tails(s);
+}
+
+/*
+ * References ahead (policy.h, "Prefetching"): the far page's record, and
+ * the near page's neighbours, which it leaves if it faults as a ghost.
+ * What a fault touches that no recent reference did (the lists' oldest
+ * pages) is requested by the fault before, in request_tails().
  */
 static void s3fifo_prefetch(const void *state, uint32_t far, uint32_t near,
 			    struct pl_prefetch *out)
@@ -310,15 +335,6 @@ static void s3fifo_prefetch(const void *state, uint32_t far, uint32_t near,
 	pl_prefetch_record(out, &s->page[far], sizeof(*s->page));
 	pl_prefetch(out, &s->page[pl_page_or(n.prev, near)]);
 	pl_prefetch(out, &s->page[pl_page_or(n.next, near)]);
-#pragma GCC unroll 3	/* a constant count of names: see policy.h */
-	for (unsigned l = SMALL; l <= GHOST; l++) {
-		uint32_t tail = pl_page_or(s->list[l].tail, near);
-
-		pl_prefetch(out, &s->page[tail]);
-		pl_prefetch(out, &s->page[pl_page_or(s->page[tail].link.prev, near)]);
-		if (l != GHOST)
-			pl_prefetch(out, &s->ctx->page_state[tail]);
-	}
 }
 
 static void s3fifo_snapshot(const void *state, struct pl_snapshot *out)

@@ -37,8 +37,10 @@
  * list (a hit in a1in moves nothing, less than lru); a fault takes a ghost
  * out of a1out, evicts a1in's or am's tail and, from a1in, pushes it into
  * a1out and forgets a1out's tail -- pages no recent reference touched, so
- * prefetch() names them (and the far page's record) ahead.  A page's
- * links and list are one 12-byte record.
+ * each fault requests the lines the next one will take from the list it
+ * took from (request_tail()); prefetch() names only the far page's record
+ * and the near page's neighbours.  A page's links and list are one
+ * 12-byte record.
  */
 #include <stdlib.h>
 
@@ -97,6 +99,25 @@ static void *twoq_create(struct pl_ctx *ctx, struct pl_error *err)
 static inline struct pl_record_links links(const struct twoq *q)
 {
 	return PL_RECORD_LINKS(q->page, link);
+}
+
+/*
+ * List l has just lost its tail.  The fault that takes the new tail will
+ * write its neighbour's link and, in a1in or am, the driver its residency
+ * byte: pages no recent reference touched, so they are requested now (the
+ * new tail's own record was requested as a neighbour, the time before).
+ * Every list loses pages at its tail this way, so each fault keeps the
+ * next one's lines coming; a hit on a tail breaks the chain for one fault.
+ */
+static void request_tail(const struct twoq *q, unsigned l)
+{
+	uint32_t tail = q->list[l].tail;
+
+	if (tail == PL_NONE)
+		return;
+	pl_request_line(&q->page[pl_page_or(q->page[tail].link.prev, tail)], 1);
+	if (l != A1OUT)
+		pl_prefetch_state(q->ctx, tail);
 }
 
 static void push(struct twoq *q, uint32_t page, unsigned to)
@@ -171,6 +192,7 @@ static void twoq_evict(void *state, uint32_t victim)
 	consume_ghost(q, q->ctx->faulting);
 	unlink_page(q, victim);
 	pl_emit_evict(q->ctx, victim, from);
+	request_tail(q, from);
 	if (from != A1IN || q->kout == 0)
 		return;
 	if (q->list[A1OUT].len == q->kout) {
@@ -178,40 +200,27 @@ static void twoq_evict(void *state, uint32_t victim)
 
 		unlink_page(q, oldest);
 		pl_emit_remove(q->ctx, oldest, A1OUT);
+		request_tail(q, A1OUT);
 	}
 	push(q, victim, A1OUT);
 	pl_emit_insert(q->ctx, victim, A1OUT, 0);
 }
 
 /*
- * References ahead (policy.h, "Prefetching"): the far page's record; the
- * near page's neighbours, which it leaves on a hit in am or a fault in
- * a1out.  And what the next fault touches that no recent reference did:
- * a1in's and am's tails (either may be the victim) with their residency
- * bytes, which the driver reads on eviction, and a1out's oldest id, each
- * with the neighbour that becomes its list's tail.  A missing page is
- * replaced by the near one (already near), so that every call names as
- * many addresses and the driver's requests need no loop.
+ * References ahead (policy.h, "Prefetching"): the far page's record, and
+ * the near page's neighbours, which it leaves on a hit in am or a fault in
+ * a1out.  What a fault touches that no recent reference did (the lists'
+ * oldest pages) is requested by the faults before, in request_tail().
  */
 static void twoq_prefetch(const void *state, uint32_t far, uint32_t near,
 			  struct pl_prefetch *out)
 {
 	const struct twoq *q = state;
 	struct pl_link n = q->page[near].link;
-	uint32_t a1in = pl_page_or(q->list[A1IN].tail, near), am = pl_page_or(q->list[AM].tail, near);
-	uint32_t a1out = pl_page_or(q->list[A1OUT].tail, near);
 
 	pl_prefetch_record(out, &q->page[far], sizeof(*q->page));
 	pl_prefetch(out, &q->page[pl_page_or(n.prev, near)]);
 	pl_prefetch(out, &q->page[pl_page_or(n.next, near)]);
-	pl_prefetch(out, &q->page[a1in]);
-	pl_prefetch(out, &q->page[pl_page_or(q->page[a1in].link.prev, near)]);
-	pl_prefetch(out, &q->ctx->page_state[a1in]);
-	pl_prefetch(out, &q->page[am]);
-	pl_prefetch(out, &q->page[pl_page_or(q->page[am].link.prev, near)]);
-	pl_prefetch(out, &q->ctx->page_state[am]);
-	pl_prefetch(out, &q->page[a1out]);
-	pl_prefetch(out, &q->page[pl_page_or(q->page[a1out].link.prev, near)]);
 }
 
 static void twoq_snapshot(const void *state, struct pl_snapshot *out)
