@@ -226,7 +226,7 @@ static void request_hands(const struct car *a)
 		pl_request_line(&a->page[t2], 1);
 		pl_prefetch_state(a->ctx, t2);
 	}
-#pragma GCC unroll 2
+#pragma GCC unroll 2	/* each ghost list its own straight code, l a constant */
 	for (unsigned l = B1; l <= B2; l++) {
 		uint32_t tail = a->list[l].tail;
 

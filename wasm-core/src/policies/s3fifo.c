@@ -295,7 +295,7 @@ static void evict_small(struct s3fifo *s)
  */
 static void request_tails(const struct s3fifo *s)
 {
-#pragma GCC unroll 3
+#pragma GCC unroll 3	/* each list its own straight code: l != GHOST folds */
 	for (unsigned l = SMALL; l <= GHOST; l++) {
 		uint32_t tail = s->list[l].tail;
 
