@@ -550,6 +550,27 @@ static inline __attribute__((always_inline)) void request_ahead(const struct clo
 	}
 }
 
+/*
+ * Where the hands start at the next fault, requested as a fault ends: the
+ * records of HAND_hot's page, the clock's first entry, and of the resident
+ * cold page HAND_cold meets next.  Only a fault moves the hands or changes
+ * the cold pages (a hit sets a bit), so prefetch() need not name them on
+ * every reference.
+ */
+static inline __attribute__((always_inline)) void request_hands(const struct clockpro *c)
+{
+	uint32_t hot = clock_head(c), cold = cold_ahead(c);
+
+	if (hot != PL_NONE) {
+		pl_request_line(&c->pg[hot], 1);
+		pl_request_line((const char *)&c->pg[hot + 1] - 1, 1);
+	}
+	if (cold != PL_NONE) {
+		pl_request_line(&c->pg[cold], 1);
+		pl_request_line((const char *)&c->pg[cold + 1] - 1, 1);
+	}
+}
+
 /* HAND_hot runs until it has turned one hot page cold. */
 static void run_hot_hand(struct clockpro *c)
 {
@@ -709,24 +730,21 @@ static void clockpro_insert(void *state, const struct pl_ref *ref)
 		run_hot_hand(c);
 	run_test_hand(c);
 	show_hands(c);
+	request_hands(c);
 }
 
 /*
- * References ahead (policy.h, "Prefetching"): the far page's record, and
- * where the hands start at the next fault, HAND_hot at the clock's first
- * entry and HAND_cold at the next resident cold page (the far page if
- * there is none, so that every call names as many addresses).
+ * A reference ahead (policy.h, "Prefetching"): the far page's record.
+ * Where the hands start at the next fault is requested as a fault ends
+ * (request_hands()).
  */
 static void clockpro_prefetch(const void *state, uint32_t far, uint32_t near,
 			      struct pl_prefetch *out)
 {
 	const struct clockpro *c = state;
-	uint32_t hot = pl_page_or(clock_head(c), far), cold = pl_page_or(cold_ahead(c), far);
 
 	(void)near;
 	pl_prefetch_record(out, &c->pg[far], sizeof(*c->pg));
-	pl_prefetch_record(out, &c->pg[hot], sizeof(*c->pg));
-	pl_prefetch_record(out, &c->pg[cold], sizeof(*c->pg));
 }
 
 static void clockpro_hit(void *state, const struct pl_ref *ref)

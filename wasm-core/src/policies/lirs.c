@@ -68,12 +68,15 @@
  * it was S's bottom; a hit on an HIR page also moves it in Q (and, in S,
  * promotes it and demotes S's bottom); a fault evicts Q's front, keeps it
  * as a ghost in S, and forgets the oldest ghost once S holds 2c entries
- * -- two more pages no recent reference touched, which prefetch() names.
- * The ghosts are kept in eviction order in slots (slot_ring.h), not a
- * list: forgetting the oldest, one a fault, no longer waits for its
- * record to name the next oldest, whose record bound_stack() requests
- * GHOST_LOOKAHEAD ghosts ahead.  Pruning still walks S's list upwards,
- * one record after another; prefetch() names the first it reads.
+ * -- two more pages no recent reference touched, whose lines each fault
+ * (and each hit that changes S's bottom or the ghosts) requests for the
+ * next one (request_next_fault()).  The ghosts are kept in eviction order
+ * in slots (slot_ring.h), not a list: forgetting the oldest, one a fault,
+ * no longer waits for its record to name the next oldest, whose record
+ * bound_stack() requests GHOST_LOOKAHEAD ghosts ahead.  Pruning still
+ * walks S's list upwards, one record after another; the first it reads is
+ * requested with the rest.  prefetch() names only the far page's record
+ * and the near page's neighbours in S.
  */
 #include <stdlib.h>
 
@@ -313,6 +316,33 @@ static void bound_stack(struct lirs *l)
 	}
 }
 
+/*
+ * What the next fault touches that no recent reference did, requested as
+ * this one ends (they change only at faults and the rarer hits that prune
+ * or forget): the oldest ghost, which bound_stack() forgets, and its
+ * neighbours in S; and the entry above S's bottom, the first a prune reads
+ * (the bottom is an LIR page, and the prune walks up from it, each entry's
+ * record read before the next is known).  Inlined by force: GCC takes a
+ * call that only reads and prefetches for one without effect and drops it.
+ */
+static inline __attribute__((always_inline)) void request_next_fault(const struct lirs *l)
+{
+	uint32_t oldest = pl_slot_ring_first(&l->ghosts), bottom = l->s.tail;
+
+	if (oldest != PL_NONE) {
+		struct pl_link old = l->page[oldest].s;
+
+		pl_request_line(&l->page[pl_page_or(old.prev, oldest)].s, 1);
+		pl_request_line(&l->page[pl_page_or(old.next, oldest)].s, 1);
+	}
+	if (bottom != PL_NONE) {
+		uint32_t above = pl_page_or(l->page[bottom].s.prev, bottom);
+
+		pl_request_line(&l->page[above], 1);
+		pl_request_line((const char *)&l->page[above + 1] - 1, 1);
+	}
+}
+
 /* x, in S, becomes LIR at S's top; LIR over its size: S's bottom is demoted. */
 static void promote(struct lirs *l, uint32_t x, uint32_t step)
 {
@@ -327,12 +357,13 @@ static void hit_hir(struct lirs *l, uint32_t x, uint32_t step)
 {
 	if (l->page[x].in_s && l->lir_max) {
 		promote(l, x, step);
-		return;
+	} else {
+		to_stack_top(l, x, step);
+		if (l->hir.head != x)
+			move_to(l, x, HIR);
+		bound_stack(l);
 	}
-	to_stack_top(l, x, step);
-	if (l->hir.head != x)
-		move_to(l, x, HIR);
-	bound_stack(l);
+	request_next_fault(l);
 }
 
 /* Most hits are on LIR pages: to S's top (and lir's head); prune if x was S's bottom. */
@@ -353,38 +384,29 @@ static void lirs_hit(void *state, const struct pl_ref *ref)
 		pl_emit_move(l->ctx, x, LIR, LIR, 0);
 		l->lir_head = x;
 	}
-	if (bottom)
+	if (bottom) {
 		prune(l);
+		request_next_fault(l);
+	}
 }
 
 /*
  * References ahead (policy.h, "Prefetching"): the far page's record; the
  * near page's neighbours in S, which a hit on it touches as it moves to
- * S's top.  And what the next fault will touch that no recent reference
- * did: the oldest ghost, which bound_stack() forgets, and its neighbours
- * in S; and the entry above S's bottom, the first a prune reads (the
- * bottom is an LIR page, and the prune walks up from it, each entry's
- * record read before the next is known).  A missing page is replaced by
- * the near one (already near), so
- * that every call names as many addresses and the driver's requests need
- * no loop.
+ * S's top.  What the next fault touches is requested by the one before
+ * (request_next_fault()).  A missing neighbour is replaced by the near
+ * page (already near), so that every call names as many addresses and the
+ * driver's requests need no loop.
  */
 static void lirs_prefetch(const void *state, uint32_t far, uint32_t near,
 			  struct pl_prefetch *out)
 {
 	const struct lirs *l = state;
 	struct pl_link s = l->page[near].s;
-	uint32_t oldest = pl_page_or(pl_slot_ring_first(&l->ghosts), near);
-	struct pl_link old = l->page[oldest].s;
-	uint32_t above = pl_page_or(l->page[pl_page_or(l->s.tail, near)].s.prev, near);
 
 	pl_prefetch_record(out, &l->page[far], sizeof(*l->page));
 	pl_prefetch(out, &l->page[pl_page_or(s.prev, near)].s);
 	pl_prefetch(out, &l->page[pl_page_or(s.next, near)].s);
-	pl_prefetch_record(out, &l->page[oldest], sizeof(*l->page));
-	pl_prefetch(out, &l->page[pl_page_or(old.prev, near)].s);
-	pl_prefetch(out, &l->page[pl_page_or(old.next, near)].s);
-	pl_prefetch_record(out, &l->page[above], sizeof(*l->page));
 }
 
 static uint32_t lirs_victim(const void *state)
@@ -444,6 +466,7 @@ static void lirs_insert(void *state, const struct pl_ref *ref)
 		stamp(l, x, ref->step);
 	}
 	bound_stack(l);
+	request_next_fault(l);
 }
 
 static void push_page(const struct lirs *l, unsigned list, uint32_t p, struct pl_snapshot *out)
