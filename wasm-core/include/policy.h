@@ -409,6 +409,17 @@ static inline void pl_prefetch_state(const struct pl_ctx *ctx, uint32_t page)
 	pl_request_line(&ctx->page_state[page], 0);
 }
 
+/*
+ * Asks for the lines of a record of `size` bytes at p, its first and its
+ * last, to be written soon: a record the next fault will change, requested
+ * by the fault before (as pl_prefetch_record() names one for prefetch()).
+ */
+static inline void pl_request_record(const void *p, size_t size)
+{
+	pl_request_line(p, 1);
+	pl_request_line((const char *)p + size - 1, 1);
+}
+
 /* Snapshot building: entries must be pushed grouped by list, lists ascending. */
 int pl_snapshot_push(struct pl_snapshot *s, unsigned list, uint32_t page, const int32_t *values);
 void pl_snapshot_set_hand(struct pl_snapshot *s, unsigned hand, int32_t pos);

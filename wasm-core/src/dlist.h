@@ -22,6 +22,7 @@
 #define PAGELAB_DLIST_H
 
 #include "pagelab.h"
+#include "policy.h"
 
 struct pl_link {
 	uint32_t next;	/* towards the tail */
@@ -130,6 +131,28 @@ static inline void pl_rdlist_move_to_head(struct pl_record_links links, struct p
 	*pl_record_link(links, page) = (struct pl_link){ .next = list->head, .prev = PL_NONE };
 	pl_record_link(links, list->head)->prev = page;
 	list->head = page;
+}
+
+/*
+ * For a list whose pages leave at its tail, when one has just left:
+ * requests what taking the next will touch that no recent reference did --
+ * the link of the neighbour that becomes the tail then (the tail's own was
+ * requested this way the time before) and, for a list of resident pages
+ * (ctx not NULL), the tail's residency byte, which the driver reads as it
+ * evicts the page.  Each fault thus keeps the next one's lines coming; a
+ * hit on a tail breaks the chain for one fault.
+ */
+static inline void pl_rdlist_request_tail(struct pl_record_links links,
+					  const struct pl_dlist *list, const struct pl_ctx *ctx)
+{
+	uint32_t tail = list->tail;
+
+	if (tail == PL_NONE)
+		return;
+	pl_request_line(pl_record_link(links, pl_page_or(pl_record_link(links, tail)->prev, tail)),
+			1);
+	if (ctx)
+		pl_prefetch_state(ctx, tail);
 }
 
 /* The helpers over a struct pl_links: records that are just a link. */

@@ -111,23 +111,10 @@ static inline struct pl_record_links links(const struct arc *a)
 	return PL_RECORD_LINKS(a->page, link);
 }
 
-/*
- * List l has just lost its tail.  The fault that takes the new tail will
- * write its neighbour's link and, in t1 or t2, the driver its residency
- * byte: pages no recent reference touched, so they are requested now (the
- * new tail's own record was requested as a neighbour, the time before).
- * Every list loses pages at its tail this way, so each fault keeps the
- * next one's lines coming; a hit on a tail breaks the chain for one fault.
- */
+/* List l has just lost its tail (pl_rdlist_request_tail(); t1 and t2 hold resident pages). */
 static void request_tail(const struct arc *a, unsigned l)
 {
-	uint32_t tail = a->list[l].tail;
-
-	if (tail == PL_NONE)
-		return;
-	pl_request_line(&a->page[pl_page_or(a->page[tail].link.prev, tail)], 1);
-	if (l <= T2)
-		pl_prefetch_state(a->ctx, tail);
+	pl_rdlist_request_tail(links(a), &a->list[l], l <= T2 ? a->ctx : NULL);
 }
 
 /* Unlinks page from its list and puts it at the head of list `to`. */

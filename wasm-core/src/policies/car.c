@@ -226,13 +226,8 @@ static void request_hands(const struct car *a)
 		pl_request_line(&a->page[t2], 1);
 		pl_prefetch_state(a->ctx, t2);
 	}
-#pragma GCC unroll 2	/* each ghost list its own straight code, l a constant */
-	for (unsigned l = B1; l <= B2; l++) {
-		uint32_t tail = a->list[l].tail;
-
-		if (tail != PL_NONE)
-			pl_request_line(&a->page[pl_page_or(a->page[tail].link.prev, tail)], 1);
-	}
+	pl_rdlist_request_tail(links(a), &a->list[B1], NULL);
+	pl_rdlist_request_tail(links(a), &a->list[B2], NULL);
 }
 
 static void car_insert(void *state, const struct pl_ref *ref)

@@ -561,14 +561,10 @@ static inline __attribute__((always_inline)) void request_hands(const struct clo
 {
 	uint32_t hot = clock_head(c), cold = cold_ahead(c);
 
-	if (hot != PL_NONE) {
-		pl_request_line(&c->pg[hot], 1);
-		pl_request_line((const char *)&c->pg[hot + 1] - 1, 1);
-	}
-	if (cold != PL_NONE) {
-		pl_request_line(&c->pg[cold], 1);
-		pl_request_line((const char *)&c->pg[cold + 1] - 1, 1);
-	}
+	if (hot != PL_NONE)
+		pl_request_record(&c->pg[hot], sizeof(*c->pg));
+	if (cold != PL_NONE)
+		pl_request_record(&c->pg[cold], sizeof(*c->pg));
 }
 
 /* HAND_hot runs until it has turned one hot page cold. */

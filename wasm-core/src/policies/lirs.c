@@ -338,8 +338,7 @@ static inline __attribute__((always_inline)) void request_next_fault(const struc
 	if (bottom != PL_NONE) {
 		uint32_t above = pl_page_or(l->page[bottom].s.prev, bottom);
 
-		pl_request_line(&l->page[above], 1);
-		pl_request_line((const char *)&l->page[above + 1] - 1, 1);
+		pl_request_record(&l->page[above], sizeof(*l->page));
 	}
 }
 

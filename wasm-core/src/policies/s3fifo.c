@@ -296,15 +296,8 @@ static void evict_small(struct s3fifo *s)
 static void request_tails(const struct s3fifo *s)
 {
 #pragma GCC unroll 3	/* each list its own straight code: l != GHOST folds */
-	for (unsigned l = SMALL; l <= GHOST; l++) {
-		uint32_t tail = s->list[l].tail;
-
-		if (tail == PL_NONE)
-			continue;
-		pl_request_line(&s->page[pl_page_or(s->page[tail].link.prev, tail)], 1);
-		if (l != GHOST)
-			pl_prefetch_state(s->ctx, tail);
-	}
+	for (unsigned l = SMALL; l <= GHOST; l++)
+		pl_rdlist_request_tail(links(s), &s->list[l], l != GHOST ? s->ctx : NULL);
 }
 
 static void s3fifo_evict(void *state, uint32_t victim)

@@ -101,23 +101,10 @@ static inline struct pl_record_links links(const struct twoq *q)
 	return PL_RECORD_LINKS(q->page, link);
 }
 
-/*
- * List l has just lost its tail.  The fault that takes the new tail will
- * write its neighbour's link and, in a1in or am, the driver its residency
- * byte: pages no recent reference touched, so they are requested now (the
- * new tail's own record was requested as a neighbour, the time before).
- * Every list loses pages at its tail this way, so each fault keeps the
- * next one's lines coming; a hit on a tail breaks the chain for one fault.
- */
+/* List l has just lost its tail (pl_rdlist_request_tail(); a1out holds ghosts). */
 static void request_tail(const struct twoq *q, unsigned l)
 {
-	uint32_t tail = q->list[l].tail;
-
-	if (tail == PL_NONE)
-		return;
-	pl_request_line(&q->page[pl_page_or(q->page[tail].link.prev, tail)], 1);
-	if (l != A1OUT)
-		pl_prefetch_state(q->ctx, tail);
+	pl_rdlist_request_tail(links(q), &q->list[l], l != A1OUT ? q->ctx : NULL);
 }
 
 static void push(struct twoq *q, uint32_t page, unsigned to)
