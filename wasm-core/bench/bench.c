@@ -441,7 +441,6 @@ static struct measurement measure(const struct pl_policy_ops *ops, const struct 
 	return best;
 }
 
-
 /* The rate over the yardstick's, measured moments apart on the same trace. */
 static double vs_minimal(const struct measurement *m, uint32_t n)
 {

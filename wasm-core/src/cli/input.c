@@ -885,9 +885,7 @@ static void *read_alongside(void *arg)
 	struct pl_refs b;
 	int got = 0;
 
-	for (;;) {
-		if (atomic_load(&a->stop) || (got = pl_reader_next(a->r, &b, &a->err)) <= 0)
-			break;
+	while (!atomic_load(&a->stop) && (got = pl_reader_next(a->r, &b, &a->err)) > 0) {
 		if (append_batch(a, &b)) {
 			got = -1;
 			break;
@@ -910,12 +908,12 @@ static bool references_or_end(struct alongside *a)
 /* The simulations have passed a->view.n: the laps they are through recycled. */
 static void passed(struct alongside *a)
 {
-	uint32_t lap = atomic_load(&a->recycled);
+	uint32_t first = atomic_load(&a->recycled), lap = first;
 
-	if ((lap + 1) * (uint64_t)LAP_REFS > a->view.n)
-		return;
 	for (; (lap + 1) * (uint64_t)LAP_REFS <= a->view.n; lap++)
 		recycle_lap(a, lap);
+	if (lap == first)
+		return;		/* no lap done: the reader's room is as it was */
 	atomic_store(&a->recycled, lap);
 	wake(a);
 }
