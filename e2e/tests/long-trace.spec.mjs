@@ -42,3 +42,17 @@ test('a 1M-reference file shows progress while the worker simulates, then statis
 	await lab.stepForward();
 	expect((await lab.gridColumn(1, 1)).result).toBe('F');
 });
+
+test('what is typed while a long trace simulates is still there when its run lands', async ({ lab, page }, testInfo) => {
+	test.setTimeout(120_000);
+	await lab.setScenario({ policy: 'lru', frames: 100, refs: '1 2 3' });
+	const file = testInfo.outputPath('loop-300k.txt');
+	await writeFile(file, loopTrace(300_000, 101));
+	await lab.byTestId('trace-upload').setInputFiles(file);
+	await expect(lab.byTestId('progress')).toBeVisible();
+	await lab.byTestId('refs-input').fill('5 6 7');
+	await lab.byTestId('frames-input').fill('4');
+	await expect(lab.byTestId('stat-whole')).toHaveText(/ \/ 300[ ,.]?000 refs/, { timeout: 100_000 });
+	await expect(lab.byTestId('refs-input')).toHaveValue('5 6 7');
+	await expect(lab.byTestId('frames-input')).toHaveValue('4');
+});

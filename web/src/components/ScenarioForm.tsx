@@ -19,6 +19,12 @@
  * a textarea on every key, seconds per key for megabytes.  The box then says
  * what it holds (refs-held) and takes typing for references after it; Clear
  * (refs-held-clear) drops the held part.
+ *
+ * A scenario this form asked for may take seconds to simulate.  What is
+ * typed meanwhile (in the box or any field) is newer than the request, so
+ * when that run lands the form keeps it instead of showing the applied
+ * scenario again; a scenario applied from elsewhere (a link, an opened
+ * file) is shown as always.
  */
 import { memo, useEffect, useRef, useState, type ClipboardEvent } from 'react';
 import { PagelabError, type GeneratorSpec, type PolicyInfo } from '../wasm/protocol';
@@ -189,9 +195,24 @@ export const ScenarioForm = memo(function ScenarioForm({ policies, applied, busy
 				if (references !== null) setHeldSize({ chars: text.length, references });
 			});
 	};
+	/* Set by this form's own requests; `edited` when anything was typed after the latest one. */
+	const request = useRef({ pending: false, edited: false });
+	const requesting = (scenario: Scenario) => {
+		request.current = { pending: true, edited: false };
+		onApply(scenario);
+	};
+	const typed = () => {
+		request.current.edited = true;
+	};
 	useEffect(() => {
-		setDraft(draftOf(applied));
+		if (error) request.current.pending = false;
+	}, [error]);
+	useEffect(() => {
+		const keepEdits = request.current.pending && request.current.edited;
+		request.current.pending = false;
 		setInvalid(null);
+		if (keepEdits) return;
+		setDraft(draftOf(applied));
 		const text = applied.trace.kind === 'refs' ? applied.trace.text : '';
 		const large = text.length > LARGE_TEXT;
 		hold(large ? text : '');
@@ -200,6 +221,7 @@ export const ScenarioForm = memo(function ScenarioForm({ policies, applied, busy
 	const policy = policies.find((p) => p.name === draft.policy) ?? policies[0];
 	const ready = policies.length > 0;
 	const edit = (change: Partial<Draft>) => {
+		typed();
 		setDraft((d) => ({ ...d, ...change }));
 		setInvalid(null);
 	};
@@ -213,13 +235,14 @@ export const ScenarioForm = memo(function ScenarioForm({ policies, applied, busy
 		const box = event.currentTarget;
 		if (pasted.length + box.value.length <= LARGE_TEXT) return;
 		event.preventDefault();
+		typed();
 		hold(`${held.current}${held.current ? '\n' : ''}${box.value.slice(0, box.selectionStart)}${pasted}${box.value.slice(box.selectionEnd)}`);
 		box.value = '';
 	};
 	const apply = () => {
 		if (!policy) return;
 		try {
-			onApply(scenarioOf(draft, policy, refs()));
+			requesting(scenarioOf(draft, policy, refs()));
 		} catch (e) {
 			onError((e as Error).message);
 			setInvalid((e as { field?: string }).field ?? null);
@@ -230,7 +253,7 @@ export const ScenarioForm = memo(function ScenarioForm({ policies, applied, busy
 		if (!file || !policy) return;
 		try {
 			const bytes = new Uint8Array(await file.arrayBuffer());
-			onApply({ ...scenarioOf({ ...draft, source: 'refs' }, policy, ''), trace: { kind: 'file', name: file.name, bytes } });
+			requesting({ ...scenarioOf({ ...draft, source: 'refs' }, policy, ''), trace: { kind: 'file', name: file.name, bytes } });
 		} catch (e) {
 			onError((e as Error).message);
 			setInvalid((e as { field?: string }).field ?? null);
@@ -256,7 +279,7 @@ export const ScenarioForm = memo(function ScenarioForm({ policies, applied, busy
 					onChange={(e) => {
 						setPreset(e.target.value);
 						const chosen = presetById(e.target.value);
-						if (chosen) onApply(chosen.scenario);
+						if (chosen) requesting(chosen.scenario);
 					}}
 				>
 					<option value="">— choose a preset —</option>
@@ -323,6 +346,7 @@ export const ScenarioForm = memo(function ScenarioForm({ policies, applied, busy
 					data-testid="refs-input"
 					ref={refsBox}
 					onPaste={onPaste}
+					onInput={typed}
 					rows={3}
 					hidden={draft.source !== 'refs'}
 					/* A held text never goes in: setting megabytes as the default value lays them out (as in the effect above). */
