@@ -43,6 +43,7 @@
 
 #include "cli.h"
 #include "analysis.h"
+#include "page_map.h"
 
 int cli_read_options(const struct cli_args *a, struct pl_read_options *opts)
 {
@@ -734,7 +735,10 @@ static int run_streaming(struct cli_result *results, unsigned n, struct pl_reade
  *                the pages of lap 0 move to lap 3
  *
  * so the reader stays within LAPS_HELD laps of the simulations, and
- * writes into pages that are already there.  Fresh pages would cost the
+ * writes into pages that are already there.  The reader moves them
+ * itself, before it writes past the laps it holds: the simulations only
+ * say how far they are (`passed`), so the main thread, which the wall time
+ * waits for, makes no system call for it.  Fresh pages would cost the
  * reader a page fault and a page of zeros every 1024 references (a third
  * of its time, in the kernel), or, as huge pages, a wait of milliseconds
  * each while the kernel compacts memory to find one; either held back the
@@ -770,7 +774,8 @@ struct alongside {
 	pthread_cond_t changed;
 	uint32_t bound, written;	/* written: the reader's own count */
 	uint32_t laps, want;	/* laps reserved; references the reader waits to append */
-	atomic_uint published, recycled, sleepers;	/* recycled: laps passed and moved on */
+	uint32_t recycled;	/* the reader's: laps passed and moved on */
+	atomic_uint published, passed, sleepers;	/* passed: whole laps the simulations are through */
 	atomic_bool ended, stop;	/* the reader is done (got, err); the simulations gave up */
 	int got;
 	struct pl_error err;
@@ -857,8 +862,15 @@ static void wake(struct alongside *a)
 static bool room_or_stop(struct alongside *a)
 {
 	return a->written + (uint64_t)a->want <=
-	       (uint64_t)(atomic_load(&a->recycled) + LAPS_HELD) * LAP_REFS ||
+	       (uint64_t)(atomic_load(&a->passed) + LAPS_HELD) * LAP_REFS ||
 	       atomic_load(&a->stop);
+}
+
+/* The laps the simulations have passed since the last call, recycled. */
+static void recycle_passed(struct alongside *a)
+{
+	for (uint32_t passed = atomic_load(&a->passed); a->recycled < passed; a->recycled++)
+		recycle_lap(a, a->recycled);
 }
 
 /* One batch's ids and flags appended to the columns, when there is room; 0 or -1 with a->err. */
@@ -871,6 +883,7 @@ static int append_batch(struct alongside *a, const struct pl_refs *b)
 	wait_until(a, room_or_stop);
 	if (atomic_load(&a->stop))
 		return 0;
+	recycle_passed(a);
 	if (pl_trace_intern_batch(&a->t, b->number, b->n, a->view.page + a->written))
 		return snprintf(a->err.msg, sizeof(a->err.msg), "%s: out of memory after %u pages",
 				pl_reader_name(a->r), a->t.npages), -1;
@@ -894,6 +907,9 @@ static void *read_alongside(void *arg)
 		wake(a);
 	}
 	a->got = atomic_load(&a->stop) ? 0 : got;
+	/* Interning is over: freed here, beside the simulations, not after them. */
+	pl_page_map_destroy(a->t.map);
+	a->t.map = NULL;
 	atomic_store(&a->published, a->written);
 	atomic_store(&a->ended, true);
 	wake(a);
@@ -905,16 +921,14 @@ static bool references_or_end(struct alongside *a)
 	return atomic_load(&a->published) != a->view.n || atomic_load(&a->ended);
 }
 
-/* The simulations have passed a->view.n: the laps they are through recycled. */
+/* The simulations have passed a->view.n: the reader told of the laps they are through. */
 static void passed(struct alongside *a)
 {
-	uint32_t first = atomic_load(&a->recycled), lap = first;
+	uint32_t laps = a->view.n / LAP_REFS;
 
-	for (; (lap + 1) * (uint64_t)LAP_REFS <= a->view.n; lap++)
-		recycle_lap(a, lap);
-	if (lap == first)
+	if (laps == atomic_load(&a->passed))
 		return;		/* no lap done: the reader's room is as it was */
-	atomic_store(&a->recycled, lap);
+	atomic_store(&a->passed, laps);
 	wake(a);
 }
 
