@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * huge_pages.c - zeroed arrays in transparent huge pages (huge_pages.h).
+ *
+ * A mapping HUGE_PAGE larger than the array is made and cut down to the
+ * aligned part, so that every 2 MB of the array can be one huge page.
+ */
+#define _DEFAULT_SOURCE		/* MAP_ANONYMOUS, MADV_HUGEPAGE */
+#include <stdint.h>
+#include <stdlib.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
+
+#include "huge_pages.h"
+
+void *huge_alloc(struct huge_array *a, size_t bytes)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+	if (bytes >= HUGE_PAGE && bytes <= SIZE_MAX - 2 * HUGE_PAGE) {
+		size_t mapped = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+		char *map = mmap(NULL, mapped + HUGE_PAGE, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		char *p;
+
+		if (map == MAP_FAILED)
+			return a->p = NULL;
+		p = (char *)(((uintptr_t)map + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+		if (p > map)
+			munmap(map, (size_t)(p - map));
+		munmap(p + mapped, HUGE_PAGE - (size_t)(p - map));
+		madvise(p, mapped, MADV_HUGEPAGE);
+		a->mapped = mapped;
+		return a->p = p;	/* zeroed, as calloc() would */
+	}
+#endif
+	a->mapped = 0;
+	return a->p = calloc(bytes ? bytes : 1, 1);
+}
+
+void huge_free(struct huge_array *a)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+	if (a->mapped) {
+		munmap(a->p, a->mapped);
+		a->p = NULL;
+		a->mapped = 0;
+		return;
+	}
+#endif
+	free(a->p);
+	a->p = NULL;
+}
