@@ -8,14 +8,15 @@
  *	...
  *	huge_free(&a);				(the array p, whatever holds it)
  *
- * On Linux, an array of at least HUGE_PAGE bytes gets a mapping of its own,
- * aligned to HUGE_PAGE, with madvise(MADV_HUGEPAGE): its first touches then
+ * On Linux, an array gets a mapping of its own (so mremap() and madvise()
+ * may work on its pages); from HUGE_PAGE bytes on it is aligned to
+ * HUGE_PAGE, with madvise(MADV_HUGEPAGE): its first touches then
  * cost one fault (a zeroed 2 MB page) per 512 that 4 KB pages would (this
  * host: 4 MB touched at random in 2 ms as 4 KB pages, 0.3 ms as two huge
  * pages), and random reads over it no page walk.  Why not malloc():
  * glibc maps large blocks itself, unaligned, without the advice, and a heap
- * that has been used is already mapped in 4 KB pages.  Smaller arrays, and
- * every other system (WebAssembly included), get calloc().  The kernel may
+ * that has been used is already mapped in 4 KB pages.  Every other system
+ * (WebAssembly included) gets calloc().  The kernel may
  * still give 4 KB pages (THP off, no free huge page): the array is the
  * same, only slower.
  */

@@ -44,6 +44,7 @@
 #include "cli.h"
 #include "analysis.h"
 #include "page_map.h"
+#include "huge_pages.h"
 
 int cli_read_options(const struct cli_args *a, struct pl_read_options *opts)
 {
@@ -766,9 +767,10 @@ static int run_streaming(struct cli_result *results, unsigned n, struct pl_reade
 
 struct alongside {
 	struct pl_reader *r;
-	struct pl_trace t;	/* the reader's: the page map, number[] reserved for the bound */
+	struct pl_trace t;	/* the reader's: the page map, number[] (in numbers) */
 	struct pl_trace view;	/* the simulations': the columns, n = references passed to them */
-	struct spill col[2];	/* the reserved ids and flags (COL_PAGE, COL_FLAGS) */
+	struct huge_array col[2];	/* the ids and flags reserved for the bound (COL_PAGE, COL_FLAGS) */
+	struct huge_array numbers;	/* t.number's memory, reserved for the bound */
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t changed;
@@ -796,15 +798,6 @@ static bool can_run_alongside(const struct cli_result *results, unsigned n,
 	return true;
 }
 
-/* Room for bytes, untouched until used; NULL if none. */
-static void *reserve(size_t bytes)
-{
-	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-
-	return p == MAP_FAILED ? NULL : p;
-}
-
 /*
  * The pages of lap `lap`, which the simulations have passed, moved to the
  * lap LAPS_HELD further on, if there is one: the lap left behind stays
@@ -816,7 +809,7 @@ static void recycle_lap(struct alongside *a, uint32_t lap)
 {
 	for (unsigned i = COL_PAGE; i <= COL_FLAGS; i++) {
 		size_t bytes = (size_t)LAP_REFS * column_size[i];
-		char *from = (char *)a->col[i].map + lap * bytes;
+		char *from = (char *)a->col[i].p + lap * bytes;
 
 		if (lap + LAPS_HELD >= a->laps ||
 		    mremap(from, bytes, bytes, MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP,
@@ -964,17 +957,15 @@ static int simulate_alongside(struct alongside *a, struct replay *rp, struct pl_
 static int alongside_start(struct alongside *a)
 {
 	a->laps = (a->bound + LAP_REFS - 1) / LAP_REFS;
-	for (unsigned i = COL_PAGE; i <= COL_FLAGS; i++) {
-		a->col[i].bytes = (size_t)a->laps * LAP_REFS * column_size[i];
-		a->col[i].map = reserve(a->col[i].bytes);
-	}
-	a->t.number = calloc(a->bound, sizeof(*a->t.number));	/* untouched until used */
-	if (!a->col[COL_PAGE].map || !a->col[COL_FLAGS].map || !a->t.number)
+	for (unsigned i = COL_PAGE; i <= COL_FLAGS; i++)
+		if (!huge_alloc(&a->col[i], (size_t)a->laps * LAP_REFS * column_size[i]))
+			return -1;
+	if (!(a->t.number = huge_alloc(&a->numbers, (size_t)a->bound * sizeof(*a->t.number))))
 		return -1;
 	a->t.page_cap = a->bound;
 	a->view = (struct pl_trace){
-		.npages = a->bound, .page = a->col[COL_PAGE].map,
-		.flags = a->col[COL_FLAGS].map, .number = a->t.number,
+		.npages = a->bound, .page = a->col[COL_PAGE].p,
+		.flags = a->col[COL_FLAGS].p, .number = a->t.number,
 	};
 	pthread_mutex_init(&a->lock, NULL);
 	pthread_cond_init(&a->changed, NULL);
@@ -997,8 +988,9 @@ static void alongside_end(struct alongside *a, bool started)
 		pthread_mutex_destroy(&a->lock);
 	}
 	for (unsigned i = COL_PAGE; i <= COL_FLAGS; i++)
-		if (a->col[i].map)
-			munmap(a->col[i].map, a->col[i].bytes);
+		huge_free(&a->col[i]);
+	huge_free(&a->numbers);
+	a->t.number = NULL;	/* not pl_trace_free()'s to free */
 	pl_trace_free(&a->t);
 }
 
