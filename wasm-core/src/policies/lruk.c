@@ -652,6 +652,7 @@ static void *lruk_create(struct pl_ctx *ctx, struct pl_error *err)
 		lruk_destroy(l);
 		return NULL;
 	}
+	frame_table_drop_index(&l->table);	/* a page's slot is in its record */
 	return l;
 oom:
 	lruk_destroy(l);
