@@ -77,14 +77,16 @@
  * trace at 64K frames.  Pages inside their correlated period are in a
  * list ordered by LAST, filed as eligible when the period ends, each at
  * most once per reference; with crp = 0 that list stays empty.  The
- * history list is a log too, walked newest first for the snapshot.  What
- * a reference reads of its page is one record (times[]): a hit on a page
- * in the queue, most hits, touches nothing else of that page's but two
- * bits, and of the others' only the ring's entry for now.  Memory per page
- * of the trace: K + 2 words (the record), 2 (the correlated list's
- * links), 1 (the frame table's slot) and 4 (the history log, rip != 0);
- * per frame, QUEUE_SPAN words and bits (the ring and its bitmap), and
- * about a dozen words.
+ * history list is a log too, walked newest first for the snapshot; its
+ * compaction tests residency bytes and a bitmap, not the records.  What
+ * a reference reads of its page is one record (times[], in huge pages
+ * where Linux gives them): a hit on a page in the queue, most hits,
+ * touches nothing else of that page's but two bits, and of the others'
+ * only the ring's entry for now.  Memory per page of the trace: K + 2
+ * words (the record), 2 (the correlated list's links) and, with rip != 0,
+ * 4 (the history log) and a bit (its compaction's); per frame, QUEUE_SPAN
+ * words and bits (the ring and its bitmap), and about a dozen words (the
+ * frame table keeps no page -> slot index: a page's slot is in its record).
  * Beyond lru's work: a hit shifts the page's K times in its record and
  * moves its bit (or moves a page in its correlated period); a fault reads
  * the faulting page's history record and the victim's, evicts, and files
