@@ -77,14 +77,16 @@
  * trace at 64K frames.  Pages inside their correlated period are in a
  * list ordered by LAST, filed as eligible when the period ends, each at
  * most once per reference; with crp = 0 that list stays empty.  The
- * history list is a log too, walked newest first for the snapshot.  What
- * a reference reads of its page is one record (times[]): a hit on a page
- * in the queue, most hits, touches nothing else of that page's but two
- * bits, and of the others' only the ring's entry for now.  Memory per page
- * of the trace: K + 2 words (the record), 2 (the correlated list's
- * links), 1 (the frame table's slot) and 4 (the history log, rip != 0);
- * per frame, QUEUE_SPAN words and bits (the ring and its bitmap), and
- * about a dozen words.
+ * history list is a log too, walked newest first for the snapshot; its
+ * compaction tests residency bytes and a bitmap, not the records.  What
+ * a reference reads of its page is one record (times[], in huge pages
+ * where Linux gives them): a hit on a page in the queue, most hits,
+ * touches nothing else of that page's but two bits, and of the others'
+ * only the ring's entry for now.  Memory per page of the trace: K + 2
+ * words (the record), 2 (the correlated list's links) and, with rip != 0,
+ * 4 (the history log) and a bit (its compaction's); per frame, QUEUE_SPAN
+ * words and bits (the ring and its bitmap), and about a dozen words (the
+ * frame table keeps no page -> slot index: a page's slot is in its record).
  * Beyond lru's work: a hit shifts the page's K times in its record and
  * moves its bit (or moves a page in its correlated period); a fault reads
  * the faulting page's history record and the victim's, evicts, and files
@@ -92,8 +94,13 @@
  * and after next, are known before their faults: prefetch() names their
  * records and residency bytes.
  */
+/* madvise()'s MADV_HUGEPAGE, mmap()'s MAP_ANONYMOUS */
+#define _DEFAULT_SOURCE
 #include <stdlib.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 #include "dlist.h"
 #include "frame_table.h"
@@ -180,6 +187,7 @@ struct lruk {
 	uint32_t *times;	/* [npages * (k + 2)]: HIST(p, 1..K), LAST(p) and
 				 * p's slot and place (where_of()): everything a
 				 * reference reads of its page, in one record */
+	size_t times_mapped;	/* bytes of huge pages that hold times, or 0 (alloc_records()) */
 	struct frame_table table;
 	struct time_queue queue;	/* eligible pages by HIST(K), most of them */
 	struct slot_heap eligible;	/* slots of the other eligible pages */
@@ -190,6 +198,7 @@ struct lruk {
 					 * oldest LAST first */
 	struct page_log history;	/* evicted pages with history, oldest eviction
 					 * first; stamped with the eviction's time */
+	uint64_t *seen;		/* [npages / 64] all 0 but inside compact_history() */
 	uint32_t next;		/* the next reference's time (stored units) */
 	bool top_vacated;	/* the heap's top is the slot evict() just emptied */
 	uint64_t count[NR_LRUK_COUNTERS];
@@ -282,26 +291,79 @@ static int log_init(struct page_log *log, uint32_t most)
 	return log->entry ? 0 : -1;
 }
 
-/* How many entries ahead a compaction asks for their records. */
+/* How many entries ahead a compaction asks for what it tests. */
 #define LOG_AHEAD 16
 
-/* Appends an entry; a full log first drops its dead entries, keeping the others' order. */
-static void log_append(struct lruk *l, struct page_log *log, uint32_t page, uint32_t stamp,
-		       bool (*live)(const struct lruk *, struct log_entry))
+/* Drops the young log's dead entries, keeping the others' order (`coming`: see log_append()). */
+static __attribute__((noinline)) void compact_young(struct lruk *l, uint32_t coming)
 {
-	if (log->end == log->cap) {
-		uint32_t kept = 0;
+	struct page_log *log = &l->young;
+	uint32_t kept = 0;
 
-		for (uint32_t i = log->head; i < log->end; i++) {
-			/* each test reads a page's record: ask for those ahead */
-			if (log->end - i > LOG_AHEAD)
-				pl_request_line(hist_of(l, log->entry[i + LOG_AHEAD].page), 0);
-			if (live(l, log->entry[i]))
-				log->entry[kept++] = log->entry[i];
-		}
-		log->head = 0;
-		log->end = kept;
+	for (uint32_t i = log->head; i < log->end; i++) {
+		/* each test reads a page's record: ask for those ahead */
+		if (log->end - i > LOG_AHEAD)
+			pl_request_line(hist_of(l, log->entry[i + LOG_AHEAD].page), 0);
+		if (young_live(l, log->entry[i]))
+			log->entry[kept++] = log->entry[i];
 	}
+	log->head = 0;
+	log->end = kept;
+}
+
+/*
+ * Drops the history log's dead entries, keeping the others' order, before
+ * `coming` (just evicted) is appended.  An entry is live (history_live())
+ * iff its page is not resident and the entry is the page's latest: a
+ * reference since the eviction made the page resident, and its next
+ * eviction appended a newer entry (as `coming`'s is about to be).  So the
+ * log is walked newest first, testing each page's residency byte and a
+ * bit of `seen` (set for a page's latest entry, cleared again after):
+ * 1 MB and 128 KB for the benchmark's 1M pages, mostly in the caches,
+ * where the pages' records (16 MB) mostly are not.
+ */
+static __attribute__((noinline)) void compact_history(struct lruk *l, uint32_t coming)
+{
+	struct page_log *log = &l->history;
+	const uint8_t *page_state = l->ctx->page_state;
+	uint32_t kept = log->end;
+
+	l->seen[coming >> 6] = (uint64_t)1 << (coming & 63);
+
+	/*
+	 * Without a branch on the tests, whose loads wait for the caches:
+	 * the walk goes on meanwhile.  Each entry is written to the next
+	 * free place from the top (kept - 1 >= i), which it keeps if live.
+	 */
+	for (uint32_t i = log->end; i-- > log->head;) {
+		struct log_entry e = log->entry[i];
+		uint64_t *word = &l->seen[e.page >> 6], seen = *word;
+		uint64_t live = (~page_state[e.page] & PL_PAGE_RESIDENT) &
+				~(seen >> (e.page & 63));
+
+		if (i >= log->head + LOG_AHEAD)
+			pl_request_line(&page_state[log->entry[i - LOG_AHEAD].page], 0);
+		*word = seen | live << (e.page & 63);
+		log->entry[kept - 1] = e;
+		kept -= (uint32_t)live;
+	}
+	for (uint32_t i = kept; i < log->end; i++)
+		l->seen[log->entry[i].page >> 6] = 0;
+	l->seen[coming >> 6] = 0;
+	memmove(log->entry, &log->entry[kept], (size_t)(log->end - kept) * sizeof(*log->entry));
+	log->head = 0;
+	log->end -= kept;
+}
+
+/*
+ * Appends `page`'s entry, first making room in a full log (`compact`: its
+ * compaction, told the page whose entry is coming).
+ */
+LRUK_INLINE void log_append(struct lruk *l, struct page_log *log, uint32_t page, uint32_t stamp,
+			    void (*compact)(struct lruk *, uint32_t))
+{
+	if (log->end == log->cap)
+		compact(l, page);
 	log->entry[log->end++] = (struct log_entry){ .page = page, .stamp = stamp };
 }
 
@@ -483,7 +545,7 @@ static void file(struct lruk *l, uint32_t page, enum lruk_place place)
 		push_eligible(l, page);
 	} else if (place == IN_YOUNG) {
 		set_place(l, page, place);
-		log_append(l, &l->young, page, *last_of(l, page), young_live);
+		log_append(l, &l->young, page, *last_of(l, page), compact_young);
 	} else {
 		set_place(l, page, place);
 		pl_dlist_push_tail(&l->links, &l->correlated, page);
@@ -541,15 +603,65 @@ static void settle(struct lruk *l, uint32_t page, bool filed, uint32_t step)
 
 /* ---------------------------------------------------------------- ops */
 
+/*
+ * The records, zeroed: every reference reads one at random among npages
+ * (16 MB for the benchmark's 1M pages at k = 2), far more than the TLB
+ * covers in 4 KB pages, so on Linux, from 2 MB on, they go in transparent
+ * huge pages where the kernel allows them (madvise(); fresh pages of their
+ * own, as those of a heap that has been used before are already mapped in
+ * 4 KB pages): a record's address, and the prefetch() that names it, then
+ * cost no page walk.
+ */
+#define HUGE_PAGE ((size_t)2 << 20)
+
+/* Sets l->times and l->times_mapped (bytes mapped, 0: calloc()); -1 when out of memory. */
+static int alloc_records(struct lruk *l, size_t npages)
+{
+	size_t bytes = npages * (l->k + 2) * sizeof(*l->times);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+	if (bytes >= HUGE_PAGE) {
+		size_t mapped = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+		char *map = mmap(NULL, mapped + HUGE_PAGE, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		char *p;
+
+		if (map == MAP_FAILED)
+			return -1;
+		p = (char *)(((uintptr_t)map + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+		if (p > map)
+			munmap(map, (size_t)(p - map));
+		munmap(p + mapped, HUGE_PAGE - (size_t)(p - map));
+		madvise(p, mapped, MADV_HUGEPAGE);
+		l->times = (uint32_t *)p;	/* zeroed, as calloc() would */
+		l->times_mapped = mapped;
+		return 0;
+	}
+#endif
+	l->times = calloc(bytes, 1);
+	return l->times ? 0 : -1;
+}
+
+static void free_records(struct lruk *l)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+	if (l->times_mapped) {
+		munmap(l->times, l->times_mapped);
+		return;
+	}
+#endif
+	free(l->times);
+}
+
 static void lruk_destroy(void *state)
 {
 	struct lruk *l = state;
 
 	if (!l)
 		return;
-	free(l->times);
+	free_records(l);
 	free(l->young.entry);
 	free(l->history.entry);
+	free(l->seen);
 	free(l->queue.page);
 	free(l->queue.live);
 	frame_table_free(&l->table);
@@ -585,11 +697,11 @@ static void *lruk_create(struct pl_ctx *ctx, struct pl_error *err)
 	l->k = (uint32_t)ctx->params[LRUK_PARAM_K];
 	l->crp = (uint64_t)ctx->params[LRUK_PARAM_CRP];
 	l->rip = ctx->params[LRUK_PARAM_RIP];
-	l->times = calloc(npages * (l->k + 2), sizeof(*l->times));
 	pl_dlist_init(&l->correlated);
-	if (!l->times || pl_links_init(&l->links, npages) ||
+	if (alloc_records(l, npages) || pl_links_init(&l->links, npages) ||
 	    log_init(&l->young, frames_usable(ctx)) ||
 	    log_init(&l->history, l->rip ? ctx->npages : 0) ||
+	    !(l->seen = calloc(l->rip ? (npages + 63) / 64 : 1, sizeof(*l->seen))) ||
 	    slot_heap_init(&l->eligible, frames_usable(ctx)))
 		goto oom;
 	if (queue_init(&l->queue, l->k <= 2 || !l->crp, frames_usable(ctx)))
@@ -598,6 +710,7 @@ static void *lruk_create(struct pl_ctx *ctx, struct pl_error *err)
 		lruk_destroy(l);
 		return NULL;
 	}
+	frame_table_drop_index(&l->table);	/* a page's slot is in its record */
 	return l;
 oom:
 	lruk_destroy(l);
@@ -629,7 +742,7 @@ LRUK_INLINE void prefetch_body(const void *state, uint32_t far, uint32_t near,
 		first = q->page[q->first & q->mask];
 	if (top != PL_NONE)
 		topmost = l->table.slot_page[top];
-	if (l->k == 2)	/* 16 bytes from a 16-byte aligned calloc(): in one line */
+	if (l->k == 2)	/* 16 bytes, 16-byte aligned (calloc(), or a huge page): in one line */
 		pl_prefetch(out, hist_of(l, far));
 	else
 		pl_prefetch_record(out, hist_of(l, far), (l->k + 2) * sizeof(*l->times));
@@ -798,7 +911,7 @@ static void retain_history(struct lruk *l, uint32_t page)
 		memset(hist_of(l, page), 0, (l->k + 1) * sizeof(uint32_t));
 		return;
 	}
-	log_append(l, &l->history, page, l->next, history_live);
+	log_append(l, &l->history, page, l->next, compact_history);
 	pl_emit_insert(l->ctx, page, LRUK_HISTORY, 0);
 	enter_fields(l, page);
 }
