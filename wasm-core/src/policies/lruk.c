@@ -94,16 +94,12 @@
  * and after next, are known before their faults: prefetch() names their
  * records and residency bytes.
  */
-/* madvise()'s MADV_HUGEPAGE, mmap()'s MAP_ANONYMOUS */
-#define _DEFAULT_SOURCE
 #include <stdlib.h>
 #include <string.h>
-#ifdef __linux__
-#include <sys/mman.h>
-#endif
 
 #include "dlist.h"
 #include "frame_table.h"
+#include "huge_pages.h"
 #include "slot_heap.h"
 
 #define LRUK_MAX_K 4
@@ -187,7 +183,7 @@ struct lruk {
 	uint32_t *times;	/* [npages * (k + 2)]: HIST(p, 1..K), LAST(p) and
 				 * p's slot and place (where_of()): everything a
 				 * reference reads of its page, in one record */
-	size_t times_mapped;	/* bytes of huge pages that hold times, or 0 (alloc_records()) */
+	struct huge_array times_mem;	/* times' memory: see lruk_create() */
 	struct frame_table table;
 	struct time_queue queue;	/* eligible pages by HIST(K), most of them */
 	struct slot_heap eligible;	/* slots of the other eligible pages */
@@ -603,62 +599,13 @@ static void settle(struct lruk *l, uint32_t page, bool filed, uint32_t step)
 
 /* ---------------------------------------------------------------- ops */
 
-/*
- * The records, zeroed: every reference reads one at random among npages
- * (16 MB for the benchmark's 1M pages at k = 2), far more than the TLB
- * covers in 4 KB pages, so on Linux, from 2 MB on, they go in transparent
- * huge pages where the kernel allows them (madvise(); fresh pages of their
- * own, as those of a heap that has been used before are already mapped in
- * 4 KB pages): a record's address, and the prefetch() that names it, then
- * cost no page walk.
- */
-#define HUGE_PAGE ((size_t)2 << 20)
-
-/* Sets l->times and l->times_mapped (bytes mapped, 0: calloc()); -1 when out of memory. */
-static int alloc_records(struct lruk *l, size_t npages)
-{
-	size_t bytes = npages * (l->k + 2) * sizeof(*l->times);
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-	if (bytes >= HUGE_PAGE) {
-		size_t mapped = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-		char *map = mmap(NULL, mapped + HUGE_PAGE, PROT_READ | PROT_WRITE,
-				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		char *p;
-
-		if (map == MAP_FAILED)
-			return -1;
-		p = (char *)(((uintptr_t)map + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
-		if (p > map)
-			munmap(map, (size_t)(p - map));
-		munmap(p + mapped, HUGE_PAGE - (size_t)(p - map));
-		madvise(p, mapped, MADV_HUGEPAGE);
-		l->times = (uint32_t *)p;	/* zeroed, as calloc() would */
-		l->times_mapped = mapped;
-		return 0;
-	}
-#endif
-	l->times = calloc(bytes, 1);
-	return l->times ? 0 : -1;
-}
-
-static void free_records(struct lruk *l)
-{
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-	if (l->times_mapped) {
-		munmap(l->times, l->times_mapped);
-		return;
-	}
-#endif
-	free(l->times);
-}
-
 static void lruk_destroy(void *state)
 {
 	struct lruk *l = state;
 
 	if (!l)
 		return;
-	free_records(l);
+	huge_free(&l->times_mem);
 	free(l->young.entry);
 	free(l->history.entry);
 	free(l->seen);
@@ -698,7 +645,14 @@ static void *lruk_create(struct pl_ctx *ctx, struct pl_error *err)
 	l->crp = (uint64_t)ctx->params[LRUK_PARAM_CRP];
 	l->rip = ctx->params[LRUK_PARAM_RIP];
 	pl_dlist_init(&l->correlated);
-	if (alloc_records(l, npages) || pl_links_init(&l->links, npages) ||
+	/*
+	 * Every reference reads one record at random among npages (16 MB for
+	 * the benchmark's 1M pages at k = 2), far more than the TLB covers in
+	 * 4 KB pages: in huge pages (huge_pages.h), a record's address, and
+	 * the prefetch() that names it, cost no page walk.
+	 */
+	l->times = huge_alloc(&l->times_mem, npages * (l->k + 2) * sizeof(*l->times));
+	if (!l->times || pl_links_init(&l->links, npages) ||
 	    log_init(&l->young, frames_usable(ctx)) ||
 	    log_init(&l->history, l->rip ? ctx->npages : 0) ||
 	    !(l->seen = calloc(l->rip ? (npages + 63) / 64 : 1, sizeof(*l->seen))) ||
@@ -742,7 +696,7 @@ LRUK_INLINE void prefetch_body(const void *state, uint32_t far, uint32_t near,
 		first = q->page[q->first & q->mask];
 	if (top != PL_NONE)
 		topmost = l->table.slot_page[top];
-	if (l->k == 2)	/* 16 bytes, 16-byte aligned (calloc(), or a huge page): in one line */
+	if (l->k == 2)	/* 16 bytes, 16-byte aligned (huge_alloc()): in one line */
 		pl_prefetch(out, hist_of(l, far));
 	else
 		pl_prefetch_record(out, hist_of(l, far), (l->k + 2) * sizeof(*l->times));
