@@ -20,13 +20,15 @@ void *huge_alloc(struct huge_array *a, size_t bytes)
 {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
 	size_t align = bytes >= HUGE_PAGE ? HUGE_PAGE : 0;
-	size_t mapped = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-	char *map, *p;
+	size_t mapped;
+	char *map = MAP_FAILED, *p;
 
-	if (!bytes || bytes > SIZE_MAX - 2 * HUGE_PAGE)
-		mapped = HUGE_PAGE;
-	map = mmap(NULL, mapped + align, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (map == MAP_FAILED) {
+	if (bytes <= SIZE_MAX - 2 * HUGE_PAGE) {
+		mapped = bytes ? (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1) : HUGE_PAGE;
+		map = mmap(NULL, mapped + align, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	}
+	if (map == MAP_FAILED) {	/* out of memory, or more than any mapping could hold */
 		a->mapped = 0;
 		return a->p = NULL;
 	}

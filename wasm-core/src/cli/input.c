@@ -739,11 +739,14 @@ static int run_streaming(struct cli_result *results, unsigned n, struct pl_reade
  * writes into pages that are already there.  The reader moves them
  * itself, before it writes past the laps it holds: the simulations only
  * say how far they are (`passed`), so the main thread, which the wall time
- * waits for, makes no system call for it.  Fresh pages would cost the
- * reader a page fault and a page of zeros every 1024 references (a third
- * of its time, in the kernel), or, as huge pages, a wait of milliseconds
- * each while the kernel compacts memory to find one; either held back the
- * reader, whose lead is what keeps the simulations from waiting.
+ * waits for, makes no system call for it.  Fresh pages for every lap
+ * would cost the reader a page fault and a page of zeros every 1024
+ * references (a third of its time, in the kernel), or, as huge pages, a
+ * wait of milliseconds each when the kernel has to compact memory to find
+ * one (session 10 saw both); either held back the reader, whose lead is
+ * what keeps the simulations from waiting.  The columns are huge_alloc()
+ * arrays, so the first LAPS_HELD laps are faulted in once, as huge pages
+ * where the kernel has them, and only move after that.
  *
  * Handing over: each side waits for the other's counter by spinning a
  * while (the other runs on the other core, and a batch of 16K references
