@@ -4,8 +4,6 @@
  *
  * A mapping HUGE_PAGE larger than the array is made and cut down to the
  * aligned part, so that every 2 MB of the array can be one huge page.
- * (Below HUGE_PAGE the mapping is only whole 4 KB pages: a mapping of
- * 2 MB's worth of address space, but only what is touched takes memory.)
  */
 #define _DEFAULT_SOURCE		/* MAP_ANONYMOUS, MADV_HUGEPAGE */
 #include <stdint.h>
@@ -19,33 +17,25 @@
 void *huge_alloc(struct huge_array *a, size_t bytes)
 {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-	size_t align = bytes >= HUGE_PAGE ? HUGE_PAGE : 0;
-	size_t mapped;
-	char *map = MAP_FAILED, *p;
+	if (bytes >= HUGE_PAGE && bytes <= SIZE_MAX - 2 * HUGE_PAGE) {
+		size_t mapped = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+		char *map = mmap(NULL, mapped + HUGE_PAGE, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		char *p;
 
-	if (bytes <= SIZE_MAX - 2 * HUGE_PAGE) {
-		mapped = bytes ? (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1) : HUGE_PAGE;
-		map = mmap(NULL, mapped + align, PROT_READ | PROT_WRITE,
-			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	}
-	if (map == MAP_FAILED) {	/* out of memory, or more than any mapping could hold */
-		a->mapped = 0;
-		return a->p = NULL;
-	}
-	p = map;
-	if (align) {
+		if (map == MAP_FAILED)
+			return a->p = NULL;
 		p = (char *)(((uintptr_t)map + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
 		if (p > map)
 			munmap(map, (size_t)(p - map));
 		munmap(p + mapped, HUGE_PAGE - (size_t)(p - map));
 		madvise(p, mapped, MADV_HUGEPAGE);
+		a->mapped = mapped;
+		return a->p = p;	/* zeroed, as calloc() would */
 	}
-	a->mapped = mapped;
-	return a->p = p;	/* zeroed, as calloc() would */
-#else
+#endif
 	a->mapped = 0;
 	return a->p = calloc(bytes ? bytes : 1, 1);
-#endif
 }
 
 void huge_free(struct huge_array *a)

@@ -1,24 +1,31 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * huge_pages.h - zeroed arrays in transparent huge pages, for the few
- * large arrays that are touched at random from their first use on.
+ * large arrays that are touched at random from their first use on and
+ * then read again and again (lruk's records).
  *
  *	struct huge_array a;
  *	uint32_t *p = huge_alloc(&a, bytes);	(zeroed, or NULL)
  *	...
  *	huge_free(&a);				(the array p, whatever holds it)
  *
- * On Linux, an array gets a mapping of its own (so mremap() and madvise()
- * may work on its pages); from HUGE_PAGE bytes on it is aligned to
- * HUGE_PAGE, with madvise(MADV_HUGEPAGE): its first touches then
+ * On Linux, an array of at least HUGE_PAGE bytes gets a mapping of its own,
+ * aligned to HUGE_PAGE, with madvise(MADV_HUGEPAGE): its first touches then
  * cost one fault (a zeroed 2 MB page) per 512 that 4 KB pages would (this
  * host: 4 MB touched at random in 2 ms as 4 KB pages, 0.3 ms as two huge
  * pages), and random reads over it no page walk.  Why not malloc():
  * glibc maps large blocks itself, unaligned, without the advice, and a heap
- * that has been used is already mapped in 4 KB pages.  Every other system
- * (WebAssembly included) gets calloc().  The kernel may
+ * that has been used is already mapped in 4 KB pages.  Smaller arrays, and
+ * every other system (WebAssembly included), get calloc().  The kernel may
  * still give 4 KB pages (THP off, no free huge page): the array is the
  * same, only slower.
+ *
+ * Not for an array whose first touches a user waits for: on a virtual
+ * machine that hands free memory back to its host in 2 MB blocks
+ * (virtio-balloon free page reporting), a fresh huge page is most often
+ * such a block, and its first touch waits while the host faults in all 512
+ * pages (10-25 ms for the five a streamed run's first batch took, on the
+ * machines pagelab is tested on: src/cli/input.c).
  */
 #ifndef PAGELAB_HUGE_PAGES_H
 #define PAGELAB_HUGE_PAGES_H

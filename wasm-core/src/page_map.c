@@ -41,7 +41,6 @@
 
 #include "pagelab.h"
 #include "page_map.h"
-#include "huge_pages.h"
 
 #define MIN_SLOTS 1024u
 #define DIRECT_FIRST_LOG 12		/* log2 of the direct array's smallest size */
@@ -56,8 +55,7 @@ struct slot {
 };
 
 struct pl_page_map {
-	uint32_t *direct;		/* direct_mem.p */
-	struct huge_array direct_mem;
+	uint32_t *direct;
 	uint64_t ndirect;
 	uint32_t ndirect_pages;		/* numbers in direct[] */
 	struct slot *slot;
@@ -110,7 +108,7 @@ void pl_page_map_destroy(struct pl_page_map *map)
 {
 	if (!map)
 		return;
-	huge_free(&map->direct_mem);
+	free(map->direct);
 	free(map->slot);
 	free(map);
 }
@@ -163,7 +161,6 @@ static int grow_direct(struct pl_page_map *map, uint64_t number)
 	uint32_t moving = 0, nslots = MIN_SLOTS;
 	uint64_t n, pages;
 	uint32_t *direct;
-	struct huge_array old_mem;
 
 	if (number >= DIRECT_MAX)
 		return -1;
@@ -175,15 +172,9 @@ static int grow_direct(struct pl_page_map *map, uint64_t number)
 	pages = (uint64_t)map->ndirect_pages + moving + 1;
 	if ((n > DIRECT_FREE && n > pages * DIRECT_PER_PAGE) || n > SIZE_MAX / sizeof(*direct))
 		return -1;
-	old_mem = map->direct_mem;
-	if (!(direct = huge_alloc(&map->direct_mem, (size_t)n * sizeof(*direct)))) {
-		map->direct_mem = old_mem;
+	if (!(direct = realloc(map->direct, (size_t)n * sizeof(*direct))))
 		return -1;
-	}
-	if (map->ndirect)
-		memcpy(direct, map->direct, (size_t)map->ndirect * sizeof(*direct));
 	memset(direct + map->ndirect, 0xff, (size_t)(n - map->ndirect) * sizeof(*direct));
-	huge_free(&old_mem);
 	map->direct = direct;
 	while ((uint64_t)(map->nhashed - moving) * 2 > nslots)
 		nslots *= 2;

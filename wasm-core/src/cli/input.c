@@ -44,7 +44,6 @@
 #include "cli.h"
 #include "analysis.h"
 #include "page_map.h"
-#include "huge_pages.h"
 
 int cli_read_options(const struct cli_args *a, struct pl_read_options *opts)
 {
@@ -741,12 +740,18 @@ static int run_streaming(struct cli_result *results, unsigned n, struct pl_reade
  * say how far they are (`passed`), so the main thread, which the wall time
  * waits for, makes no system call for it.  Fresh pages for every lap
  * would cost the reader a page fault and a page of zeros every 1024
- * references (a third of its time, in the kernel), or, as huge pages, a
- * wait of milliseconds each when the kernel has to compact memory to find
- * one (session 10 saw both); either held back the reader, whose lead is
- * what keeps the simulations from waiting.  The columns are huge_alloc()
- * arrays, so the first LAPS_HELD laps are faulted in once, as huge pages
- * where the kernel has them, and only move after that.
+ * references (a third of its time, in the kernel), and held back the
+ * reader, whose lead is what keeps the simulations from waiting.
+ *
+ * The columns, number[] and the page map are in 4 KB pages, not
+ * transparent huge ones, although a huge page is one fault where 4 KB
+ * pages are 512: on a virtual machine that hands free memory back to its
+ * host in 2 MB blocks (virtio-balloon free page reporting, as on the
+ * machines pagelab is tested on), a fresh huge page is most often such a
+ * block, and its first touch waits while the host faults in all 512 of its
+ * pages again.  In huge pages, the first batch came 10-25 ms after the
+ * start in most runs (the whole simulation takes 80), where 4 KB pages,
+ * mostly memory the guest used moments before, take 2-3 ms.
  *
  * Handing over: each side waits for the other's counter by spinning a
  * while (the other runs on the other core, and a batch of 16K references
@@ -770,10 +775,9 @@ static int run_streaming(struct cli_result *results, unsigned n, struct pl_reade
 
 struct alongside {
 	struct pl_reader *r;
-	struct pl_trace t;	/* the reader's: the page map, number[] (in numbers) */
+	struct pl_trace t;	/* the reader's: the page map, number[] reserved for the bound */
 	struct pl_trace view;	/* the simulations': the columns, n = references passed to them */
-	struct huge_array col[2];	/* the ids and flags reserved for the bound (COL_PAGE, COL_FLAGS) */
-	struct huge_array numbers;	/* t.number's memory, reserved for the bound */
+	void *col[2];		/* the ids and flags reserved for the bound (COL_PAGE, COL_FLAGS) */
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t changed;
@@ -801,6 +805,20 @@ static bool can_run_alongside(const struct cli_result *results, unsigned n,
 	return true;
 }
 
+/* Room for bytes, untouched until used; NULL if none. */
+static void *reserve(size_t bytes)
+{
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static size_t column_bytes(const struct alongside *a, unsigned column)
+{
+	return (size_t)a->laps * LAP_REFS * column_size[column];
+}
+
 /*
  * The pages of lap `lap`, which the simulations have passed, moved to the
  * lap LAPS_HELD further on, if there is one: the lap left behind stays
@@ -812,7 +830,7 @@ static void recycle_lap(struct alongside *a, uint32_t lap)
 {
 	for (unsigned i = COL_PAGE; i <= COL_FLAGS; i++) {
 		size_t bytes = (size_t)LAP_REFS * column_size[i];
-		char *from = (char *)a->col[i].p + lap * bytes;
+		char *from = (char *)a->col[i] + lap * bytes;
 
 		if (lap + LAPS_HELD >= a->laps ||
 		    mremap(from, bytes, bytes, MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP,
@@ -961,14 +979,14 @@ static int alongside_start(struct alongside *a)
 {
 	a->laps = (a->bound + LAP_REFS - 1) / LAP_REFS;
 	for (unsigned i = COL_PAGE; i <= COL_FLAGS; i++)
-		if (!huge_alloc(&a->col[i], (size_t)a->laps * LAP_REFS * column_size[i]))
+		if (!(a->col[i] = reserve(column_bytes(a, i))))
 			return -1;
-	if (!(a->t.number = huge_alloc(&a->numbers, (size_t)a->bound * sizeof(*a->t.number))))
+	if (!(a->t.number = calloc(a->bound, sizeof(*a->t.number))))	/* untouched until used */
 		return -1;
 	a->t.page_cap = a->bound;
 	a->view = (struct pl_trace){
-		.npages = a->bound, .page = a->col[COL_PAGE].p,
-		.flags = a->col[COL_FLAGS].p, .number = a->t.number,
+		.npages = a->bound, .page = a->col[COL_PAGE],
+		.flags = a->col[COL_FLAGS], .number = a->t.number,
 	};
 	pthread_mutex_init(&a->lock, NULL);
 	pthread_cond_init(&a->changed, NULL);
@@ -991,9 +1009,8 @@ static void alongside_end(struct alongside *a, bool started)
 		pthread_mutex_destroy(&a->lock);
 	}
 	for (unsigned i = COL_PAGE; i <= COL_FLAGS; i++)
-		huge_free(&a->col[i]);
-	huge_free(&a->numbers);
-	a->t.number = NULL;	/* not pl_trace_free()'s to free */
+		if (a->col[i])
+			munmap(a->col[i], column_bytes(a, i));
 	pl_trace_free(&a->t);
 }
 
