@@ -71,8 +71,10 @@
  * the one before.  Prefetching by walking the lists one page per fault
  * only moved that chain into the walk (over half of the time, perf); the
  * push logs and the shadow ring name the pages near the tails without
- * reading any record.  A page's state and its list links are one 24-byte
- * record, so a fault touches the new page's record and the victim's (LRU:
+ * reading any record.  A page's state and its list links are one 32-byte
+ * record (23 bytes used, padded so that none straddles two lines), in huge
+ * pages where the kernel has them (32 MB at 1M pages: no page walk per
+ * record), so a fault touches the new page's line and the victim's (LRU:
  * two link pairs of 8 bytes).
  */
 #include "lru_lists.h"
