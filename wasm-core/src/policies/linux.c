@@ -60,10 +60,11 @@
  * kernel's counters.
  * Measured with callgrind on the benchmark's zipf trace (64K frames, first
  * million references: 0.41 faults and 0.35 evictions per reference, 1.6
- * pages walked per eviction): 223 instructions per reference against
- * LRU's 55 (256 when every fault asked for two pages near each of the
- * four tails, 219 with the shadow list linked through the records and
- * the lists' tails prefetched by walking them, 188 before any
+ * pages walked per eviction): 217 instructions per reference against
+ * LRU's 55 (223 with 24-byte records, asked for as two lines each; 256
+ * when every fault asked for two pages near each of the four tails, 219
+ * with the shadow list linked through the records and the lists' tails
+ * prefetched by walking them, 188 before any
  * prefetching, 398 when the model was a unit of its own; README,
  * Benchmark).  Time is not instructions here: a fault frees `batch`
  * frames at once (32 at 64K frames), and walking the tails of the lists
@@ -71,8 +72,10 @@
  * the one before.  Prefetching by walking the lists one page per fault
  * only moved that chain into the walk (over half of the time, perf); the
  * push logs and the shadow ring name the pages near the tails without
- * reading any record.  A page's state and its list links are one 24-byte
- * record, so a fault touches the new page's record and the victim's (LRU:
+ * reading any record.  A page's state and its list links are one 32-byte
+ * record (23 bytes used, padded so that none straddles two lines), in huge
+ * pages where the kernel has them (32 MB at 1M pages: no page walk per
+ * record), so a fault touches the new page's line and the victim's (LRU:
  * two link pairs of 8 bytes).
  */
 #include "lru_lists.h"

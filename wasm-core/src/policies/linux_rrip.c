@@ -43,11 +43,12 @@
  * isolation the rotations of active pages below the maximum RRPV, each
  * asking for the record of the page logged 8 positions behind it (the
  * active list's push log, lru_model.h); by callgrind on the benchmark's
- * zipf trace (64K frames, first million references), 239 instructions per
- * reference against LRU's 55 and linux's 223 (276 when every fault asked
- * for pages near all four tails, 227 before the push logs and
- * the shadow ring, 197 before any prefetching, 433 when the model was a
- * unit of its own; README, Benchmark).
+ * zipf trace (64K frames, first million references), 235 instructions per
+ * reference against LRU's 55 and linux's 217 (239 with 24-byte records
+ * asked for as two lines each, 276 when every fault asked for pages near
+ * all four tails, 227 before the push logs and the shadow ring, 197
+ * before any prefetching, 433 when the model was a unit of its own;
+ * README, Benchmark).
  */
 #include "lru_lists.h"
 

@@ -44,6 +44,7 @@
 #define PAGELAB_LRU_LISTS_H
 
 #include "dlist.h"
+#include "huge_pages.h"
 #include "policy.h"
 
 /* The kernel's enum lru_list order: inactive + LRU_ACTIVE is active. */
@@ -203,7 +204,11 @@ struct lru_aging {
 
 /*
  * What the model keeps per page, its list links included, together so that
- * a reference touches one record (24 bytes), not one per array.
+ * a reference touches one record, not one per array.  23 bytes of it are
+ * used; it is padded to 32 so that, in an array aligned to a line (as
+ * huge_alloc() gives), no record straddles two lines: each record is one
+ * line to wait for and one to ask for ahead (a quarter of 24-byte records
+ * took two of each).
  */
 struct lru_page {
 	union {
@@ -221,7 +226,9 @@ struct lru_page {
 				 * since: shadow_listed()) or LRU_NOT_RESIDENT */
 	bool file;		/* a file page (else anon): fixed at creation */
 	uint8_t field[LRU_MAX_FIELDS];	/* 0 while not resident */
+	uint8_t padding[32 - 2 * sizeof(uint64_t) - 2 - LRU_MAX_FIELDS];
 };
+_Static_assert(sizeof(struct lru_page) == 32, "an lru_page fills half a line");
 
 /*
  * The shadow list as a ring of page ids, oldest at `tail`, next free
@@ -244,7 +251,8 @@ struct lruvec {
 	bool file_mapped, workingset;
 	struct pl_dlist lists[NR_LRU_LISTS];
 	struct shadow_ring shadow;
-	struct lru_page *page;	/* [npages] */
+	struct lru_page *page;	/* [npages], in huge pages where the kernel has them */
+	struct huge_array page_mem;	/* what holds `page` */
 	uint64_t count[NR_LRU_COUNTERS];
 	int64_t scan_credit[2];	/* anon, file: see scan_lru() */
 	uint64_t nonresident_age;	/* lruvec->nonresident_age */

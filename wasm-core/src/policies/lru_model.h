@@ -274,7 +274,6 @@ void prefetch_logged(const struct lruvec *vec, enum lru_list_id lru, uint32_t po
 	uint32_t page = vec->push_log[lru][pos & vec->push_mask];
 
 	__builtin_prefetch(&vec->page[page], 1);
-	__builtin_prefetch((const char *)&vec->page[page + 1] - 1, 1);
 	pl_prefetch_state(vec->ctx, page);
 }
 
@@ -563,7 +562,8 @@ static inline void *lruvec_create(struct pl_ctx *ctx, unsigned nfields, struct p
 	vec->wmark_high = ctx->params[LRU_PARAM_WMARK_HIGH];
 	if (vec->wmark_high < vec->wmark_low)
 		vec->wmark_high = vec->wmark_low;
-	vec->page = calloc(npages, sizeof(*vec->page));
+	/* touched at random, 32 MB at 1M pages: no page walk per reference */
+	vec->page = huge_alloc(&vec->page_mem, npages * sizeof(*vec->page));
 	if (!vec->page || shadow_ring_init(&vec->shadow, ctx->frames, (uint32_t)npages) ||
 	    push_logs_init(vec, ctx->frames))
 		goto oom;
@@ -589,7 +589,7 @@ static inline void lruvec_destroy(void *state)
 		return;
 	if (lru_variant_aging.destroy)
 		lru_variant_aging.destroy(vec);
-	free(vec->page);
+	huge_free(&vec->page_mem);
 	free(vec->shadow.entry);
 	for (unsigned lru = 0; lru < NR_LRU_LISTS; lru++)
 		free(vec->push_log[lru]);
@@ -608,7 +608,7 @@ static inline void lruvec_prefetch(const void *state, uint32_t far, uint32_t nea
 {
 	const struct lruvec *vec = state;
 
-	pl_prefetch_record(out, &vec->page[far], sizeof(*vec->page));
+	pl_prefetch(out, &vec->page[far]);
 }
 
 static inline void lruvec_hit(void *state, const struct pl_ref *ref)
