@@ -95,6 +95,7 @@ struct eventlog {
 
 	uint8_t *bytes;
 	size_t cap;
+	size_t mapped;		/* the bytes reserved for the stream (Linux) */
 	const uint32_t *ref_page;	/* the trace's pages: the page of each step */
 	uint32_t n;			/* the trace's steps */
 

@@ -289,10 +289,10 @@ void pl_remove_other(struct pl_ctx *ctx, uint32_t page, unsigned list)
 
 /*
  * SET, HAND and VARIABLE: `index` names one of the `declared` fields,
- * hands or variables (`what`); the event is kept while recording.  Inline
- * in each, as record() is: with its kind a constant the append folds to
- * that event's parts (a CLOCK sweep records one SET and one HAND per
- * frame it passes).
+ * hands or variables (`what`); the event is kept (pl_emit_*() calls
+ * these only while recording).  Inline in each, as record() is: with its
+ * kind a constant the append folds to that event's parts (a CLOCK sweep
+ * records one SET and one HAND per frame it passes).
  */
 static inline __attribute__((always_inline)) void record_indexed(struct pl_sim *sim, enum pl_event_kind kind, const char *what,
 			   unsigned index, unsigned declared, uint32_t page, int32_t from,
@@ -302,8 +302,7 @@ static inline __attribute__((always_inline)) void record_indexed(struct pl_sim *
 		fail(sim, "%s %u does not exist (the policy declares %u)", what, index, declared);
 		return;
 	}
-	if (unlikely(sim->recording))
-		record(sim, kind, index, page, from, to);
+	record(sim, kind, index, page, from, to);
 }
 
 void pl_record_set(struct pl_ctx *ctx, uint32_t page, unsigned field, int32_t from, int32_t to)
