@@ -309,7 +309,7 @@ static void demote_bottom(struct lirs *l)
  * oldest is forgotten about once a fault when S is full, and prefetch()
  * then reads the record of the next oldest, which should have arrived.
  */
-#define GHOST_LOOKAHEAD 4
+#define GHOST_LOOKAHEAD 8
 
 /*
  * The oldest ghost went from slot `from` to slot `to`, over the holes
@@ -325,7 +325,7 @@ static inline __attribute__((always_inline)) void request_passed(const struct li
 		uint32_t ahead = pl_slot_ring_ahead(&l->ghosts, slot, GHOST_LOOKAHEAD);
 
 		if (ahead != PL_NONE)
-			pl_request_line(&l->page[ahead], 1);
+			pl_request_record(&l->page[ahead], sizeof(*l->page));
 	}
 }
 
