@@ -576,9 +576,10 @@ static inline __attribute__((always_inline)) void request_passed(const struct cl
 /*
  * Where the hands start at the next fault, requested as a fault ends: the
  * records of HAND_hot's page, the clock's first entry, and of the resident
- * cold page HAND_cold meets next.  Only a fault moves the hands or changes
- * the cold pages (a hit sets a bit), so prefetch() need not name them on
- * every reference.
+ * cold page HAND_cold meets next, with that page's residency byte (most
+ * often the victim, whose byte pl_emit_evict() reads).  Only a fault moves
+ * the hands or changes the cold pages (a hit sets a bit), so prefetch()
+ * need not name them on every reference.
  */
 static inline __attribute__((always_inline)) void request_hands(const struct clockpro *c)
 {
@@ -586,8 +587,10 @@ static inline __attribute__((always_inline)) void request_hands(const struct clo
 
 	if (hot != PL_NONE)
 		pl_request_record(&c->pg[hot], sizeof(*c->pg));
-	if (cold != PL_NONE)
+	if (cold != PL_NONE) {
 		pl_request_record(&c->pg[cold], sizeof(*c->pg));
+		pl_prefetch_state(c->ctx, cold);
+	}
 }
 
 /* HAND_hot runs until it has turned one hot page cold. */
