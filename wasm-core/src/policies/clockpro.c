@@ -98,8 +98,9 @@
  * record had arrived, and most of clockpro's time.  The clock is therefore
  * a ring of page ids in clock order (slot_ring.h): the pages ahead of
  * HAND_hot and HAND_test are read from consecutive slots, and their
- * records requested HAND_LOOKAHEAD slots ahead, faults before the hand
- * gets there.  The ring's slots are not the order numbers the snapshot
+ * records requested HAND_LOOKAHEAD slots ahead of every slot a hand
+ * passes (holes included), faults before the hand gets there.  The
+ * records are in huge pages (clockpro_create()).  The ring's slots are not the order numbers the snapshot
  * shows (entries are packed when the ring's end is reached), so each
  * record keeps both, and its own residency (place), so that no hand reads
  * the driver's residency bytes.
