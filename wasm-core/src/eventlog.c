@@ -51,27 +51,6 @@ static size_t huge_round(size_t bytes)
 	return (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
 }
 
-/* A mapping of at least `bytes`, aligned to HUGE_PAGE; NULL if none. */
-static uint8_t *stream_map(size_t bytes, size_t *mapped)
-{
-	size_t len = huge_round(bytes);
-	char *map, *p;
-
-	if (len > SIZE_MAX / 2)
-		return NULL;
-	map = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (map == MAP_FAILED)
-		return NULL;
-	p = (char *)(((uintptr_t)map + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
-	if (p > map)
-		munmap(map, (size_t)(p - map));
-	munmap(p + len, HUGE_PAGE - (size_t)(p - map));
-	madvise(p, len, MADV_HUGEPAGE);
-	*mapped = len;
-	return (uint8_t *)p;
-}
-
 static uint8_t *stream_resize(struct eventlog *log, size_t cap)
 {
 	uint64_t want = (uint64_t)log->n * RESERVED_PER_STEP;
@@ -79,7 +58,7 @@ static uint8_t *stream_resize(struct eventlog *log, size_t cap)
 	void *p;
 
 	if (!log->bytes)
-		return stream_map(cap > reserve ? cap : reserve, &log->mapped);
+		return huge_map(cap > reserve ? cap : reserve, &log->mapped);
 	if (cap <= log->mapped)
 		return log->bytes;
 	p = mremap(log->bytes, log->mapped, huge_round(cap), MREMAP_MAYMOVE);

@@ -3,7 +3,8 @@
  * huge_pages.c - zeroed arrays in transparent huge pages (huge_pages.h).
  *
  * A mapping HUGE_PAGE larger than the array is made and cut down to the
- * aligned part, so that every 2 MB of the array can be one huge page.
+ * aligned part, so that every 2 MB of the array can be one huge page
+ * (huge_map(), which the event log's stream uses too).
  */
 #define _DEFAULT_SOURCE		/* MAP_ANONYMOUS, MADV_HUGEPAGE */
 #include <stdint.h>
@@ -14,25 +15,33 @@
 
 #include "huge_pages.h"
 
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+void *huge_map(size_t bytes, size_t *mapped)
+{
+	size_t len = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	char *map, *p;
+
+	if (!bytes || bytes > SIZE_MAX - 2 * HUGE_PAGE)
+		return NULL;
+	map = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (map == MAP_FAILED)
+		return NULL;
+	p = (char *)(((uintptr_t)map + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+	if (p > map)
+		munmap(map, (size_t)(p - map));
+	munmap(p + len, HUGE_PAGE - (size_t)(p - map));
+	madvise(p, len, MADV_HUGEPAGE);
+	*mapped = len;
+	return p;	/* zeroed, as calloc() would */
+}
+#endif
+
 void *huge_alloc(struct huge_array *a, size_t bytes)
 {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-	if (bytes >= HUGE_PAGE && bytes <= SIZE_MAX - 2 * HUGE_PAGE) {
-		size_t mapped = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-		char *map = mmap(NULL, mapped + HUGE_PAGE, PROT_READ | PROT_WRITE,
-				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		char *p;
-
-		if (map == MAP_FAILED)
-			return a->p = NULL;
-		p = (char *)(((uintptr_t)map + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
-		if (p > map)
-			munmap(map, (size_t)(p - map));
-		munmap(p + mapped, HUGE_PAGE - (size_t)(p - map));
-		madvise(p, mapped, MADV_HUGEPAGE);
-		a->mapped = mapped;
-		return a->p = p;	/* zeroed, as calloc() would */
-	}
+	if (bytes >= HUGE_PAGE)
+		return a->p = huge_map(bytes, &a->mapped);
 #endif
 	a->mapped = 0;
 	return a->p = calloc(bytes ? bytes : 1, 1);

@@ -2,7 +2,8 @@
 /*
  * huge_pages.h - zeroed arrays in transparent huge pages, for the few
  * large arrays that are touched at random from their first use on and
- * then read again and again (lruk's records).
+ * then read again and again (the per-page records of lruk, lirs, clockpro
+ * and the Linux models), and the recorded event stream.
  *
  *	struct huge_array a;
  *	uint32_t *p = huge_alloc(&a, bytes);	(zeroed, or NULL)
@@ -40,6 +41,16 @@ struct huge_array {
 };
 
 void *huge_alloc(struct huge_array *a, size_t bytes);
+#ifdef __linux__
+/*
+ * The mapping huge_alloc() gives an array of HUGE_PAGE bytes or more, for
+ * any `bytes` (at least one):
+ * HUGE_PAGE-aligned, its length (*mapped) rounded up to HUGE_PAGE, advised
+ * into huge pages, zeroed, reserving no swap; for callers that grow it
+ * with mremap() and free it with munmap().  NULL if none.
+ */
+void *huge_map(size_t bytes, size_t *mapped);
+#endif
 void huge_free(struct huge_array *a);
 
 #endif
