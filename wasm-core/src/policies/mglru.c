@@ -749,7 +749,12 @@ static void age_youngest(struct mglru *m, unsigned gen)
 	}
 }
 
-static __attribute__((noinline)) void age(struct mglru *m)
+/*
+ * Out of line (an aging comes every few thousand faults; inlined, its
+ * registers would weigh on every fault), with the moves' list operations
+ * inlined into it (flatten), which GCC would otherwise call.
+ */
+static __attribute__((noinline, flatten)) void age(struct mglru *m)
 {
 	for (uint32_t seq = m->min_seq; seq < m->max_seq; seq++)
 		age_gen(m, gen_of(seq), true);
