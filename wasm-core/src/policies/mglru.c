@@ -328,6 +328,7 @@ static bool young_chunk(const struct page_ring *r, uint32_t first, uint32_t last
 	*young &= ~(uint64_t)0 << (first - *start);
 	return false;
 }
+
 /*
  * Room for one more entry in list l's ring: a full one keeps only its
  * pages, in order.  Those are at most the frames (+ 1), half the ring, so
@@ -683,8 +684,9 @@ static bool should_run_aging(const struct mglru *m)
  * to gen(max_seq), read last, which moves none): so the next chunk's bits
  * can be read before this one's pages move.
  */
-static void request_young(const struct mglru *m, const struct page_ring *r, uint64_t young,
-			  uint32_t start)
+/* The states of the young pages of a chunk, to be written (by force inline, as request_tail()). */
+static inline __attribute__((always_inline)) void
+request_young(const struct mglru *m, const struct page_ring *r, uint64_t young, uint32_t start)
 {
 	for (; young; young &= young - 1)
 		__builtin_prefetch(&m->page[r->entry[(start + (unsigned)__builtin_ctzll(young)) &
