@@ -172,10 +172,10 @@ struct page_state {
 enum { B_YOUNG, B_REFS, NR_BITS };
 
 struct page_ring {
-	uint32_t *entry;	/* [cap], cap a power of 2 */
-	uint64_t (*bits)[NR_BITS];	/* [max(cap / 64, 1)]: each word's bits */
+	uint32_t *entry;	/* [mask + 1], a power of 2 */
+	uint64_t (*bits)[NR_BITS];	/* [mask / 64 + 1]: each word's bits */
 	uint32_t head, end;	/* entries head .. end - 1, mod 2^32 */
-	uint32_t cap, len;	/* len: the entries that are pages */
+	uint32_t mask, len;	/* len: the entries that are pages */
 };
 
 struct ctrl_pos {
@@ -254,7 +254,7 @@ static void *mglru_create(struct pl_ctx *ctx, struct pl_error *err)
 	if (!m || !(m->page = calloc(n, sizeof(*m->page))))
 		goto oom;
 	for (unsigned l = 0; l < NR_LISTS; l++) {
-		m->list[l].cap = cap;
+		m->list[l].mask = cap - 1;
 		if (!(m->list[l].entry = malloc(cap * sizeof(*m->list[l].entry))))
 			goto oom;
 		if (!(m->list[l].bits = calloc(cap / 64 + 1, sizeof(*m->list[l].bits))))
@@ -280,19 +280,19 @@ oom:
 
 static uint32_t *ring_at(const struct page_ring *r, uint32_t i)
 {
-	return &r->entry[i & (r->cap - 1)];
+	return &r->entry[i & r->mask];
 }
 
 static bool bit_at(const struct page_ring *r, unsigned b, uint32_t i)
 {
-	uint32_t slot = i & (r->cap - 1);
+	uint32_t slot = i & r->mask;
 
 	return r->bits[slot / 64][b] >> (slot % 64) & 1;
 }
 
 static void clear_bits_at(struct page_ring *r, uint32_t i)
 {
-	uint32_t slot = i & (r->cap - 1);
+	uint32_t slot = i & r->mask;
 
 	for (unsigned b = 0; b < NR_BITS; b++)
 		r->bits[slot / 64][b] &= ~((uint64_t)1 << (slot % 64));
@@ -300,7 +300,7 @@ static void clear_bits_at(struct page_ring *r, uint32_t i)
 
 static inline void set_bit_at(struct page_ring *r, unsigned b, uint32_t i, bool on)
 {
-	uint32_t slot = i & (r->cap - 1);
+	uint32_t slot = i & r->mask;
 	uint64_t bit = (uint64_t)1 << (slot % 64);
 
 	if (on)
@@ -310,33 +310,22 @@ static inline void set_bit_at(struct page_ring *r, unsigned b, uint32_t i, bool 
 }
 
 /*
- * The young entry nearest before entry i (towards the head) into *at, or
- * false if entries head .. i - 1 have none: a word of the bitmap at a
- * time.  (A ring of fewer than 64 entries has one word, in which the
- * slots below i's are those before it up to the wrap.)
+ * The young bits of the chunk of ring r (the 64 entries of one bitmap
+ * word) that holds entry `last`, from entry `first` on if it is there:
+ * bit b for entry *start + b.  Whether entries before the chunk remain
+ * from `first` on.  (A ring of fewer than 64 entries has one word, whose
+ * chunk is the whole ring.)
  */
-static bool young_before(const struct page_ring *r, uint32_t i, uint32_t *at)
+static bool young_chunk(const struct page_ring *r, uint32_t first, uint32_t last,
+			uint64_t *young, uint32_t *start)
 {
-	uint32_t left = i - r->head;	/* entries to look at */
+	uint32_t slot = last & r->mask, bit = slot % 64;
 
-	while (left) {
-		uint32_t slot = (i - 1) & (r->cap - 1);
-		unsigned bit = slot % 64;
-		uint64_t word = r->bits[slot / 64][B_YOUNG] & (~(uint64_t)0 >> (63 - bit));
-
-		if (word) {
-			uint32_t back = bit - (63 - (unsigned)__builtin_clzll(word));
-
-			if (back >= left)
-				return false;
-			*at = i - 1 - back;
-			return true;
-		}
-		if (bit + 1 >= left)
-			return false;
-		i -= bit + 1;
-		left -= bit + 1;
-	}
+	*young = r->bits[slot / 64][B_YOUNG] & (~(uint64_t)0 >> (63 - bit));
+	*start = last - bit;
+	if (last - first > bit)
+		return true;
+	*young &= ~(uint64_t)0 << (first - *start);
 	return false;
 }
 
@@ -371,7 +360,7 @@ static __attribute__((noinline, cold)) void compact(struct mglru *m, unsigned l)
 
 static inline void make_room(struct mglru *m, unsigned l)
 {
-	if (m->list[l].end - m->list[l].head >= m->list[l].cap)
+	if (m->list[l].end - m->list[l].head > m->list[l].mask)
 		compact(m, l);
 }
 
@@ -383,16 +372,24 @@ static uint32_t list_tail(const struct mglru *m, unsigned l)
 	return r->len ? *ring_at(r, r->end - 1) : PL_NONE;
 }
 
-/* Puts a page at the head or the tail of list l: its entry. */
-static uint32_t list_push(struct mglru *m, unsigned l, uint32_t page, bool tail)
+/* An entry for the page at the head or the tail of list l's ring: its position. */
+static uint32_t ring_push(struct mglru *m, unsigned l, uint32_t page, bool tail)
 {
 	struct page_ring *r = &m->list[l];
 	uint32_t at;
 
 	make_room(m, l);
 	at = tail ? r->end++ : --r->head;
-	*ring_at(r, at) = page;
+	r->entry[at & r->mask] = page;
 	r->len++;
+	return at;
+}
+
+/* Puts a page at the head or the tail of list l: its entry. */
+static uint32_t list_push(struct mglru *m, unsigned l, uint32_t page, bool tail)
+{
+	uint32_t at = ring_push(m, l, page, tail);
+
 	m->page[page].where = (uint8_t)l;
 	m->page[page].at = at;
 	return at;
@@ -402,16 +399,18 @@ static uint32_t list_push(struct mglru *m, unsigned l, uint32_t page, bool tail)
 static void list_drop(struct mglru *m, unsigned l, uint32_t at)
 {
 	struct page_ring *r = &m->list[l];
+	uint32_t *entry = r->entry, mask = r->mask, head = r->head, end = r->end;
 
-	*ring_at(r, at) = PL_NONE;
+	entry[at & mask] = PL_NONE;
 	if (l != SHADOW)	/* a shadow entry's bits are clear */
 		clear_bits_at(r, at);
 	r->len--;
-	if (at != r->end - 1)
+	if (at != end - 1)
 		return;
 	do
-		r->end--;
-	while (r->end != r->head && *ring_at(r, r->end - 1) == PL_NONE);
+		end--;
+	while (end != head && entry[(end - 1) & mask] == PL_NONE);
+	r->end = end;
 }
 
 /* The page leaves its list. */
@@ -437,13 +436,15 @@ static void list_leave(struct mglru *m, uint32_t page)
 static inline __attribute__((always_inline)) void
 request_tail(const struct mglru *m, const struct page_ring *r, uint32_t *ahead)
 {
-	uint32_t i = *ahead, to = r->end - 1 - TAIL_AHEAD;
+	const uint32_t *entry = r->entry;
+	uint32_t mask = r->mask, head = r->head, tail = r->end - 1;
+	uint32_t i = *ahead, to = tail - TAIL_AHEAD;
 
-	__builtin_prefetch(ring_at(r, r->end - 1 - RING_AHEAD));
-	if (r->end - 1 - i > TAIL_AHEAD)	/* not in the window: from the tail */
-		i = r->end - 1;
-	while (i != to && i != r->head) {
-		uint32_t page = *ring_at(r, --i);
+	__builtin_prefetch(&entry[(tail - RING_AHEAD) & mask]);
+	if (tail - i > TAIL_AHEAD)	/* not in the window: from the tail */
+		i = tail;
+	while (i != to && i != head) {
+		uint32_t page = entry[--i & mask];
 
 		if (page == PL_NONE)
 			continue;
@@ -547,8 +548,8 @@ static void set_refs(struct mglru *m, uint32_t page, unsigned lru_refs, unsigned
  * Moves the resident page at entry `at` of generation list `from` to the
  * head or tail of generation seq (reading nothing of the page's state).
  */
-static void move_entry(struct mglru *m, uint32_t page, unsigned from, uint32_t at, uint32_t seq,
-		       bool tail)
+static inline __attribute__((always_inline)) void
+move_entry(struct mglru *m, uint32_t page, unsigned from, uint32_t at, uint32_t seq, bool tail)
 {
 	unsigned to = gen_of(seq);
 
@@ -675,24 +676,57 @@ static bool should_run_aging(const struct mglru *m)
 
 /*
  * try_to_inc_max_seq(): the walk promotes young pages, then a new
- * generation.  Each generation's ring is read from the tail; pages moved
- * out of it leave dead entries behind, and nothing is pushed to it while
- * it is read (young pages go to gen(max_seq), read last, which moves none).
+ * generation.  Each generation's ring is read from the tail, a chunk of
+ * 64 entries (one word of young bits) at a time, and the states of the
+ * next chunk's young pages, to be moved, are requested while this one's
+ * move.  Pages moved out of a ring leave dead entries behind, which have
+ * no bits, and nothing is pushed to it while it is read (young pages go
+ * to gen(max_seq), read last, which moves none): so the next chunk's bits
+ * can be read before this one's pages move.
  */
-#define AGING_AHEAD 8
-
-/*
- * The walk's next young pages, to move, have their states written: a
- * second cursor AGING_AHEAD young entries on requests them (with no more,
- * it rests at the head).  Inlined by force, like request_tail().
- */
+/* The states of the young pages of a chunk, to be written (by force inline, as request_tail()). */
 static inline __attribute__((always_inline)) void
-request_young(const struct mglru *m, const struct page_ring *r, uint32_t *ahead)
+request_young(const struct mglru *m, const struct page_ring *r, uint64_t young, uint32_t start)
 {
-	if (young_before(r, *ahead, ahead))
-		__builtin_prefetch(&m->page[*ring_at(r, *ahead)], 1);
-	else
-		*ahead = r->head;
+	for (; young; young &= young - 1)
+		__builtin_prefetch(&m->page[r->entry[(start + (unsigned)__builtin_ctzll(young)) &
+						     r->mask]], 1);
+}
+
+/* The walk through generation list gen: its young pages, tail to head. */
+static void age_gen(struct mglru *m, unsigned gen, bool move)
+{
+	const struct page_ring *r = &m->list[gen];
+	uint32_t head = r->head, start;
+	uint64_t young;
+	bool more;
+
+	if (r->end == head)
+		return;
+	more = young_chunk(r, head, r->end - 1, &young, &start);
+	request_young(m, r, young, start);
+	for (;;) {
+		uint64_t chunk = young;
+		uint32_t chunk_start = start;
+		bool last = !more;
+
+		if (more) {
+			more = young_chunk(r, head, chunk_start - 1, &young, &start);
+			request_young(m, r, young, start);
+		}
+		while (chunk) {
+			unsigned b = 63 - (unsigned)__builtin_clzll(chunk);
+			uint32_t i = chunk_start + b, p = r->entry[i & r->mask];
+
+			chunk &= ~((uint64_t)1 << b);
+			set_young_at(m, gen, i, p, false);
+			clear_refs_at(m, gen, i, p);
+			if (move)
+				move_entry(m, p, gen, i, m->max_seq, false);
+		}
+		if (last)
+			return;
+	}
 }
 
 /*
@@ -705,7 +739,7 @@ static void age_youngest(struct mglru *m, unsigned gen)
 {
 	struct page_ring *r = &m->list[gen];
 
-	for (uint32_t w = 0; w < (r->cap + 63) / 64; w++) {
+	for (uint32_t w = 0; w <= r->mask / 64; w++) {
 		uint64_t both = r->bits[w][B_YOUNG] & r->bits[w][B_REFS];
 
 		for (; both; both &= both - 1) {
@@ -717,30 +751,19 @@ static void age_youngest(struct mglru *m, unsigned gen)
 	}
 }
 
-static void age(struct mglru *m)
+/*
+ * Out of line (an aging comes every few thousand faults; inlined, its
+ * registers would weigh on every fault), with the moves' list operations
+ * inlined into it (flatten), which GCC would otherwise call.
+ */
+static __attribute__((noinline, flatten)) void age(struct mglru *m)
 {
-	for (uint32_t seq = m->min_seq; seq <= m->max_seq; seq++) {
-		unsigned gen = gen_of(seq);
-		struct page_ring *r = &m->list[gen];
-		uint32_t i = r->end, ahead = r->end;
-
-		if (seq == m->max_seq && !m->ctx->recording) {
-			age_youngest(m, gen);
-			break;
-		}
-		for (unsigned k = 0; k < AGING_AHEAD && seq != m->max_seq; k++)
-			request_young(m, r, &ahead);
-		while (young_before(r, i, &i)) {
-			uint32_t p = *ring_at(r, i);
-
-			if (seq != m->max_seq)
-				request_young(m, r, &ahead);
-			set_young_at(m, gen, i, p, false);
-			clear_refs_at(m, gen, i, p);
-			if (seq != m->max_seq)
-				move_entry(m, p, gen, i, m->max_seq, false);
-		}
-	}
+	for (uint32_t seq = m->min_seq; seq < m->max_seq; seq++)
+		age_gen(m, gen_of(seq), true);
+	if (m->ctx->recording)
+		age_gen(m, gen_of(m->max_seq), false);
+	else
+		age_youngest(m, gen_of(m->max_seq));
 	clear_ctrl_pos(m);
 	m->max_seq++;
 	m->agings++;
@@ -892,10 +915,11 @@ static void mglru_insert(void *state, const struct pl_ref *ref)
 		refault(m, x);
 		set_seq(m, x, seq);
 	} else {
-		*p = (struct page_state){ 0 };
-		at = list_push(m, to, x, false);
+		at = ring_push(m, to, x, false);
+		*p = (struct page_state){ .where = (uint8_t)to, .seq = seq, .at = at };
 		pl_emit_insert(m->ctx, x, to, 0);
-		set_seq(m, x, seq);
+		if (m->ctx->recording && seq)	/* from 0, the field's value before */
+			pl_emit_set(m->ctx, x, F_SEQ, 0, (int32_t)seq);
 	}
 	if (m->fd)
 		inc_refs(m, x);
@@ -925,7 +949,8 @@ static void trim_shadows(struct mglru *m)
 		uint32_t old = list_tail(m, SHADOW);
 
 		list_drop(m, SHADOW, r->end - 1);
-		pl_emit_remove(m->ctx, old, SHADOW);
+		if (m->ctx->recording)	/* as in mglru_evict() */
+			pl_emit_remove(m->ctx, old, SHADOW);
 	}
 	if (m->shadows_swept - r->head >= (uint32_t)1 << 31)
 		forget_stale(m);
@@ -951,13 +976,17 @@ static void mglru_evict(void *state, uint32_t victim)
 	pl_emit_evict(m->ctx, victim, from);
 	list_drop(m, from, at);
 	/* lru_gen_eviction(): the shadow entry keeps min_seq and the refs */
-	*p = (struct page_state){ .shadow_refs = (uint8_t)refs, .seq = m->min_seq };
-	list_push(m, SHADOW, victim, false);
-	pl_emit_insert(m->ctx, victim, SHADOW, 0);
-	if (m->min_seq)
-		pl_emit_set(m->ctx, victim, F_SEQ, 0, (int32_t)m->min_seq);
-	if (refs)
-		pl_emit_set(m->ctx, victim, F_REFS, 0, (int32_t)refs);
+	*p = (struct page_state){
+		.where = SHADOW, .shadow_refs = (uint8_t)refs, .seq = m->min_seq,
+		.at = ring_push(m, SHADOW, victim, false),
+	};
+	if (m->ctx->recording) {	/* unrecorded, a ghost's events tell the driver nothing */
+		pl_emit_insert(m->ctx, victim, SHADOW, 0);
+		if (m->min_seq)
+			pl_emit_set(m->ctx, victim, F_SEQ, 0, (int32_t)m->min_seq);
+		if (refs)
+			pl_emit_set(m->ctx, victim, F_REFS, 0, (int32_t)refs);
+	}
 	trim_shadows(m);
 }
 
