@@ -206,9 +206,9 @@ struct lru_aging {
  * What the model keeps per page, its list links included, together so that
  * a reference touches one record, not one per array.  23 bytes of it are
  * used; it is padded to 32 so that, in an array aligned to a line (as
- * huge_alloc() gives), no record straddles two lines: each record is one
- * line to wait for and one to ask for ahead (a quarter of 24-byte records
- * took two of each).
+ * huge_alloc() gives from 2 MB on), no record straddles two lines: each
+ * record is one line to wait for and one to ask for ahead (a quarter of
+ * 24-byte records took two of each).
  */
 struct lru_page {
 	union {
