@@ -3,7 +3,7 @@
  * eventlog.c - the event log, step index and checkpoints of a recorded
  * simulation.  Interface, encoding, invariants and costs: eventlog.h.
  */
-#define _GNU_SOURCE		/* mremap(), MAP_ANONYMOUS, MADV_HUGEPAGE */
+#define _GNU_SOURCE		/* MADV_HUGEPAGE */
 #include <stdlib.h>
 #ifdef __linux__
 #include <sys/mman.h>
@@ -45,28 +45,17 @@ static uint32_t unzigzag(uint32_t z)
  */
 #define RESERVED_PER_STEP 32
 
-#if defined(__linux__) && defined(MADV_HUGEPAGE) && defined(MREMAP_MAYMOVE)
-static size_t huge_round(size_t bytes)
-{
-	return (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-}
-
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
 static uint8_t *stream_resize(struct eventlog *log, size_t cap)
 {
 	uint64_t want = (uint64_t)log->n * RESERVED_PER_STEP;
 	size_t reserve = want < SIZE_MAX / 4 ? (size_t)want : 0;
-	void *p;
 
 	if (!log->bytes)
 		return huge_map(cap > reserve ? cap : reserve, &log->mapped);
 	if (cap <= log->mapped)
 		return log->bytes;
-	p = mremap(log->bytes, log->mapped, huge_round(cap), MREMAP_MAYMOVE);
-	if (p == MAP_FAILED)
-		return NULL;
-	log->mapped = huge_round(cap);
-	madvise(p, log->mapped, MADV_HUGEPAGE);
-	return p;
+	return huge_remap(log->bytes, &log->mapped, cap);
 }
 
 static void stream_free(struct eventlog *log)

@@ -6,7 +6,7 @@
  * aligned part, so that every 2 MB of the array can be one huge page
  * (huge_map(), which the event log's stream uses too).
  */
-#define _DEFAULT_SOURCE		/* MAP_ANONYMOUS, MADV_HUGEPAGE */
+#define _GNU_SOURCE		/* MAP_ANONYMOUS, MADV_HUGEPAGE, mremap() */
 #include <stdint.h>
 #include <stdlib.h>
 #ifdef __linux__
@@ -16,9 +16,14 @@
 #include "huge_pages.h"
 
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
+static size_t huge_round(size_t bytes)
+{
+	return (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+}
+
 void *huge_map(size_t bytes, size_t *mapped)
 {
-	size_t len = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	size_t len = huge_round(bytes);
 	char *map, *p;
 
 	if (!bytes || bytes > SIZE_MAX - 2 * HUGE_PAGE)
@@ -34,6 +39,18 @@ void *huge_map(size_t bytes, size_t *mapped)
 	madvise(p, len, MADV_HUGEPAGE);
 	*mapped = len;
 	return p;	/* zeroed, as calloc() would */
+}
+
+void *huge_remap(void *p, size_t *mapped, size_t bytes)
+{
+	size_t len = huge_round(bytes);
+
+	if (bytes > SIZE_MAX - 2 * HUGE_PAGE ||
+	    (p = mremap(p, *mapped, len, MREMAP_MAYMOVE)) == MAP_FAILED)
+		return NULL;
+	madvise(p, len, MADV_HUGEPAGE);
+	*mapped = len;
+	return p;
 }
 #endif
 

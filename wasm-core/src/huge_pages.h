@@ -21,12 +21,16 @@
  * still give 4 KB pages (THP off, no free huge page): the array is the
  * same, only slower.
  *
- * Not for an array whose first touches a user waits for: on a virtual
- * machine that hands free memory back to its host in 2 MB blocks
- * (virtio-balloon free page reporting), a fresh huge page is most often
- * such a block, and its first touch waits while the host faults in all 512
- * pages (10-25 ms for the five a streamed run's first batch took, on the
- * machines pagelab is tested on: src/cli/input.c).
+ * Weigh the first touch: on a virtual machine that hands free memory back
+ * to its host in 2 MB blocks (virtio-balloon free page reporting, as on
+ * the machines pagelab is tested on), a fresh huge page is most often such
+ * a block, and its first touch waits while the host faults in all 512
+ * pages.  That pays where the array is then read again and again (the
+ * records: `pagelab run` of lruk, clockpro and linux, runs 2 s apart, was
+ * faster with them), not where it is touched once while the user waits
+ * (a streamed run's page map and columns: 10-25 ms before its first batch,
+ * src/cli/input.c).  The event stream is written once; its gain was
+ * measured in bench, whose runs reuse memory just freed.
  */
 #ifndef PAGELAB_HUGE_PAGES_H
 #define PAGELAB_HUGE_PAGES_H
@@ -50,6 +54,12 @@ void *huge_alloc(struct huge_array *a, size_t bytes);
  * with mremap() and free it with munmap().  NULL if none.
  */
 void *huge_map(size_t bytes, size_t *mapped);
+/*
+ * Such a mapping p (*mapped bytes) grown to hold `bytes` (mremap(), which
+ * moves page tables rather than bytes), advised again; *mapped updated.
+ * NULL if it cannot be, p then unchanged.
+ */
+void *huge_remap(void *p, size_t *mapped, size_t bytes);
 #endif
 void huge_free(struct huge_array *a);
 

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 
 #include "pagelab.h"
+#include "policy.h"
 
 struct pl_slot_ring {
 	uint32_t *id;		/* [size], a power of two */
@@ -90,6 +91,26 @@ static inline uint32_t pl_slot_ring_ahead(const struct pl_slot_ring *r, uint32_t
 					  uint32_t ahead)
 {
 	return slot + ahead < r->hi ? r->id[slot + ahead] : PL_NONE;
+}
+
+/*
+ * A hand or queue end went from slot `from` to slot `to`, over the holes
+ * between: the records (`size` bytes each, in `records` by page) of the
+ * entries `ahead` slots after every slot it passed, (from, to], are
+ * requested, not only to's, or the entries ahead of the holes would come
+ * unannounced.  After a wrap or a packing (to < from), to's.  Inlined by
+ * force, as the requests of its callers are.
+ */
+static inline __attribute__((always_inline)) void
+pl_slot_ring_request_passed(const struct pl_slot_ring *r, uint32_t from, uint32_t to,
+			    uint32_t ahead, const void *records, size_t size)
+{
+	for (uint32_t slot = to > from ? from + 1 : to; slot <= to; slot++) {
+		uint32_t page = pl_slot_ring_ahead(r, slot, ahead);
+
+		if (page != PL_NONE)
+			pl_request_record((const char *)records + (size_t)page * size, size);
+	}
 }
 
 /*

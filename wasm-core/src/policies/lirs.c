@@ -311,24 +311,6 @@ static void demote_bottom(struct lirs *l)
  */
 #define GHOST_LOOKAHEAD 8
 
-/*
- * The oldest ghost went from slot `from` to slot `to`, over the holes
- * between (ghosts that left early): the records GHOST_LOOKAHEAD slots
- * ahead of every slot passed, (from, to], are requested, not only to's,
- * or the ghosts ahead of the holes would come unannounced.  After the
- * queue emptied or was packed (to < from), to's.
- */
-static inline __attribute__((always_inline)) void request_passed(const struct lirs *l,
-								  uint32_t from, uint32_t to)
-{
-	for (uint32_t slot = to > from ? from + 1 : to; slot <= to; slot++) {
-		uint32_t ahead = pl_slot_ring_ahead(&l->ghosts, slot, GHOST_LOOKAHEAD);
-
-		if (ahead != PL_NONE)
-			pl_request_record(&l->page[ahead], sizeof(*l->page));
-	}
-}
-
 /* Only S's growth (a page entering it) can take it over stack_max. */
 static void bound_stack(struct lirs *l)
 {
@@ -337,7 +319,9 @@ static void bound_stack(struct lirs *l)
 
 		pl_rdlist_remove(s_links(l), &l->s, p);
 		forget(l, p);
-		request_passed(l, from, l->ghosts.lo);
+		/* over the holes of ghosts that left early */
+		pl_slot_ring_request_passed(&l->ghosts, from, l->ghosts.lo, GHOST_LOOKAHEAD,
+					    l->page, sizeof(*l->page));
 	}
 }
 
