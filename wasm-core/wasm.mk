@@ -6,7 +6,7 @@
 #
 # The same sources as the native library (Makefile: every src/*.c -- the
 # CLI is in src/cli/ -- every src/policies/*.c inside its unit with the
-# step loop built for it, registry.c, both from tools/registry.sh) plus the
+# step loops built for it, registry.c, all from tools/registry.sh) plus the
 # flat ABI src/wasm/abi.c, compiled by Debian's
 # emscripten (scripts/setup.sh wasm).  The module is an ES module factory for browsers
 # and workers; Node (the tests) passes the .wasm bytes in as wasmBinary.
@@ -37,7 +37,7 @@ BENCH_LDFLAGS := $(OPT) -sASSERTIONS=0 -sENVIRONMENT=node -sSINGLE_FILE -sALLOW_
 POLICY_SRCS := $(wildcard src/policies/*.c)
 SRCS := $(wildcard src/*.c) src/wasm/abi.c
 OBJS := $(SRCS:%.c=$(BUILD)/obj/%.o) $(POLICY_SRCS:src/policies/%.c=$(BUILD)/obj/units/%.o) \
-	$(BUILD)/obj/registry.o
+	$(POLICY_SRCS:src/policies/%.c=$(BUILD)/obj/units/recorded/%.o) $(BUILD)/obj/registry.o
 
 # The policy units: the step loop (sim_loop.h) is `flatten` so that the
 # policy's hit(), insert(), victim() and evict() are inlined into it, as
@@ -75,6 +75,9 @@ $(BUILD)/registry.c: FORCE
 $(BUILD)/units/%.c: src/policies/%.c tools/registry.sh
 	@mkdir -p $(@D)
 	@sh tools/registry.sh --unit $@ $<
+$(BUILD)/units/recorded/%.c: src/policies/%.c tools/registry.sh
+	@mkdir -p $(@D)
+	@sh tools/registry.sh --recorded-unit $@ $<
 
 $(BUILD)/obj/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)

@@ -202,6 +202,49 @@ struct pl_policy_ops {
 /* ------------------------------------------------- calls into the driver */
 
 /*
+ * Is the simulation keeping its events?  Read here rather than as
+ * ctx->recording: the build compiles every policy file twice
+ * (tools/registry.sh), once for the loops that do not record, where this
+ * is ctx->recording, and once more for the recorded loop alone
+ * (PL_RECORDED_UNIT), where it is the constant true, so that neither loop
+ * carries the other's code.  There the events are also appended inline
+ * (sim_loop.h's sim_record_*(), whose uncommon cases call the
+ * pl_record_*() below) instead of through a call per event into sim.c.
+ */
+static inline bool pl_recording(const struct pl_ctx *ctx)
+{
+#ifdef PL_RECORDED_UNIT
+	(void)ctx;
+	return true;
+#else
+	return ctx->recording;
+#endif
+}
+
+#ifdef PL_RECORDED_UNIT
+/*
+ * Defined in sim_loop.h, which the recorded unit includes after the
+ * policy.  All are always inline there, the pl_emit_*() too (PL_EMIT):
+ * with an append in each they pass gcc's size limits, which the loop's
+ * `flatten` did not lift (fifo's insert and evict stayed calls).
+ */
+#define PL_EMIT static inline __attribute__((always_inline))
+PL_EMIT void sim_record_insert(struct pl_ctx *ctx, uint32_t page, unsigned list, uint32_t pos);
+PL_EMIT void sim_record_evict(struct pl_ctx *ctx, uint32_t page, unsigned list, bool dirty);
+PL_EMIT void sim_record_move(struct pl_ctx *ctx, uint32_t page, unsigned from, unsigned to,
+			     uint32_t pos);
+PL_EMIT void sim_record_set(struct pl_ctx *ctx, uint32_t page, unsigned field, int32_t from,
+			    int32_t to);
+PL_EMIT void sim_record_hand(struct pl_ctx *ctx, unsigned hand, uint32_t from, uint32_t to);
+PL_EMIT void sim_record_variable(struct pl_ctx *ctx, unsigned variable, int32_t from,
+				 int32_t to);
+#define PL_RECORD(event) sim_record_##event
+#else
+#define PL_EMIT static inline
+#define PL_RECORD(event) pl_record_##event
+#endif
+
+/*
  * INSERT and EVICT of resident pages run on every fault.  Their common case
  * - the page insert() is bringing in enters a declared resident list, or
  * the victim evict() is removing leaves one and was resident - is inline:
@@ -227,10 +270,10 @@ static inline bool pl_resident_list(const struct pl_ctx *ctx, unsigned list)
 static inline bool pl_untracked_ghost(const struct pl_ctx *ctx, uint32_t page, unsigned list)
 {
 	return list < PL_MAX_LISTS && (ctx->ghost_lists >> list & 1) && page < ctx->npages &&
-	       !ctx->recording;
+	       !pl_recording(ctx);
 }
 
-static inline void pl_emit_insert(struct pl_ctx *ctx, uint32_t page, unsigned list, uint32_t pos)
+PL_EMIT void pl_emit_insert(struct pl_ctx *ctx, uint32_t page, unsigned list, uint32_t pos)
 {
 	if (__builtin_expect(page != ctx->entering || !pl_resident_list(ctx, list), 0)) {
 		if (!pl_untracked_ghost(ctx, page, list))
@@ -240,17 +283,17 @@ static inline void pl_emit_insert(struct pl_ctx *ctx, uint32_t page, unsigned li
 	ctx->page_state[page] = PL_PAGE_RESIDENT;
 	ctx->nresident++;
 	ctx->entering = PL_CTX_NONE;	/* one page per insert(), once */
-	if (__builtin_expect(ctx->recording, 0))
-		pl_record_insert(ctx, page, list, pos);
+	if (__builtin_expect(pl_recording(ctx), 0))
+		PL_RECORD(insert)(ctx, page, list, pos);
 }
 
-static inline void pl_emit_remove(struct pl_ctx *ctx, uint32_t page, unsigned list)
+PL_EMIT void pl_emit_remove(struct pl_ctx *ctx, uint32_t page, unsigned list)
 {
 	if (!pl_untracked_ghost(ctx, page, list))
 		pl_remove_other(ctx, page, list);
 }
 
-static inline void pl_emit_evict(struct pl_ctx *ctx, uint32_t page, unsigned list)
+PL_EMIT void pl_emit_evict(struct pl_ctx *ctx, uint32_t page, unsigned list)
 {
 	uint8_t state;
 
@@ -267,8 +310,8 @@ static inline void pl_emit_evict(struct pl_ctx *ctx, uint32_t page, unsigned lis
 	ctx->nresident--;
 	ctx->leaving = PL_CTX_NONE;	/* only the victim, only once */
 	ctx->writebacks += (state & PL_PAGE_DIRTY) != 0;
-	if (__builtin_expect(ctx->recording, 0))
-		pl_record_evict(ctx, page, list, state & PL_PAGE_DIRTY);
+	if (__builtin_expect(pl_recording(ctx), 0))
+		PL_RECORD(evict)(ctx, page, list, state & PL_PAGE_DIRTY);
 }
 
 /*
@@ -284,32 +327,33 @@ void pl_record_set(struct pl_ctx *ctx, uint32_t page, unsigned field, int32_t fr
 void pl_record_hand(struct pl_ctx *ctx, unsigned hand, uint32_t from, uint32_t to);
 void pl_record_variable(struct pl_ctx *ctx, unsigned variable, int32_t from, int32_t to);
 
-static inline void pl_emit_move(struct pl_ctx *ctx, uint32_t page, unsigned from, unsigned to,
+PL_EMIT void pl_emit_move(struct pl_ctx *ctx, uint32_t page, unsigned from, unsigned to,
 				uint32_t pos)
 {
-	if (ctx->recording ||
-	    (ctx->ghost_lists && pl_resident_list(ctx, from) != pl_resident_list(ctx, to)))
+	if (pl_recording(ctx))
+		PL_RECORD(move)(ctx, page, from, to, pos);
+	else if (ctx->ghost_lists && pl_resident_list(ctx, from) != pl_resident_list(ctx, to))
 		pl_record_move(ctx, page, from, to, pos);
 }
 
-static inline void pl_emit_set(struct pl_ctx *ctx, uint32_t page, unsigned field, int32_t from,
+PL_EMIT void pl_emit_set(struct pl_ctx *ctx, uint32_t page, unsigned field, int32_t from,
 			       int32_t to)
 {
-	if (ctx->recording)
-		pl_record_set(ctx, page, field, from, to);
+	if (pl_recording(ctx))
+		PL_RECORD(set)(ctx, page, field, from, to);
 }
 
-static inline void pl_emit_hand(struct pl_ctx *ctx, unsigned hand, uint32_t from, uint32_t to)
+PL_EMIT void pl_emit_hand(struct pl_ctx *ctx, unsigned hand, uint32_t from, uint32_t to)
 {
-	if (ctx->recording)
-		pl_record_hand(ctx, hand, from, to);
+	if (pl_recording(ctx))
+		PL_RECORD(hand)(ctx, hand, from, to);
 }
 
-static inline void pl_emit_variable(struct pl_ctx *ctx, unsigned variable, int32_t from,
+PL_EMIT void pl_emit_variable(struct pl_ctx *ctx, unsigned variable, int32_t from,
 				    int32_t to)
 {
-	if (ctx->recording)
-		pl_record_variable(ctx, variable, from, to);
+	if (pl_recording(ctx))
+		PL_RECORD(variable)(ctx, variable, from, to);
 }
 
 /*

@@ -132,20 +132,6 @@ void __attribute__((cold, noinline)) sim_record_grown(struct pl_sim *sim, enum p
 }
 
 /*
- * Inline in each pl_record_*(), so that its constants fold
- * (eventlog_append()) and the common case calls nothing.
- */
-static inline __attribute__((always_inline)) void
-record(struct pl_sim *sim, enum pl_event_kind kind, unsigned arg, uint32_t page, int32_t a,
-       int32_t b)
-{
-	if (likely(eventlog_has_room(sim->log)))
-		eventlog_append(sim->log, kind, arg, page, a, b);
-	else
-		sim_record_grown(sim, kind, arg, page, a, b);
-}
-
-/*
  * Step sim->pos begins, other than as eventlog_begin_step_fast() can:
  * marks it in the log and takes its checkpoint if due.
  */
@@ -222,7 +208,7 @@ void pl_insert_other(struct pl_ctx *ctx, uint32_t page, unsigned list, uint32_t 
 
 void pl_record_insert(struct pl_ctx *ctx, uint32_t page, unsigned list, uint32_t pos)
 {
-	record(ctx->sim, PL_EV_INSERT, list, page, 0, (int32_t)pos);
+	sim_record_insert(ctx, page, list, pos);
 }
 
 /* Everything pl_emit_evict() does not take inline is a broken rule. */
@@ -244,7 +230,7 @@ void __attribute__((cold)) pl_evict_other(struct pl_ctx *ctx, uint32_t page, uns
 
 void pl_record_evict(struct pl_ctx *ctx, uint32_t page, unsigned list, bool dirty)
 {
-	record(ctx->sim, PL_EV_EVICT, list, page, dirty, 0);
+	sim_record_evict(ctx, page, list, dirty);
 }
 
 static void __attribute__((cold, noinline)) bad_move(struct pl_sim *sim, uint32_t page,
@@ -269,7 +255,7 @@ void pl_record_move(struct pl_ctx *ctx, uint32_t page, unsigned from, unsigned t
 			bad_move(sim, page, to);
 	}
 	if (unlikely(sim->recording))
-		record(sim, PL_EV_MOVE, to, page, (int32_t)from, (int32_t)pos);
+		sim_record(sim, sim->log, PL_EV_MOVE, to, page, (int32_t)from, (int32_t)pos);
 }
 
 void pl_remove_other(struct pl_ctx *ctx, uint32_t page, unsigned list)
@@ -284,13 +270,13 @@ void pl_remove_other(struct pl_ctx *ctx, uint32_t page, unsigned list)
 		fail(sim, "page %llu removed from non-ghost list %s: use pl_emit_evict()",
 		     number_of(sim, page), sim->ops->lists[list]);
 	if (unlikely(sim->recording))
-		record(sim, PL_EV_REMOVE, list, page, 0, 0);
+		sim_record(sim, sim->log, PL_EV_REMOVE, list, page, 0, 0);
 }
 
 /*
  * SET, HAND and VARIABLE: `index` names one of the `declared` fields,
  * hands or variables (`what`); the event is kept (pl_emit_*() calls
- * these only while recording).  Inline in each, as record() is: with its
+ * these only while recording).  Inline in each, as sim_record() is: with its
  * kind a constant the append folds to that event's parts (a CLOCK sweep
  * records one SET and one HAND per frame it passes).
  */
@@ -302,7 +288,7 @@ static inline __attribute__((always_inline)) void record_indexed(struct pl_sim *
 		fail(sim, "%s %u does not exist (the policy declares %u)", what, index, declared);
 		return;
 	}
-	record(sim, kind, index, page, from, to);
+	sim_record(sim, sim->log, kind, index, page, from, to);
 }
 
 void pl_record_set(struct pl_ctx *ctx, uint32_t page, unsigned field, int32_t from, int32_t to)
@@ -356,7 +342,7 @@ void __attribute__((cold)) sim_bad_insert(struct pl_sim *sim, uint32_t page)
 	}
 }
 
-SIM_LOOP(sim_loop_any, sim->ops)
+SIM_LOOP(sim_loop_any, loop_run, sim->ops)
 
 /*
  * The counts not kept per reference follow from those that are: every
@@ -545,12 +531,15 @@ static uint32_t declared_lists(const struct pl_policy_ops *ops)
 	return (1u << n) - 1;
 }
 
-/* The loop built for a registered table, else the one for any table. */
-static sim_loop_fn *loop_of(const struct pl_policy_ops *ops)
+/*
+ * The loop built for a registered table, recording or not, else the one
+ * for any table.
+ */
+static sim_loop_fn *loop_of(const struct pl_policy_ops *ops, bool recording)
 {
 	for (unsigned i = 0; pl_policies[i]; i++)
 		if (pl_policies[i] == ops)
-			return pl_policy_loops[i];
+			return recording ? pl_policy_recorded_loops[i] : pl_policy_loops[i];
 	return sim_loop_any;
 }
 
@@ -576,7 +565,7 @@ struct pl_sim *pl_sim_create(const struct pl_policy_ops *ops, uint32_t frames,
 	if (!sim)
 		return create_failed(sim, err, "out of memory");
 	sim->ops = ops;
-	sim->loop = loop_of(ops);
+	sim->loop = loop_of(ops, flags & PL_SIM_RECORD);
 	sim->trace = trace;
 	sim->npages = trace->npages;
 	sim->nlists = ops->nlists;

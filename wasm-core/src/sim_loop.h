@@ -4,22 +4,27 @@
  * policy.
  *
  * Interface: struct pl_sim (the driver's state, private to the core),
- * SIM_LOOP(name, ops), which defines the loop `void name(struct pl_sim *,
- * uint32_t stop)` for one ops table, and the out-of-line parts of a step
- * that sim.c implements (sim_*()).  Only sim.c and the units the build
- * makes of the policy files include it.
+ * SIM_LOOP(name, run, ops), which defines the loop `void name(struct
+ * pl_sim *, uint32_t stop)` for one ops table, the recorded events'
+ * appends (sim_record*()), and the out-of-line parts of a step that sim.c
+ * implements (sim_*()).  Only sim.c and the units the build makes of the
+ * policy files include it.
  *
  * Why per policy: through a table read at run time, every hit() is an
  * indirect call and every fault three (victim, evict, insert), each with
  * the calls' register saves and the checks around them, and in WebAssembly
  * a call_indirect with its signature check.  The build instead compiles
  * each src/policies/FILE.c inside a generated unit (tools/registry.sh)
- * that ends with SIM_LOOP(pl_policy_NAME_loop, &pl_policy_NAME) for each
- * table the file defines: the table is a constant whose initializer the
- * compiler sees there, so ops->hit() and the others become direct calls
- * to the policy's static functions, which it inlines.  The registry lists
- * each table's loop beside it (pl_policy_loops[]) and pl_sim_create()
- * takes it from there.  sim.c builds the same loop once more with the
+ * that ends with SIM_LOOP(pl_policy_NAME_loop, loop_run_unrecorded,
+ * &pl_policy_NAME) for each table the file defines: the table is a
+ * constant whose initializer the compiler sees there, so ops->hit() and
+ * the others become direct calls to the policy's static functions, which
+ * it inlines.  A second unit (PL_RECORDED_UNIT) builds the recorded loop
+ * from the file compiled with recording a constant, so that the policy's
+ * events are appended inline there and the loops that do not record carry
+ * none of that code.  The registry lists each table's loops beside it
+ * (pl_policy_loops[], pl_policy_recorded_loops[]) and pl_sim_create()
+ * takes one from there.  sim.c builds the loop once more with the
  * table read at run time (sim_loop_any()) for tables not registered, such
  * as the tests' probes.  The steps are the same code either way, with the
  * same checks; only what the compiler knows about the policy differs.
@@ -107,9 +112,13 @@ void sim_begin_recorded_step(struct pl_sim *sim);
 /* The loop for any table, read at run time: tables not in the registry. */
 sim_loop_fn sim_loop_any;
 
-/* The registry's loops (tools/registry.sh): pl_policy_loops[i] is the loop
- * built for pl_policies[i]. */
+/*
+ * The registry's loops (tools/registry.sh): pl_policy_loops[i] is the loop
+ * built for pl_policies[i] when not recording, pl_policy_recorded_loops[i]
+ * the one for recording, from the policy's recorded unit.
+ */
 extern sim_loop_fn *const pl_policy_loops[];
+extern sim_loop_fn *const pl_policy_recorded_loops[];
 
 /* ------------------------------------------------------------- the steps */
 
@@ -154,9 +163,82 @@ SIM_STEP struct loop_locals loop_locals_of(const struct pl_sim *sim)
  */
 
 /*
- * Recording: the driver's own events and the start of a step, inline (the
- * policy's events go through the pl_record_*() calls of policy.h).
+ * Recording: an event other than a HIT or MISS, appended to `log`
+ * (sim->log) - into room, or through the cold call that grows it.  Always
+ * inline: with constants for kind and some values it folds to the few
+ * parts that event has.
  */
+SIM_STEP void sim_record(struct pl_sim *sim, struct eventlog *log, enum pl_event_kind kind,
+			 unsigned arg, uint32_t page, int32_t a, int32_t b)
+{
+	if (likely(eventlog_has_room(log)))
+		eventlog_append(log, kind, arg, page, a, b);
+	else
+		sim_record_grown(sim, kind, arg, page, a, b);
+}
+
+/*
+ * The policy's events, recording: what pl_record_*() (sim.c) append, and
+ * in the recorded units (policy.h's PL_RECORDED_UNIT) what pl_emit_*()
+ * call, so that the loop appends them inline.  An index the policy does
+ * not declare, or a MOVE across ghost and resident lists, is left to
+ * pl_record_*(), which check every rule and report a broken one.
+ */
+SIM_STEP void sim_record_insert(struct pl_ctx *ctx, uint32_t page, unsigned list, uint32_t pos)
+{
+	sim_record(ctx->sim, ctx->sim->log, PL_EV_INSERT, list, page, 0, (int32_t)pos);
+}
+
+SIM_STEP void sim_record_evict(struct pl_ctx *ctx, uint32_t page, unsigned list, bool dirty)
+{
+	sim_record(ctx->sim, ctx->sim->log, PL_EV_EVICT, list, page, dirty, 0);
+}
+
+SIM_STEP void sim_record_move(struct pl_ctx *ctx, uint32_t page, unsigned from, unsigned to,
+			      uint32_t pos)
+{
+	struct pl_sim *sim = ctx->sim;
+
+	if (likely(from < sim->nlists && to < sim->nlists && page < sim->npages &&
+		   (sim->ghost_lists >> from & 1) == (sim->ghost_lists >> to & 1)))
+		sim_record(sim, sim->log, PL_EV_MOVE, to, page, (int32_t)from, (int32_t)pos);
+	else
+		pl_record_move(ctx, page, from, to, pos);
+}
+
+SIM_STEP void sim_record_set(struct pl_ctx *ctx, uint32_t page, unsigned field, int32_t from,
+			     int32_t to)
+{
+	struct pl_sim *sim = ctx->sim;
+
+	if (likely(field < sim->ops->nfields))
+		sim_record(sim, sim->log, PL_EV_SET, field, page, from, to);
+	else
+		pl_record_set(ctx, page, field, from, to);
+}
+
+SIM_STEP void sim_record_hand(struct pl_ctx *ctx, unsigned hand, uint32_t from, uint32_t to)
+{
+	struct pl_sim *sim = ctx->sim;
+
+	if (likely(hand < sim->ops->nhands))
+		sim_record(sim, sim->log, PL_EV_HAND, hand, PL_NONE, (int32_t)from, (int32_t)to);
+	else
+		pl_record_hand(ctx, hand, from, to);
+}
+
+SIM_STEP void sim_record_variable(struct pl_ctx *ctx, unsigned variable, int32_t from,
+				  int32_t to)
+{
+	struct pl_sim *sim = ctx->sim;
+
+	if (likely(variable < sim->ops->nvariables))
+		sim_record(sim, sim->log, PL_EV_VARIABLE, variable, PL_NONE, from, to);
+	else
+		pl_record_variable(ctx, variable, from, to);
+}
+
+/* The driver's own events and the start of a step, inline. */
 SIM_STEP void loop_record_outcome(struct pl_sim *sim, const struct loop_locals *l,
 				  enum pl_event_kind kind, uint32_t page)
 {
@@ -169,10 +251,7 @@ SIM_STEP void loop_record_outcome(struct pl_sim *sim, const struct loop_locals *
 SIM_STEP void loop_record_victim(struct pl_sim *sim, const struct loop_locals *l,
 				 uint32_t victim)
 {
-	if (likely(eventlog_has_room(l->log)))
-		eventlog_append(l->log, PL_EV_VICTIM, 0, victim, 0, 0);
-	else
-		sim_record_grown(sim, PL_EV_VICTIM, 0, victim, 0, 0);
+	sim_record(sim, l->log, PL_EV_VICTIM, 0, victim, 0, 0);
 }
 
 /*
@@ -454,22 +533,28 @@ SIM_STEP void loop_steps(struct pl_sim *sim, const struct pl_policy_ops *ops, ui
 }
 
 /*
- * Steps from sim->pos to stop: the loop, recording or not.  A trace with
- * next_use or pid columns takes a loop that reads them (and writes), one
- * without a loop that does not (a tenth of a recorded step's instructions
- * on lru).  Recording (the browser's mode), that loop reads every
- * reference's flags.  Not recording, the loop reads them only if a
- * reference in the run writes.
+ * Steps from sim->pos to stop, recording (the browser's mode).  A trace
+ * with next_use or pid columns takes a loop that reads them, one without
+ * a loop that does not (a tenth of a recorded step's instructions on lru).
+ * Recording, that loop reads every reference's flags.
  */
-SIM_STEP void loop_run(struct pl_sim *sim, const struct pl_policy_ops *ops, uint32_t stop)
+SIM_STEP void loop_run_recorded(struct pl_sim *sim, const struct pl_policy_ops *ops,
+				uint32_t stop)
 {
-	bool columns = sim->next_use || sim->trace->pid;
-
-	if (sim->recording && columns)
+	if (sim->next_use || sim->trace->pid)
 		loop_steps(sim, ops, stop, true, true, true);
-	else if (sim->recording)
+	else
 		loop_steps(sim, ops, stop, true, false, true);
-	else if (columns)
+}
+
+/*
+ * The same not recording: with the columns or without, and without they
+ * are read only if a reference in the run writes.
+ */
+SIM_STEP void loop_run_unrecorded(struct pl_sim *sim, const struct pl_policy_ops *ops,
+				  uint32_t stop)
+{
+	if (sim->next_use || sim->trace->pid)
 		loop_steps(sim, ops, stop, false, true, true);
 	else if (loop_writes(sim->trace->flags, sim->pos, stop))
 		loop_steps(sim, ops, stop, false, false, true);
@@ -477,17 +562,28 @@ SIM_STEP void loop_run(struct pl_sim *sim, const struct pl_policy_ops *ops, uint
 		loop_steps(sim, ops, stop, false, false, false);
 }
 
+/* Either, as the simulation records or not (sim_loop_any()). */
+SIM_STEP void loop_run(struct pl_sim *sim, const struct pl_policy_ops *ops, uint32_t stop)
+{
+	if (sim->recording)
+		loop_run_recorded(sim, ops, stop);
+	else
+		loop_run_unrecorded(sim, ops, stop);
+}
+
 /*
- * Defines `void name(struct pl_sim *sim, uint32_t stop)`, the loop for the
- * table `ops` (an expression, which may read sim).  `flatten` inlines into
- * it whatever the policy's calls call in the same unit, however often the
- * loop's variants call it.
+ * Defines `void name(struct pl_sim *sim, uint32_t stop)`, the loop `run`
+ * (one of the three above) for the table `ops` (an expression, which may
+ * read sim).  The registry's units build loop_run_unrecorded() for each
+ * table, the recorded units loop_run_recorded() (tools/registry.sh).
+ * `flatten` inlines into it whatever the policy's calls call in the same
+ * unit, however often the loop's variants call it.
  */
-#define SIM_LOOP(name, ops)							\
+#define SIM_LOOP(name, run, ops)						\
 	sim_loop_fn name;							\
 	void __attribute__((flatten)) name(struct pl_sim *sim, uint32_t stop)	\
 	{									\
-		loop_run(sim, (ops), stop);					\
+		run(sim, (ops), stop);						\
 	}
 
 #endif /* PAGELAB_SIM_LOOP_H */

@@ -137,7 +137,7 @@ static inline bool referenced(const struct aging *a, uint32_t page)
 /* Sets R; the bit is read only for the event. */
 static inline void set_referenced(struct aging *a, uint32_t page)
 {
-	if (a->ctx->recording && !referenced(a, page))
+	if (pl_recording(a->ctx) && !referenced(a, page))
 		pl_emit_set(a->ctx, page, AGING_REFERENCED, 0, 1);
 	a->referenced[page / 64] |= 1ull << (page % 64);
 }
@@ -271,7 +271,7 @@ static void aging_tick(void *state, uint32_t step)
 	uint32_t count[RADIX] = { 0 };
 
 	(void)step;
-	if (a->ctx->recording)
+	if (pl_recording(a->ctx))
 		record_ageing(a);
 	age_all(a, count);
 	sort_by_counter(a, count);

@@ -128,7 +128,7 @@ static inline void set_referenced(struct clock *c, uint32_t slot, bool bit)
 	uint64_t *word = &c->referenced[slot / 64];
 	uint64_t mask = 1ull << (slot % 64);
 
-	if (c->ctx->recording && referenced(c, slot) != bit)
+	if (pl_recording(c->ctx) && referenced(c, slot) != bit)
 		pl_emit_set(c->ctx, c->table.slot_page[slot], CLOCK_REFERENCED, !bit, bit);
 	*word = bit ? *word | mask : *word & ~mask;
 }
@@ -316,7 +316,7 @@ static void clock_evict(void *state, uint32_t victim)
 {
 	struct clock *c = state;
 
-	if (c->ctx->recording)
+	if (pl_recording(c->ctx))
 		sweep_recorded(c, victim);
 	else
 		sweep(c, next_clear(c, c->hand));

@@ -427,7 +427,7 @@ static int32_t position(const struct clockpro *c, uint32_t page, bool merged)
 {
 	uint32_t all, resident;
 
-	if (!c->ctx->recording || page == PL_NONE || !c->all.count)
+	if (!pl_recording(c->ctx) || page == PL_NONE || !c->all.count)
 		return 0;
 	all = rank_before(&c->all, c->pg[page].order);
 	if (merged)
@@ -452,7 +452,7 @@ static inline void set_order(struct clockpro *c, uint32_t page)
 {
 	uint32_t to = ++c->next_order;
 
-	if (__builtin_expect(c->ctx->recording, 0))
+	if (__builtin_expect(pl_recording(c->ctx), 0))
 		rerank(c, page, to);
 	else
 		c->pg[page].order = to;
@@ -476,7 +476,7 @@ static void report_hands(struct clockpro *c)
 /* Reports the hands that moved (their positions shift as pages come and go). */
 static inline void show_hands(struct clockpro *c)
 {
-	if (__builtin_expect(c->ctx->recording, 0))
+	if (__builtin_expect(pl_recording(c->ctx), 0))
 		report_hands(c);
 }
 

@@ -281,7 +281,7 @@ static void age_counters(struct lruvec *vec, uint64_t ticks)
 	int64_t d = ticks > (uint64_t)(2 * vec->limit + 1) ? 2 * vec->limit + 1 : (int64_t)ticks;
 	uint32_t page;
 
-	if (vec->ctx->recording)
+	if (pl_recording(vec->ctx))
 		emit_counters(vec, d);
 	/* every live key is above epoch - limit; new ones stay below epoch + d + limit */
 	if (ix->epoch + d + vec->limit - ix->base >= (int64_t)(1ull << KEY_BITS) - 1)

@@ -255,7 +255,7 @@ static uint64_t victim_key(const struct lruk *l, uint32_t page)
 static void set_time(struct lruk *l, uint32_t page, unsigned field, uint32_t *slot,
 		     uint32_t value)
 {
-	if (l->ctx->recording && *slot != value)
+	if (pl_recording(l->ctx) && *slot != value)
 		pl_emit_set(l->ctx, page, field, shown(*slot), shown(value));
 	*slot = value;
 }
@@ -804,7 +804,7 @@ static void enter_fields(struct lruk *l, uint32_t page)
 {
 	int32_t values[PL_MAX_FIELDS];
 
-	if (!l->ctx->recording)
+	if (!pl_recording(l->ctx))
 		return;
 	fill_fields(l, page, values);
 	for (unsigned field = 0; field < NR_LRUK_FIELDS; field++)

@@ -463,7 +463,7 @@ request_tail(const struct mglru *m, const struct page_ring *r, uint32_t *ahead)
  */
 static void set_field(struct mglru *m, uint32_t page, unsigned field, uint8_t *at, unsigned to)
 {
-	if (m->ctx->recording && *at != to)
+	if (pl_recording(m->ctx) && *at != to)
 		pl_emit_set(m->ctx, page, field, *at, (int32_t)to);
 	*at = (uint8_t)to;
 }
@@ -472,7 +472,7 @@ static void set_seq(struct mglru *m, uint32_t page, uint32_t seq)
 {
 	struct page_state *p = &m->page[page];
 
-	if (m->ctx->recording && p->seq != seq)
+	if (pl_recording(m->ctx) && p->seq != seq)
 		pl_emit_set(m->ctx, page, F_SEQ, (int32_t)p->seq, (int32_t)seq);
 	p->seq = seq;
 }
@@ -489,7 +489,7 @@ static inline void set_young_at(struct mglru *m, unsigned l, uint32_t i, uint32_
 {
 	struct page_ring *r = &m->list[l];
 
-	if (m->ctx->recording && bit_at(r, B_YOUNG, i) != young)
+	if (pl_recording(m->ctx) && bit_at(r, B_YOUNG, i) != young)
 		pl_emit_set(m->ctx, page, F_YOUNG, !young, young);
 	set_bit_at(r, B_YOUNG, i, young);
 }
@@ -520,7 +520,7 @@ static void clear_refs_at(struct mglru *m, unsigned l, uint32_t i, uint32_t page
 	if (!bit_at(&m->list[l], B_REFS, i))
 		return;
 	set_field(m, page, F_REFERENCED, &p->referenced, 0);
-	if (m->ctx->recording && refs_of(p))
+	if (pl_recording(m->ctx) && refs_of(p))
 		pl_emit_set(m->ctx, page, F_REFS, (int32_t)refs_of(p), 0);
 	p->lru_refs = p->workingset = 0;
 	set_bit_at(&m->list[l], B_REFS, i, false);
@@ -760,7 +760,7 @@ static __attribute__((noinline, flatten)) void age(struct mglru *m)
 {
 	for (uint32_t seq = m->min_seq; seq < m->max_seq; seq++)
 		age_gen(m, gen_of(seq), true);
-	if (m->ctx->recording)
+	if (pl_recording(m->ctx))
 		age_gen(m, gen_of(m->max_seq), false);
 	else
 		age_youngest(m, gen_of(m->max_seq));
@@ -918,7 +918,7 @@ static void mglru_insert(void *state, const struct pl_ref *ref)
 		at = ring_push(m, to, x, false);
 		*p = (struct page_state){ .where = (uint8_t)to, .seq = seq, .at = at };
 		pl_emit_insert(m->ctx, x, to, 0);
-		if (m->ctx->recording && seq)	/* from 0, the field's value before */
+		if (pl_recording(m->ctx) && seq)	/* from 0, the field's value before */
 			pl_emit_set(m->ctx, x, F_SEQ, 0, (int32_t)seq);
 	}
 	if (m->fd)
@@ -949,7 +949,7 @@ static void trim_shadows(struct mglru *m)
 		uint32_t old = list_tail(m, SHADOW);
 
 		list_drop(m, SHADOW, r->end - 1);
-		if (m->ctx->recording)	/* as in mglru_evict() */
+		if (pl_recording(m->ctx))	/* as in mglru_evict() */
 			pl_emit_remove(m->ctx, old, SHADOW);
 	}
 	if (m->shadows_swept - r->head >= (uint32_t)1 << 31)
@@ -980,7 +980,7 @@ static void mglru_evict(void *state, uint32_t victim)
 		.where = SHADOW, .shadow_refs = (uint8_t)refs, .seq = m->min_seq,
 		.at = ring_push(m, SHADOW, victim, false),
 	};
-	if (m->ctx->recording) {	/* unrecorded, a ghost's events tell the driver nothing */
+	if (pl_recording(m->ctx)) {	/* unrecorded, a ghost's events tell the driver nothing */
 		pl_emit_insert(m->ctx, victim, SHADOW, 0);
 		if (m->min_seq)
 			pl_emit_set(m->ctx, victim, F_SEQ, 0, (int32_t)m->min_seq);

@@ -173,7 +173,7 @@ static void move_queue(struct nru *n, unsigned from, unsigned to)
 
 	if (!src->len)
 		return;
-	if (n->ctx->recording) {
+	if (pl_recording(n->ctx)) {
 		for (uint32_t slot = src->head; slot != PL_NONE; slot = n->slots[slot].link.next)
 			emit_bits(n, slot, from, to);
 	}

@@ -227,7 +227,7 @@ static void age_all(struct rrip *r, int32_t d)
 	for (int32_t v = 0; v <= r->max; v++)
 		rotated[(v + d) % (r->max + 1)] = r->by_value[v];
 	memcpy(r->by_value, rotated, sizeof(rotated[0]) * (r->max + 1));
-	if (r->ctx->recording) {
+	if (pl_recording(r->ctx)) {
 		for (uint32_t slot = 0; slot < r->frames.used; slot++) {
 			uint32_t page = r->frames.slot_page[slot];
 

@@ -359,7 +359,7 @@ static void add_reference(struct wtinylfu *w, uint32_t page)
 	uint32_t at[HASHES];
 
 	count(w, page);
-	if (!w->ctx->recording)
+	if (!pl_recording(w->ctx))
 		return;
 	slots(w, page, at);
 	for (unsigned i = 0; i < HASHES; i++)
@@ -376,7 +376,7 @@ static void count_main_hit(struct wtinylfu *w, uint32_t page)
 	w->resets++;
 	for (uint32_t i = 0; i < w->ncounters; i++)
 		w->sketch[i] >>= 1;
-	if (w->ctx->recording)
+	if (pl_recording(w->ctx))
 		for (unsigned l = WINDOW; l <= PROTECTED; l++)
 			for (uint32_t p = w->list[l].head; p != PL_NONE; p = w->page[p].link.next)
 				show_estimate(w, p);
@@ -515,7 +515,7 @@ static void wtinylfu_insert(void *state, const struct pl_ref *ref)
 	pl_rdlist_push_head(links(w), &w->list[WINDOW], x);
 	w->where[x] = WINDOW;
 	pl_emit_insert(w->ctx, x, WINDOW, 0);
-	if (w->ctx->recording)
+	if (pl_recording(w->ctx))
 		index_page(w, x);
 	add_reference(w, x);
 }
@@ -595,7 +595,7 @@ static void wtinylfu_evict(void *state, uint32_t victim)
 	pl_rdlist_remove(links(w), &w->list[from], victim);
 	w->where[victim] = NOWHERE;
 	pl_emit_evict(w->ctx, victim, from);
-	if (w->ctx->recording)
+	if (pl_recording(w->ctx))
 		unindex_page(w, victim);
 	if (candidate == PL_NONE)
 		return;		/* the window was empty: main evicted */
