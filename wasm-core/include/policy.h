@@ -328,7 +328,7 @@ void pl_record_hand(struct pl_ctx *ctx, unsigned hand, uint32_t from, uint32_t t
 void pl_record_variable(struct pl_ctx *ctx, unsigned variable, int32_t from, int32_t to);
 
 PL_EMIT void pl_emit_move(struct pl_ctx *ctx, uint32_t page, unsigned from, unsigned to,
-				uint32_t pos)
+			  uint32_t pos)
 {
 	if (pl_recording(ctx))
 		PL_RECORD(move)(ctx, page, from, to, pos);
@@ -337,7 +337,7 @@ PL_EMIT void pl_emit_move(struct pl_ctx *ctx, uint32_t page, unsigned from, unsi
 }
 
 PL_EMIT void pl_emit_set(struct pl_ctx *ctx, uint32_t page, unsigned field, int32_t from,
-			       int32_t to)
+			 int32_t to)
 {
 	if (pl_recording(ctx))
 		PL_RECORD(set)(ctx, page, field, from, to);
@@ -350,7 +350,7 @@ PL_EMIT void pl_emit_hand(struct pl_ctx *ctx, unsigned hand, uint32_t from, uint
 }
 
 PL_EMIT void pl_emit_variable(struct pl_ctx *ctx, unsigned variable, int32_t from,
-				    int32_t to)
+			      int32_t to)
 {
 	if (pl_recording(ctx))
 		PL_RECORD(variable)(ctx, variable, from, to);
