@@ -220,12 +220,16 @@ static void clock_insert(void *state, const struct pl_ref *ref)
 	 * the hand moves past the new page. */
 	bool refill = c->table.hole != PL_NONE;
 	uint32_t slot = frame_table_insert(&c->table, c->ctx, ref->page);
+	uint64_t *word = &c->referenced[slot / 64];
 
-	/* The page enters with its bit clear: the victim's bit was, and a
-	 * slot handed out for the first time loses its sentinel. */
-	if (!refill)
-		c->referenced[slot / 64] &= ~(1ull << (slot % 64));
-	set_referenced(c, slot, c->ref_on_load);
+	/*
+	 * The page enters with its bit ref_on_load, from clear: the victim's
+	 * bit was, and a slot handed out for the first time loses its
+	 * sentinel.  Written, not tested: one store either way.
+	 */
+	if (c->ref_on_load)
+		pl_emit_set(c->ctx, ref->page, CLOCK_REFERENCED, 0, 1);
+	*word = (*word & ~(1ull << (slot % 64))) | (uint64_t)c->ref_on_load << (slot % 64);
 	if (refill)
 		advance_hand(c);
 }
