@@ -44,7 +44,7 @@
  * each cleared bit and HAND for each step of the hand: the animation the
  * browser plays.  The victim's residency byte, which the driver reads, is
  * not requested ahead: measured, the requests (of the likely victim 32
- * slots on, or one to four faults on) cost more time than they saved.
+ * slots on, or one to eight faults on) cost more time than they saved.
  *
  * Cost: O(1) per hit; per fault O(1) amortized, since each slot the hand
  * passes costs one reference bit that an earlier reference set (a sweep is
