@@ -162,4 +162,19 @@ static inline void pl_slot_ring_remove(struct pl_slot_ring *r, struct pl_record_
 		r->hi--;
 }
 
+/*
+ * The first page leaves: pl_slot_ring_remove() without reading its slot
+ * from its record, and only lo moves.
+ */
+static inline void pl_slot_ring_remove_first(struct pl_slot_ring *r)
+{
+	r->id[r->lo] = PL_NONE;
+	if (--r->len == 0) {
+		r->lo = r->hi = 0;
+		return;
+	}
+	while (r->id[r->lo] == PL_NONE)
+		r->lo++;
+}
+
 #endif /* PAGELAB_SLOT_RING_H */

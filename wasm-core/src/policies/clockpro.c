@@ -285,12 +285,15 @@ static void clock_remove(struct clockpro *c, uint32_t page)
 	pl_slot_ring_remove(&c->clock, clock_slots(c), page);
 }
 
-/* The page goes to the clock's end; HAND_test, if on it, goes with it. */
-static void clock_to_end(struct clockpro *c, uint32_t page)
+/*
+ * The clock's first page (HAND_hot's) goes to its end; HAND_test, if on
+ * it, goes with it.
+ */
+static void clock_head_to_end(struct clockpro *c, uint32_t page)
 {
-	bool hand = c->hand_test == c->pg[page].slot;
+	bool hand = c->hand_test == c->clock.lo;
 
-	clock_remove(c, page);
+	pl_slot_ring_remove_first(&c->clock);
 	clock_push(c, page);
 	if (hand)
 		c->hand_test = c->pg[page].slot;
@@ -530,7 +533,7 @@ static void pass_hot_hand(struct clockpro *c, uint32_t page)
 	unsigned list = resident(c, page) ? CLOCK : TEST;
 	uint32_t len = list == CLOCK ? c->ctx->nresident : c->nghost;
 
-	clock_to_end(c, page);
+	clock_head_to_end(c, page);
 	pl_emit_move(c->ctx, page, list, list, len - 1);
 	set_order(c, page);
 	if (resident_cold(c, page)) {

@@ -199,15 +199,16 @@ static void set_in_s(struct lirs *l, uint32_t page, uint8_t in)
 	l->page[page].in_s = in;
 }
 
-/* The page's last reference is now, at `step`. */
+/*
+ * The page's last reference is now, at `step`.  Every reference stamps its
+ * page once, at a step no earlier stamp had, so the field always changes.
+ */
 static inline void stamp(struct lirs *l, uint32_t page, uint32_t step)
 {
 	struct lirs_page *pg = &l->page[page];
 
-	if (pg->last_ref != step + 1) {
-		pl_emit_set(l->ctx, page, LAST_REF, (int32_t)pg->last_ref, (int32_t)step + 1);
-		pg->last_ref = step + 1;
-	}
+	pl_emit_set(l->ctx, page, LAST_REF, (int32_t)pg->last_ref, (int32_t)step + 1);
+	pg->last_ref = step + 1;
 }
 
 /* The page becomes S's top entry, referenced at `step`. */
@@ -270,12 +271,18 @@ static inline void clear(struct lirs *l, uint32_t page)
 	l->page[page] = (struct lirs_page){ .state = NOWHERE };
 }
 
+/* A non-resident page, out of S and of nonresident now: forgotten. */
+static inline void forgotten(struct lirs *l, uint32_t page)
+{
+	clear(l, page);
+	pl_emit_remove(l->ctx, page, NONRESIDENT);
+}
+
 /* A non-resident page, already out of S, leaves nonresident: forgotten. */
 static void forget(struct lirs *l, uint32_t page)
 {
 	pl_slot_ring_remove(&l->ghosts, ghost_slots(l), page);
-	clear(l, page);
-	pl_emit_remove(l->ctx, page, NONRESIDENT);
+	forgotten(l, page);
 }
 
 static void prune(struct lirs *l)
@@ -318,7 +325,8 @@ static void bound_stack(struct lirs *l)
 		uint32_t from = l->ghosts.lo, p = l->ghosts.id[from];
 
 		pl_rdlist_remove(s_links(l), &l->s, p);
-		forget(l, p);
+		pl_slot_ring_remove_first(&l->ghosts);
+		forgotten(l, p);
 		/* over the holes of ghosts that left early */
 		pl_slot_ring_request_passed(&l->ghosts, from, l->ghosts.lo, GHOST_LOOKAHEAD,
 					    l->page, sizeof(*l->page));
