@@ -344,9 +344,10 @@ SIM_STEP void loop_process(struct pl_sim *sim, const struct pl_policy_ops *ops,
 
 /*
  * Whether the loop calls the table's prefetch().  Not in WebAssembly: with
- * no prefetch there, what it names could only be requested by real reads
- * (pl_request_line()), which the CPU must wait for before it retires them
- * (lfu at load 17: wasm/native 0.43 -> 0.36 on zipf, 0.48 -> 0.27 uniform).
+ * no prefetch there, what it names could only be requested by real reads,
+ * which the CPU must wait for before it retires them (lfu at load 17:
+ * wasm/native 0.43 -> 0.36 on zipf, 0.48 -> 0.27 uniform); a policy's own
+ * requests are nothing there for the same reason (pl_request_line()).
  */
 #ifdef __wasm__
 #define LOOP_POLICY_PREFETCH(ops) false
