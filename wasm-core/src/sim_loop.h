@@ -410,20 +410,23 @@ SIM_STEP void loop_process(struct pl_sim *sim, const struct pl_policy_ops *ops,
  * The residency byte of the page LOOP_PREFETCH_AHEAD references ahead is
  * requested before each step: with a large trace most of those bytes are
  * cache misses, and a step runs too many instructions for the CPU to reach
- * the next step's load on its own.  A policy with a prefetch() is shown
- * the pages PL_PREFETCH_FAR and PL_PREFETCH_NEAR references ahead
- * (policy.h, "Prefetching"); without one, the call and its loads are not
- * in the loop at all (ops is a constant there).  The last steps of a run,
- * as many as the loop looks ahead, go without, so that the loop needs no
- * test for the end of the trace.
+ * the next step's load on its own.  The byte is inside page_state (the
+ * trace's pages are below npages), so it is requested without the test
+ * of an arbitrary address (pl_request_line_inside()).  A policy with a
+ * prefetch() is shown the pages PL_PREFETCH_FAR and PL_PREFETCH_NEAR
+ * references ahead (policy.h, "Prefetching"); without one, the call and
+ * its loads are not in the loop at all (ops is a constant there).  The
+ * last steps of a run, as many as the loop looks ahead, go without, so
+ * that the loop needs no test for the end of the trace.
  */
 #define LOOP_PREFETCH_AHEAD 8
 
 /*
  * Whether the loop calls the table's prefetch().  Not in WebAssembly: with
- * no prefetch there, what it names could only be requested by real reads
- * (pl_request_line()), which the CPU must wait for before it retires them
- * (lfu at load 17: wasm/native 0.43 -> 0.36 on zipf, 0.48 -> 0.27 uniform).
+ * no prefetch there, what it names could only be requested by real reads,
+ * which the CPU must wait for before it retires them (lfu at load 17:
+ * wasm/native 0.43 -> 0.36 on zipf, 0.48 -> 0.27 uniform); a policy's own
+ * requests are nothing there for the same reason (pl_request_line()).
  */
 #ifdef __wasm__
 #define LOOP_POLICY_PREFETCH(ops) false
@@ -462,7 +465,7 @@ SIM_STEP uint32_t loop_span(struct pl_sim *sim, const struct pl_policy_ops *ops,
 		struct pl_ref ref = loop_read_ref(l, step, columns, writes);
 
 		if (prefetch) {
-			pl_request_line(&l->page_state[l->page[step + LOOP_PREFETCH_AHEAD]], 0);
+			pl_request_line_inside(&l->page_state[l->page[step + LOOP_PREFETCH_AHEAD]], 0);
 			if (LOOP_POLICY_PREFETCH(ops))
 				loop_prefetch(ops, l, step);
 		}
