@@ -154,7 +154,7 @@ register_selftest_case(*SELFTEST_CASES[0])
 
 
 @check("a grade compiles only the student's file, in a build directory of its own that is"
-       " gone afterwards")
+       " gone afterwards", alone=True)	# "gone": no other grade's directory may be there
 def grade_compiles_only_student_files():
 	with tempfile.TemporaryDirectory() as logs:
 		full_marks(SELFTEST, SELFTEST / "cases" / "reference", "--logs", logs)

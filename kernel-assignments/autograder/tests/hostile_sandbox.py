@@ -142,7 +142,7 @@ def no_network():
 
 
 @check("sandbox: a build is stopped at its wall time, CPU time, process count and output"
-       " size")
+       " size", alone=True)	# it times the stops
 def limits_hold():
 	cases = [("wall", "sleep 30", sandbox.CHECK_LIMITS.replace(wall_seconds=2)),
 		 ("cpu", "while :; do :; done", sandbox.CHECK_LIMITS.replace(cpu_seconds=1)),

@@ -2,9 +2,11 @@
 
 Each check states one behaviour; they run from run.py before the kernel cases.
 """
+import atexit
 import json
 import os
 import subprocess
+import sys
 import tempfile
 import types
 import zipfile
@@ -28,14 +30,25 @@ SELFTEST = AUTOGRADER / "selftest"
 KEY = "5f" * 32
 
 
+# One build per suite run: named by the suite's process (the checks' processes are forked
+# from it), built under a name of the check's own and renamed, so two checks that build it
+# at once never run a half-written binary.
+NATIVE_PLTOOL = Path(tempfile.gettempdir()) / f"pagelab-pltool-{os.getpid()}"
+
+
 def native_pltool():
 	"""pltool built for the host, so its C code can be checked against Python."""
-	output = Path(tempfile.gettempdir()) / f"pagelab-pltool-{os.getpid()}"
-	if not output.exists():
+	if not NATIVE_PLTOOL.exists():
+		building = NATIVE_PLTOOL.with_name(f"{NATIVE_PLTOOL.name}.{os.getpid()}")
 		subprocess.run(["gcc", "-O2", "-Wall", "-Wextra", "-Werror", f"-I{GUEST}",
-				str(GUEST / "pltool.c"), str(GUEST / "pltest.c"), "-o", str(output)],
+				str(GUEST / "pltool.c"), str(GUEST / "pltest.c"), "-o", str(building)],
 			       check=True)
-	return output
+		building.rename(NATIVE_PLTOOL)
+	return NATIVE_PLTOOL
+
+
+# atexit runs in the suite's process only: the checks' forked processes end with os._exit
+atexit.register(NATIVE_PLTOOL.unlink, missing_ok=True)
 
 
 def pltool(*args, key=KEY, out=None):
@@ -180,6 +193,62 @@ def counter_clock_bundle():
 		       "kernel-assignments/counter-clock/skeleton/mm/counter_clock_aging.c"):
 		expect(needed in names, f"{needed} is not in the bundle")
 	expect(not [name for name in names if "instructor" in name], "instructor files bundled")
+
+
+HARNESS_SAMPLE = """
+import os, signal, sys, time
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+from harness import check, expect, run_checks
+started = Path(sys.argv[2])
+
+
+def wait_for_the_next_check():
+	deadline = time.monotonic() + 20
+	while not started.exists() and time.monotonic() < deadline:
+		time.sleep(0.05)
+	expect(started.exists(), "the next check never started beside this one")
+	print("printed by the slow one")
+
+
+def fail_after_saying_so():
+	started.touch()
+	expect(False, "the reason it gives")
+
+
+check("a slow check that prints")(wait_for_the_next_check)
+check("a quick check that fails")(fail_after_saying_so)
+check("a check whose process exits")(lambda: os._exit(3))
+check("a check run alone", alone=True)(lambda: None)
+check("a check whose process is killed")(lambda: os.kill(os.getpid(), signal.SIGKILL))
+check("a check that raises")(lambda: [][1])
+sys.exit(run_checks("sample"))
+"""
+
+
+@check("the harness runs checks side by side yet reports them in order, with each check's"
+       " output beside it, and fails a check that raises or whose process dies")
+def harness_reports_in_order():
+	with tempfile.TemporaryDirectory() as scratch:
+		proc = subprocess.run([sys.executable, "-c", HARNESS_SAMPLE,
+				       str(Path(__file__).parent), str(Path(scratch) / "started")],
+				      env=dict(os.environ, PAGELAB_KERNEL_JOBS="2"), text=True,
+				      stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+	lines = [line for line in proc.stdout.splitlines() if not line.startswith("      ")]
+	expect(lines == ["printed by the slow one",
+			 "ok   a slow check that prints",
+			 "FAIL a quick check that fails",
+			 "     the reason it gives",
+			 "FAIL a check whose process exits",
+			 "     the check's process ended without a result (exit 3)",
+			 "ok   a check run alone",
+			 "FAIL a check whose process is killed",
+			 "     the check's process ended without a result (killed by signal 9)",
+			 "FAIL a check that raises",
+			 "     Traceback (most recent call last):",
+			 "     IndexError: list index out of range",
+			 "sample: 2 passed, 4 failed"], proc.stdout)
+	expect(proc.returncode == 1, f"exit {proc.returncode}")
 
 
 @check("sizes like 64M parse and nonsense is refused with the text")
