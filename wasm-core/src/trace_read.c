@@ -67,12 +67,8 @@
  * the reading core's L2 cache: with 1 MB chunks, each read went through the
  * shared L3 and pushed out the lines of a simulation running beside the
  * reader (src/cli/input.c), which then spent 10-20% more CPU than alone.
- * 32 KB rather than 128 KB leaves more of that L2 to the page map, whose
- * lines the reader otherwise fetches through the L3 again: the simulation
- * beside it spends about 5% less CPU (16 KB: about 3%, the reads' system
- * calls adding up).
  */
-#define READ_CHUNK (1u << 15)
+#define READ_CHUNK (1u << 17)
 #define SCAN_SLACK 8		/* bytes allocated after r->buf's capacity (scan_digits) */
 #define BATCH_CAP (BINARY_BLOCK_REFS + 1)	/* a block, plus a held-back reference */
 #define MAX_SPAN 16		/* pages one Lackey access may touch */
