@@ -33,10 +33,11 @@ report() {
 	failed=0
 	for out in "$@"; do
 		cat "$out"
+		suite=$(head -n 1 "$out" | cut -c4-)	# the "== SUITE" line run_one wrote
 		status=$(cat "$out.exit")
 		summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$out" | tail -n 1)
 		if [ -z "$summary" ]; then
-			echo "$(head -n 1 "$out" | cut -c4-): no summary line (exit $status): counted as 1 failure"
+			echo "$suite: no summary line (exit $status): counted as 1 failure"
 			failed=$((failed + 1))
 			continue
 		fi
@@ -44,7 +45,7 @@ report() {
 		f=${summary#*, }
 		f=${f%% failed}
 		if [ "$status" != 0 ] && [ "$f" = 0 ]; then
-			echo "$(head -n 1 "$out" | cut -c4-): exit $status with no failed test: counted as 1 failure"
+			echo "$suite: exit $status with no failed test: counted as 1 failure"
 			f=1
 		fi
 		passed=$((passed + p))

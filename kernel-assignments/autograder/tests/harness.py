@@ -3,10 +3,9 @@
 Interface:
     @check("a forged line is rejected")     registers a check (reported in declaration order)
     @check("...", alone=True)               a check that runs with no other check beside it
-    run_checks(prefix="kernel", only=(), jobs=None) -> exit status   prints "ok"/"FAIL" per
-        check and ends with "kernel: N passed, N failed"; ONLY selects checks by sentence
-        words; JOBS checks run at once (default $PAGELAB_KERNEL_JOBS, else the CPU count,
-        at most 4)
+    run_checks(prefix="kernel", only=()) -> exit status   prints "ok"/"FAIL" per check
+        and ends with "kernel: N passed, N failed"; ONLY selects checks by sentence words;
+        $PAGELAB_KERNEL_JOBS checks run at once (default: the CPU count, at most 4)
     expect(condition, message)               fails the current check with MESSAGE
 
 Invariants: a check passes only by returning normally; any exception fails it with the
@@ -87,7 +86,7 @@ class _Running:
 	"""One check in its own process; its output and outcome in unlinked temporary files."""
 
 	def __init__(self, context, entry):
-		self.entry = entry
+		self.check = entry
 		self.output = tempfile.TemporaryFile()
 		self.result = tempfile.TemporaryFile()
 		self.process = context.Process(target=_child, args=(
@@ -137,10 +136,10 @@ def default_jobs():
 	return max(1, min(os.cpu_count() or 1, 4))
 
 
-def run_checks(prefix="kernel", only=(), jobs=None):
-	"""Runs every check, or those whose sentence contains one of the words in ONLY, JOBS at
-	a time (alone=True checks by themselves), and reports them in declaration order."""
-	jobs = jobs or default_jobs()
+def run_checks(prefix="kernel", only=()):
+	"""Runs every check, or those whose sentence contains one of the words in ONLY, several
+	at a time (alone=True checks by themselves), and reports them in declaration order."""
+	jobs = default_jobs()
 	context = multiprocessing.get_context("fork")
 	selected = [entry for entry in _checks
 		    if not only or any(words in entry.sentence for words in only)]
@@ -148,15 +147,15 @@ def run_checks(prefix="kernel", only=(), jobs=None):
 	running = []
 	reported = passed = failed = 0
 
-	def reap(block):
+	def reap():
+		"""Waits for a running check to end; reports every check now due, in order."""
 		nonlocal reported, passed, failed
-		if block and running:
-			multiprocessing.connection.wait([r.process.sentinel for r in running])
-		for entry in [r for r in running if not r.process.is_alive()]:
-			running.remove(entry)
-			results[id(entry.entry)] = entry.finish()
-		while reported < len(selected) and id(selected[reported]) in results:
-			if _report(selected[reported].sentence, results.pop(id(selected[reported]))):
+		multiprocessing.connection.wait([r.process.sentinel for r in running])
+		for ended in [r for r in running if not r.process.is_alive()]:
+			running.remove(ended)
+			results[ended.check] = ended.finish()
+		while reported < len(selected) and selected[reported] in results:
+			if _report(selected[reported].sentence, results.pop(selected[reported])):
 				passed += 1
 			else:
 				failed += 1
@@ -165,13 +164,12 @@ def run_checks(prefix="kernel", only=(), jobs=None):
 	for entry in selected:
 		limit = 1 if entry.alone else jobs
 		while len(running) >= limit:
-			reap(block=True)
+			reap()
 		running.append(_Running(context, entry))
 		while entry.alone and running:
-			reap(block=True)
+			reap()
 	while running:
-		reap(block=True)
-	reap(block=False)
+		reap()
 	print(f"{prefix}: {passed} passed, {failed} failed")
 	return 0 if failed == 0 else 1
 
