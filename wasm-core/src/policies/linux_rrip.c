@@ -64,6 +64,11 @@ static void rrip_hit_active(struct lruvec *vec, uint32_t page)
 	lruvec_set_field(vec, page, LRU_RRPV, 0);
 }
 
+static bool rrip_hit_active_idle(const struct lruvec *vec, uint32_t page)
+{
+	return lruvec_field(vec, page, LRU_RRPV) == 0;
+}
+
 static void rrip_shrink_active(struct lruvec *vec, enum lru_list_id active, uint32_t nr)
 {
 	uint32_t deactivated = 0;
@@ -120,6 +125,7 @@ static uint32_t rrip_first_deactivated(const struct lruvec *vec, enum lru_list_i
 static const struct lru_aging lru_variant_aging = {
 	.activated = rrip_activated,
 	.accessed_active = rrip_hit_active,
+	.accessed_active_idle = rrip_hit_active_idle,
 	.shrink_active = rrip_shrink_active,
 	.first_deactivated = rrip_first_deactivated,
 };

@@ -611,8 +611,34 @@ static inline void lruvec_prefetch(const void *state, uint32_t far, uint32_t nea
 	pl_prefetch(out, &vec->page[far]);
 }
 
+/*
+ * Would touch() change nothing?  A syscall file page that is referenced and
+ * active is left as it is by folio_mark_accessed() (but for the variant's
+ * accessed_active()); any other page, by setting an accessed bit already
+ * set.  Computed without a branch on the page's type, which its hash makes
+ * a coin toss on every reference.
+ */
+static inline bool touch_idle(const struct lruvec *vec, uint32_t page)
+{
+	const struct lru_page *p = &vec->page[page];
+	unsigned syscall = p->file & (vec->file_mapped ^ 1);
+	unsigned settled = p->field[LRU_REFERENCED] & p->field[LRU_PG_ACTIVE];
+
+	if (lru_variant_aging.accessed_active)
+		settled &= lru_variant_aging.accessed_active_idle(vec, page);
+	return (syscall & settled) | ((syscall ^ 1) & p->field[LRU_ACCESSED]);
+}
+
+/*
+ * Most hits are to pages whose fields a hit leaves as they are (a hot
+ * page's accessed bit is set, a hot file page active and referenced): one
+ * test of them, rather than touch()'s branches.  A variant told of every
+ * reference (referenced()) always takes touch().
+ */
 static inline void lruvec_hit(void *state, const struct pl_ref *ref)
 {
+	if (!lru_variant_aging.referenced && touch_idle(state, ref->page))
+		return;
 	touch(state, ref, false);
 }
 
