@@ -299,11 +299,17 @@ void prefetch_ahead(struct lruvec *vec, enum lru_list_id lru)
 		return;
 	from = vec->page[tail].pushed_at;
 	pos = (int32_t)(vec->ahead[lru] - from) > 0 ? vec->ahead[lru] : from;
-	for (unsigned n = 0; n < 8 && pos - from < 4 * vec->batch && pos != vec->pushed[lru];
-	     n++, pos++)
-		prefetch_logged(vec, lru, pos);
-	vec->ahead[lru] = pos;
-	__builtin_prefetch(&vec->push_log[lru][(pos + 32) & vec->push_mask]);	/* the log itself */
+	/*
+	 * Eight pages or none: a loop of fixed length has no exit to
+	 * mispredict, where one that stopped at the window's end did once a
+	 * call.  (Below 2 frames a batch, never: such memories are small.)
+	 */
+	if (pos - from + 8 > 4 * vec->batch || vec->pushed[lru] - pos < 8)
+		return;
+	for (unsigned n = 0; n < 8; n++)
+		prefetch_logged(vec, lru, pos + n);
+	vec->ahead[lru] = pos + 8;
+	__builtin_prefetch(&vec->push_log[lru][(pos + 40) & vec->push_mask]);	/* the log itself */
 }
 
 static inline void lruvec_move_head(struct lruvec *vec, uint32_t page, enum lru_list_id to)
@@ -396,6 +402,27 @@ void touch(struct lruvec *vec, const struct pl_ref *ref, bool fault)
 		mark_accessed(vec, page);
 	else
 		lruvec_set_field(vec, page, LRU_ACCESSED, 1);
+}
+
+/*
+ * touch() of a page just brought in, whose referenced and accessed fields
+ * are 0 (lru_lists.h, Invariants): folio_mark_accessed() sets
+ * PG_referenced (and, on a page a refault activated, calls the variant's
+ * accessed_active()), an access through a PTE sets the accessed bit.  The
+ * field is picked without a branch on the page's type, which its hash
+ * makes a coin toss on every fault.  Not for variants with referenced().
+ */
+static inline void touch_new(struct lruvec *vec, uint32_t page)
+{
+	struct lru_page *p = &vec->page[page];
+	unsigned syscall = p->file & (vec->file_mapped ^ 1);
+	enum lru_field f = syscall ? LRU_REFERENCED : LRU_ACCESSED;
+
+	pl_emit_set(vec->ctx, page, f, 0, 1);
+	p->field[f] = 1;
+	vec->count[referenced_gauge(p->lru)] += syscall;
+	if (lru_variant_aging.accessed_active && syscall && p->field[LRU_PG_ACTIVE])
+		lru_variant_aging.accessed_active(vec, page);
 }
 
 /*
@@ -687,7 +714,10 @@ static inline void lruvec_insert(void *state, const struct pl_ref *ref)
 		if (lru_variant_aging.activated)
 			lru_variant_aging.activated(vec, page);
 	}
-	touch(vec, ref, true);
+	if (lru_variant_aging.referenced)
+		touch(vec, ref, true);
+	else
+		touch_new(vec, page);
 	prefetch_ahead(vec, vec->ahead_turn++ % NR_LRU_LISTS);
 }
 
