@@ -421,7 +421,7 @@ static inline void touch_new(struct lruvec *vec, uint32_t page)
 	pl_emit_set(vec->ctx, page, f, 0, 1);
 	p->field[f] = 1;
 	vec->count[referenced_gauge(p->lru)] += syscall;
-	if (lru_variant_aging.accessed_active && syscall && p->field[LRU_PG_ACTIVE])
+	if (lru_variant_aging.accessed_active && (syscall & p->field[LRU_PG_ACTIVE]))
 		lru_variant_aging.accessed_active(vec, page);
 }
 
