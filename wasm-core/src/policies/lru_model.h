@@ -263,7 +263,9 @@ static inline void logged_push(struct lruvec *vec, uint32_t page, enum lru_list_
 }
 
 /*
- * The record and residency byte of the page logged at `pos`.  Inlined by
+ * The record of the page logged at `pos`, and on an inactive list its
+ * residency byte, which the driver reads when the page is evicted (a page
+ * taken from an active tail is deactivated, not evicted).  Inlined by
  * force, as prefetch_ahead() and every caller that only prefetches: a call
  * that only prefetches would count as free of side effects, and the
  * compiler could drop it.
@@ -274,7 +276,8 @@ void prefetch_logged(const struct lruvec *vec, enum lru_list_id lru, uint32_t po
 	uint32_t page = vec->push_log[lru][pos & vec->push_mask];
 
 	__builtin_prefetch(&vec->page[page], 1);
-	pl_prefetch_state(vec->ctx, page);
+	if (!is_active_lru(lru))
+		pl_prefetch_state(vec->ctx, page);
 }
 
 /*
