@@ -64,10 +64,10 @@
  * kernel's counters.
  * Measured with callgrind on the benchmark's zipf trace (64K frames, first
  * million references: 0.41 faults and 0.35 evictions per reference, 1.6
- * pages walked per eviction): 224 instructions per reference against
+ * pages walked per eviction): 227 instructions per reference against
  * LRU's 55 (221 with a branch on the page's type in every hit and fault,
  * where callgrind's branch model counts 2.07 mispredictions per reference
- * over the first two million, against 1.35 now; 223 with 24-byte records,
+ * over the first two million, against 1.45 now; 223 with 24-byte records,
  * asked for as two lines each; 256
  * when every fault asked for two pages near each of the four tails, 219
  * with the shadow list linked through the records and the lists' tails

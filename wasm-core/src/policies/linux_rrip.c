@@ -46,10 +46,10 @@
  * page whose RRPV is already 0 changes nothing and costs one branch-free
  * test (rrip_hit_active_idle(), lru_model.h's touch_idle()).  By callgrind
  * on the benchmark's zipf trace (64K frames, first million references),
- * 250 instructions per reference against LRU's 55 and linux's 224 (243
+ * 249 instructions per reference against LRU's 55 and linux's 227 (243
  * with a branch on the page's type in every hit and fault: 2.03
  * mispredictions per reference in callgrind's branch model over the first
- * two million, against 1.49 now; 239 with 24-byte records
+ * two million, against 1.66 now; 239 with 24-byte records
  * asked for as two lines each, 276 when every fault asked for pages near
  * all four tails, 227 before the push logs and the shadow ring, 197
  * before any prefetching, 433 when the model was a unit of its own;
