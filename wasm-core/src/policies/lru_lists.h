@@ -155,6 +155,12 @@ struct lru_aging {
 	/* folio_mark_accessed() on a page that was already active. */
 	void (*accessed_active)(struct lruvec *vec, uint32_t page);
 	/*
+	 * Read-only, required with accessed_active: would accessed_active()
+	 * change nothing on this page now?  (lruvec_hit() skips a hit that
+	 * changes nothing.)
+	 */
+	bool (*accessed_active_idle)(const struct lruvec *vec, uint32_t page);
+	/*
 	 * Moves `nr` (>= 1, <= list length) pages from the active list to the
 	 * inactive list (through lruvec_deactivate()), counting pgrefill.
 	 */

@@ -263,7 +263,9 @@ static inline void logged_push(struct lruvec *vec, uint32_t page, enum lru_list_
 }
 
 /*
- * The record and residency byte of the page logged at `pos`.  Inlined by
+ * The record of the page logged at `pos`, and on an inactive list its
+ * residency byte, which the driver reads when the page is evicted (a page
+ * taken from an active tail is deactivated, not evicted).  Inlined by
  * force, as prefetch_ahead() and every caller that only prefetches: a call
  * that only prefetches would count as free of side effects, and the
  * compiler could drop it.
@@ -274,7 +276,8 @@ void prefetch_logged(const struct lruvec *vec, enum lru_list_id lru, uint32_t po
 	uint32_t page = vec->push_log[lru][pos & vec->push_mask];
 
 	__builtin_prefetch(&vec->page[page], 1);
-	pl_prefetch_state(vec->ctx, page);
+	if (!is_active_lru(lru))
+		pl_prefetch_state(vec->ctx, page);
 }
 
 /*
@@ -299,11 +302,17 @@ void prefetch_ahead(struct lruvec *vec, enum lru_list_id lru)
 		return;
 	from = vec->page[tail].pushed_at;
 	pos = (int32_t)(vec->ahead[lru] - from) > 0 ? vec->ahead[lru] : from;
-	for (unsigned n = 0; n < 8 && pos - from < 4 * vec->batch && pos != vec->pushed[lru];
-	     n++, pos++)
-		prefetch_logged(vec, lru, pos);
-	vec->ahead[lru] = pos;
-	__builtin_prefetch(&vec->push_log[lru][(pos + 32) & vec->push_mask]);	/* the log itself */
+	/*
+	 * Eight pages or none: a loop of fixed length has no exit to
+	 * mispredict, where one that stopped at the window's end did once a
+	 * call.  (Below 2 frames a batch, never: such memories are small.)
+	 */
+	if (pos - from + 8 > 4 * vec->batch || vec->pushed[lru] - pos < 8)
+		return;
+	for (unsigned n = 0; n < 8; n++)
+		prefetch_logged(vec, lru, pos + n);
+	vec->ahead[lru] = pos + 8;
+	__builtin_prefetch(&vec->push_log[lru][(pos + 40) & vec->push_mask]);	/* the log itself */
 }
 
 static inline void lruvec_move_head(struct lruvec *vec, uint32_t page, enum lru_list_id to)
@@ -396,6 +405,27 @@ void touch(struct lruvec *vec, const struct pl_ref *ref, bool fault)
 		mark_accessed(vec, page);
 	else
 		lruvec_set_field(vec, page, LRU_ACCESSED, 1);
+}
+
+/*
+ * touch() of a page just brought in, whose referenced and accessed fields
+ * are 0 (lru_lists.h, Invariants): folio_mark_accessed() sets
+ * PG_referenced (and, on a page a refault activated, calls the variant's
+ * accessed_active()), an access through a PTE sets the accessed bit.  The
+ * field is picked without a branch on the page's type, which its hash
+ * makes a coin toss on every fault.  Not for variants with referenced().
+ */
+static inline void touch_new(struct lruvec *vec, uint32_t page)
+{
+	struct lru_page *p = &vec->page[page];
+	unsigned syscall = p->file & (vec->file_mapped ^ 1);
+	enum lru_field f = syscall ? LRU_REFERENCED : LRU_ACCESSED;
+
+	pl_emit_set(vec->ctx, page, f, 0, 1);
+	p->field[f] = 1;
+	vec->count[referenced_gauge(p->lru)] += syscall;
+	if (lru_variant_aging.accessed_active && (syscall & p->field[LRU_PG_ACTIVE]))
+		lru_variant_aging.accessed_active(vec, page);
 }
 
 /*
@@ -611,8 +641,34 @@ static inline void lruvec_prefetch(const void *state, uint32_t far, uint32_t nea
 	pl_prefetch(out, &vec->page[far]);
 }
 
+/*
+ * Would touch() change nothing?  A syscall file page that is referenced and
+ * active is left as it is by folio_mark_accessed() (but for the variant's
+ * accessed_active()); any other page, by setting an accessed bit already
+ * set.  Computed without a branch on the page's type, which its hash makes
+ * a coin toss on every reference.
+ */
+static inline bool touch_idle(const struct lruvec *vec, uint32_t page)
+{
+	const struct lru_page *p = &vec->page[page];
+	unsigned syscall = p->file & (vec->file_mapped ^ 1);
+	unsigned settled = p->field[LRU_REFERENCED] & p->field[LRU_PG_ACTIVE];
+
+	if (lru_variant_aging.accessed_active)
+		settled &= lru_variant_aging.accessed_active_idle(vec, page);
+	return (syscall & settled) | ((syscall ^ 1) & p->field[LRU_ACCESSED]);
+}
+
+/*
+ * Most hits are to pages whose fields a hit leaves as they are (a hot
+ * page's accessed bit is set, a hot file page active and referenced): one
+ * test of them, rather than touch()'s branches.  A variant told of every
+ * reference (referenced()) always takes touch().
+ */
 static inline void lruvec_hit(void *state, const struct pl_ref *ref)
 {
+	if (!lru_variant_aging.referenced && touch_idle(state, ref->page))
+		return;
 	touch(state, ref, false);
 }
 
@@ -661,7 +717,10 @@ static inline void lruvec_insert(void *state, const struct pl_ref *ref)
 		if (lru_variant_aging.activated)
 			lru_variant_aging.activated(vec, page);
 	}
-	touch(vec, ref, true);
+	if (lru_variant_aging.referenced)
+		touch(vec, ref, true);
+	else
+		touch_new(vec, page);
 	prefetch_ahead(vec, vec->ahead_turn++ % NR_LRU_LISTS);
 }
 
