@@ -25,7 +25,7 @@
  *                   one, a field going up by one: one byte each)
  *
  * The step bit is the driver's business alone: the HIT or MISS takes it
- * (eventlog_append_outcome()), or, when a tick came first and emitted
+ * (eventlog_append_outcome(), eventlog_append_miss_victim()), or, when a tick came first and emitted
  * events, the first of those (eventlog_tick_ended()); the policy's events
  * never test for it.
  *
@@ -80,18 +80,20 @@ struct eventlog_block {
  * The encoder's state comes first: an append reads and writes only these
  * few words (at, room_end, the two pages, nevents), held by pointer, not
  * by offset (no base + size to add), and the step bit is the driver's,
- * once a step.
+ * once a step.  prev_page and nevents, both stored by every append, are
+ * kept apart: side by side, gcc merged their two stores into one built
+ * in SSE registers, about five instructions an event.
  */
 struct eventlog {
 	uint8_t *at;		/* where the next event goes (bytes + size) */
 	uint8_t *room_end;	/* at < room_end: room for one more event */
 	uint32_t pos_page;	/* the page of the recorded step's reference */
-	uint32_t prev_page;	/* the page of the step's previous event */
-	uint32_t nevents;
-	uint8_t step_bit;	/* the next HIT or MISS's: HEAD_STEP, 0 after a tick's events */
 	/* the next step at which a block begins, a checkpoint may be due or
 	 * the trace ends: eventlog_begin_step_slow()'s */
 	uint32_t slow_at;
+	uint32_t prev_page;	/* the page of the step's previous event */
+	uint8_t step_bit;	/* the next HIT or MISS's: HEAD_STEP, 0 after a tick's events */
+	uint32_t nevents;
 
 	uint8_t *bytes;
 	size_t cap;
@@ -162,28 +164,35 @@ static inline size_t eventlog_size(const struct eventlog *log)
  * mispredict.
  */
 
-/* The bytes of v as a varint: ceil(bits / 7) (1 for 0), as a multiply. */
-static inline unsigned eventlog_varint_len(uint32_t v)
+/*
+ * The bytes of v as a varint less one: ceil(bits / 7) - 1 (0 for 0), as a
+ * multiply ((bits * 9 + 64) >> 6 is the length itself).
+ */
+static inline unsigned eventlog_varint_extra(uint32_t v)
 {
 	unsigned bits = 32 - (unsigned)__builtin_clz(v | 1);
 
-	return (bits * 9 + 64) >> 6;
+	return bits * 9 >> 6;
 }
 
-/* Stores v as a varint at p (8 bytes writable there); returns its length. */
+/*
+ * Stores v as a varint at p (8 bytes writable there); returns its length.
+ * The word is v << len with len - 1 ones below it: (v << 1 | 1) shifted
+ * by len - 1, less one, which sets the ones and clears the 1 above them.
+ */
 static inline unsigned eventlog_put_varint(uint8_t *p, uint32_t v)
 {
 	uint64_t word;
-	unsigned len;
+	unsigned extra;
 
 	if (__builtin_expect(v < 0x80, 1)) {
 		*p = (uint8_t)(v << 1);
 		return 1;
 	}
-	len = eventlog_varint_len(v);
-	word = (uint64_t)v << len | ((1u << (len - 1)) - 1);
+	extra = eventlog_varint_extra(v);
+	word = (((uint64_t)v << 1 | 1) << extra) - 1;
 	__builtin_memcpy(p, &word, sizeof(word));
-	return len;
+	return extra + 1;
 }
 
 /* Small magnitudes of either sign in few bytes: 0, -1, 1, -2 -> 0, 1, 2, 3. */
@@ -224,6 +233,30 @@ static inline void eventlog_append_outcome(struct eventlog *log, enum pl_event_k
 }
 
 /*
+ * Appends a fault's MISS (as eventlog_append_outcome()) and the VICTIM
+ * its first eviction names, into room: one update of the encoder's state
+ * for the two, which the room for one event holds.  The VICTIM's page is
+ * never the previous event's unless it is the reference's (the MISS's).
+ */
+static inline void eventlog_append_miss_victim(struct eventlog *log, uint32_t page,
+					       uint32_t victim)
+{
+	uint8_t *p = log->at;
+	unsigned mode = victim == page ? PAGE_REF : PAGE_VARINT;
+
+	p[0] = (uint8_t)(PL_EV_MISS | PAGE_REF << HEAD_PAGE_SHIFT | HEAD_ZERO | log->step_bit);
+	p[1] = (uint8_t)(PL_EV_VICTIM | mode << HEAD_PAGE_SHIFT | HEAD_ZERO);
+	p += 2;
+	if (mode == PAGE_VARINT)
+		p += eventlog_put_varint(p, victim);
+	log->at = p;
+	log->step_bit = HEAD_STEP;
+	log->nevents += 2;
+	log->pos_page = page;
+	log->prev_page = victim;
+}
+
+/*
  * A tick is due before the HIT or MISS of the step whose reference is
  * `page`: its events are the step's and come first.  Returns where they
  * begin, for eventlog_tick_ended().
@@ -245,20 +278,30 @@ static inline void eventlog_tick_ended(struct eventlog *log, size_t from)
 }
 
 /*
- * Appends one event of the recorded step other than its HIT or MISS, into
- * room.  Always inline: called with constants for kind and some of the
- * values, it folds to the few parts that event has.
+ * How an event gives its page (enum page_mode): PAGE_NONE, the step's
+ * reference, the previous event's, else a varint.  The encoder may give a
+ * page any way that decodes to it (a varint always does); these pick the
+ * fewest bytes, and callers that know more say so with a constant.
  */
-static inline __attribute__((always_inline)) void
-eventlog_append(struct eventlog *log, enum pl_event_kind kind, unsigned arg, uint32_t page,
-		int32_t a, int32_t b)
+static inline unsigned eventlog_page_mode(const struct eventlog *log, uint32_t page)
 {
-	uint8_t *head = log->at, *p = head + 1, zero = 0;
-	unsigned mode;
-
-	mode = page == PL_NONE ? PAGE_NONE :
+	return page == PL_NONE ? PAGE_NONE :
 	       page == log->pos_page ? PAGE_REF :
 	       page == log->prev_page ? PAGE_PREV : PAGE_VARINT;
+}
+
+/*
+ * Appends one event of the recorded step other than its HIT or MISS, into
+ * room, its page given as `mode` says (eventlog_page_mode(), or a mode the
+ * caller knows to hold).  Always inline: called with constants for kind,
+ * mode and some of the values, it folds to the few parts that event has.
+ */
+static inline __attribute__((always_inline)) void
+eventlog_append_as(struct eventlog *log, enum pl_event_kind kind, unsigned arg, unsigned mode,
+		   uint32_t page, int32_t a, int32_t b)
+{
+	uint8_t *head = log->at, *p = head + 1, zero = 0;
+
 	if (mode == PAGE_VARINT)
 		p += eventlog_put_varint(p, page);
 	if (eventlog_has_arg(kind))
@@ -273,6 +316,13 @@ eventlog_append(struct eventlog *log, enum pl_event_kind kind, unsigned arg, uin
 	log->at = p;
 	log->nevents++;
 	log->prev_page = page;
+}
+
+static inline __attribute__((always_inline)) void
+eventlog_append(struct eventlog *log, enum pl_event_kind kind, unsigned arg, uint32_t page,
+		int32_t a, int32_t b)
+{
+	eventlog_append_as(log, kind, arg, eventlog_page_mode(log, page), page, a, b);
 }
 
 /*

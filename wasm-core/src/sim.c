@@ -203,9 +203,10 @@ void pl_insert_other(struct pl_ctx *ctx, uint32_t page, unsigned list, uint32_t 
 	if (!is_ghost(sim, list))
 		enter(sim, page);
 	if (sim->recording)
-		pl_record_insert(ctx, page, list, pos);
+		sim_record(sim, sim->log, PL_EV_INSERT, list, page, 0, (int32_t)pos);
 }
 
+/* pl_emit_insert()'s common case, recording: the page the fault brings in. */
 void pl_record_insert(struct pl_ctx *ctx, uint32_t page, unsigned list, uint32_t pos)
 {
 	sim_record_insert(ctx, page, list, pos);
@@ -570,6 +571,9 @@ struct pl_sim *pl_sim_create(const struct pl_policy_ops *ops, uint32_t frames,
 	sim->npages = trace->npages;
 	sim->nlists = ops->nlists;
 	sim->ghost_lists = ops->ghost_lists;
+	sim->nfields = ops->nfields;
+	sim->nhands = ops->nhands;
+	sim->nvariables = ops->nvariables;
 	if (params)
 		memcpy(sim->params, params, sizeof(sim->params));
 	else

@@ -64,6 +64,9 @@ struct pl_sim {
 	int64_t params[PL_MAX_PARAMS];
 	uint32_t npages, nlists;	/* copies of trace->npages, ops->nlists */
 	unsigned ghost_lists;		/* copy of ops->ghost_lists */
+	/* copies of ops->nfields, nhands, nvariables: a recorded SET, HAND or
+	 * VARIABLE checks its index against them (one load, not two) */
+	unsigned nfields, nhands, nvariables;
 
 	uint32_t *next_use;	/* [n], PL_POLICY_FUTURE only */
 	/*
@@ -164,17 +167,23 @@ SIM_STEP struct loop_locals loop_locals_of(const struct pl_sim *sim)
 
 /*
  * Recording: an event other than a HIT or MISS, appended to `log`
- * (sim->log) - into room, or through the cold call that grows it.  Always
- * inline: with constants for kind and some values it folds to the few
- * parts that event has.
+ * (sim->log) - into room, or through the cold call that grows it (which
+ * picks the page's mode itself).  Always inline: with constants for kind,
+ * mode and some values it folds to the few parts that event has.
  */
+SIM_STEP void sim_record_as(struct pl_sim *sim, struct eventlog *log, enum pl_event_kind kind,
+			    unsigned arg, unsigned mode, uint32_t page, int32_t a, int32_t b)
+{
+	if (likely(eventlog_has_room(log)))
+		eventlog_append_as(log, kind, arg, mode, page, a, b);
+	else
+		sim_record_grown(sim, kind, arg, page, a, b);
+}
+
 SIM_STEP void sim_record(struct pl_sim *sim, struct eventlog *log, enum pl_event_kind kind,
 			 unsigned arg, uint32_t page, int32_t a, int32_t b)
 {
-	if (likely(eventlog_has_room(log)))
-		eventlog_append(log, kind, arg, page, a, b);
-	else
-		sim_record_grown(sim, kind, arg, page, a, b);
+	sim_record_as(sim, log, kind, arg, eventlog_page_mode(log, page), page, a, b);
 }
 
 /*
@@ -183,15 +192,26 @@ SIM_STEP void sim_record(struct pl_sim *sim, struct eventlog *log, enum pl_event
  * call, so that the loop appends them inline.  An index the policy does
  * not declare, or a MOVE across ghost and resident lists, is left to
  * pl_record_*(), which check every rule and report a broken one.
+ *
+ * The INSERT and EVICT here are pl_emit_insert()'s and pl_emit_evict()'s
+ * common cases only.  The page inserted is then the one the fault brings
+ * in, the step's reference (PAGE_REF), and the page evicted the victim, a
+ * page (not PAGE_NONE), most often the previous event's (its VICTIM), so
+ * that is tested first.
  */
 SIM_STEP void sim_record_insert(struct pl_ctx *ctx, uint32_t page, unsigned list, uint32_t pos)
 {
-	sim_record(ctx->sim, ctx->sim->log, PL_EV_INSERT, list, page, 0, (int32_t)pos);
+	sim_record_as(ctx->sim, ctx->sim->log, PL_EV_INSERT, list, PAGE_REF, page, 0,
+		      (int32_t)pos);
 }
 
 SIM_STEP void sim_record_evict(struct pl_ctx *ctx, uint32_t page, unsigned list, bool dirty)
 {
-	sim_record(ctx->sim, ctx->sim->log, PL_EV_EVICT, list, page, dirty, 0);
+	struct eventlog *log = ctx->sim->log;
+	unsigned mode = page == log->prev_page ? PAGE_PREV :
+			page == log->pos_page ? PAGE_REF : PAGE_VARINT;
+
+	sim_record_as(ctx->sim, log, PL_EV_EVICT, list, mode, page, dirty, 0);
 }
 
 SIM_STEP void sim_record_move(struct pl_ctx *ctx, uint32_t page, unsigned from, unsigned to,
@@ -211,7 +231,7 @@ SIM_STEP void sim_record_set(struct pl_ctx *ctx, uint32_t page, unsigned field, 
 {
 	struct pl_sim *sim = ctx->sim;
 
-	if (likely(field < sim->ops->nfields))
+	if (likely(field < sim->nfields))
 		sim_record(sim, sim->log, PL_EV_SET, field, page, from, to);
 	else
 		pl_record_set(ctx, page, field, from, to);
@@ -221,7 +241,7 @@ SIM_STEP void sim_record_hand(struct pl_ctx *ctx, unsigned hand, uint32_t from, 
 {
 	struct pl_sim *sim = ctx->sim;
 
-	if (likely(hand < sim->ops->nhands))
+	if (likely(hand < sim->nhands))
 		sim_record(sim, sim->log, PL_EV_HAND, hand, PL_NONE, (int32_t)from, (int32_t)to);
 	else
 		pl_record_hand(ctx, hand, from, to);
@@ -232,7 +252,7 @@ SIM_STEP void sim_record_variable(struct pl_ctx *ctx, unsigned variable, int32_t
 {
 	struct pl_sim *sim = ctx->sim;
 
-	if (likely(variable < sim->ops->nvariables))
+	if (likely(variable < sim->nvariables))
 		sim_record(sim, sim->log, PL_EV_VARIABLE, variable, PL_NONE, from, to);
 	else
 		pl_record_variable(ctx, variable, from, to);
@@ -251,7 +271,25 @@ SIM_STEP void loop_record_outcome(struct pl_sim *sim, const struct loop_locals *
 SIM_STEP void loop_record_victim(struct pl_sim *sim, const struct loop_locals *l,
 				 uint32_t victim)
 {
-	sim_record(sim, l->log, PL_EV_VICTIM, 0, victim, 0, 0);
+	/*
+	 * Its page is the previous event's only if the victim is bad (that
+	 * event is the MISS, the reference's, or the EVICT of a page now gone):
+	 * a varint, or the reference's, decodes to it all the same.
+	 */
+	sim_record_as(sim, l->log, PL_EV_VICTIM, 0,
+		      victim == l->log->pos_page ? PAGE_REF : PAGE_VARINT, victim, 0, 0);
+}
+
+/* A fault's MISS, of `page`, and its first VICTIM together. */
+SIM_STEP void loop_record_miss_victim(struct pl_sim *sim, const struct loop_locals *l,
+				      uint32_t page, uint32_t victim)
+{
+	if (likely(eventlog_has_room(l->log))) {
+		eventlog_append_miss_victim(l->log, page, victim);
+	} else {
+		loop_record_outcome(sim, l, PL_EV_MISS, page);
+		loop_record_victim(sim, l, victim);
+	}
 }
 
 /*
@@ -270,7 +308,9 @@ SIM_STEP bool loop_begin_recorded_step(struct pl_sim *sim, const struct loop_loc
 }
 
 /*
- * Asks for a victim and evicts it.  Whether the victim was resident is
+ * Asks for a victim and evicts it; recording, `miss` is the page of the
+ * fault whose MISS is still to be appended, with this VICTIM (PL_NONE
+ * but for a fault's first eviction).  Whether the victim was resident is
  * learnt from pl_emit_evict() (it clears ctx.leaving) rather than read up
  * front: that read would be a cache miss the CPU must wait for on every
  * fault of a large simulation.  Evictions are not counted: every page
@@ -278,16 +318,20 @@ SIM_STEP bool loop_begin_recorded_step(struct pl_sim *sim, const struct loop_loc
  * left.
  */
 SIM_STEP void loop_evict_one(struct pl_sim *sim, const struct pl_policy_ops *ops,
-			     const struct loop_locals *l, const bool recording)
+			     const struct loop_locals *l, const bool recording, uint32_t miss)
 {
 	void *state = l->state;
 	uint32_t victim = ops->victim(state);
 
 	if (unlikely(victim >= sim->npages)) {
+		if (recording && miss != PL_NONE)
+			loop_record_outcome(sim, l, PL_EV_MISS, miss);
 		sim_bad_victim(sim, victim);
 		return;
 	}
-	if (recording)
+	if (recording && miss != PL_NONE)
+		loop_record_miss_victim(sim, l, miss, victim);
+	else if (recording)
 		loop_record_victim(sim, l, victim);
 	sim->ctx.leaving = victim;
 	ops->evict(state, victim);
@@ -322,10 +366,14 @@ SIM_STEP void loop_miss(struct pl_sim *sim, const struct pl_policy_ops *ops,
 
 	ctx->faulting = ref->page;
 	goal = ops->reclaim_goal ? ops->reclaim_goal(state, resident) : resident >= ctx->frames;
-	if (recording)
+	/*
+	 * Recording, the MISS goes in with the first VICTIM (victim() only
+	 * looks: no event of the policy's comes between them).
+	 */
+	if (recording && goal == 0)
 		loop_record_outcome(sim, l, PL_EV_MISS, ref->page);
-	for (; goal > 0; goal--) {
-		loop_evict_one(sim, ops, l, recording);
+	for (uint32_t miss = recording ? ref->page : PL_NONE; goal > 0; goal--, miss = PL_NONE) {
+		loop_evict_one(sim, ops, l, recording, miss);
 		if (unlikely(sim->failed))
 			return;
 	}
@@ -365,7 +413,7 @@ SIM_STEP void loop_tick(struct pl_sim *sim, const struct pl_policy_ops *ops,
 		ops->tick(state, step);
 	if (ops->expire_goal)
 		for (uint32_t i = ops->expire_goal(state, ref); i > 0 && !sim->failed; i--)
-			loop_evict_one(sim, ops, l, recording);
+			loop_evict_one(sim, ops, l, recording, PL_NONE);
 	if (recording)
 		eventlog_tick_ended(l->log, events_from);
 }
@@ -538,16 +586,19 @@ SIM_STEP void loop_steps(struct pl_sim *sim, const struct pl_policy_ops *ops, ui
 /*
  * Steps from sim->pos to stop, recording (the browser's mode).  A trace
  * with next_use or pid columns takes a loop that reads them, one without
- * a loop that does not (a tenth of a recorded step's instructions on lru).
- * Recording, that loop reads every reference's flags.
+ * a loop that does not (a tenth of a recorded step's instructions on lru),
+ * and, as not recording, one that reads the flags only if a reference of
+ * the run writes (fifo's recorded run 193 -> 184 instructions a reference).
  */
 SIM_STEP void loop_run_recorded(struct pl_sim *sim, const struct pl_policy_ops *ops,
 				uint32_t stop)
 {
 	if (sim->next_use || sim->trace->pid)
 		loop_steps(sim, ops, stop, true, true, true);
-	else
+	else if (loop_writes(sim->trace->flags, sim->pos, stop))
 		loop_steps(sim, ops, stop, true, false, true);
+	else
+		loop_steps(sim, ops, stop, true, false, false);
 }
 
 /*
