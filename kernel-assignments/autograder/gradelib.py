@@ -119,6 +119,8 @@ KEY_LINE = re.compile(r"BUG:|Oops|RIP:|Kernel panic|general protection|stall|WAR
 		      r"^step '.*' did not finish|"
 		      r"^\s*\??\s*[\w.]+\+0x[0-9a-f]+/0x[0-9a-f]+")
 KEY_LINES_SHOWN = 10
+# The kernel's word on a user program it stopped: the OOM killer, a fault it did not handle.
+PROGRAM_KILLED_LINE = re.compile(r"Out of memory: Killed process|\]: segfault at|traps: ")
 
 
 def key_lines(problem):
@@ -146,7 +148,14 @@ class Run:
 			return (f"no result for {what}: {trouble} {when}:\n"
 				f"{key_lines(self.outcome.problem)}\n(the whole kernel report is"
 				f" in the boot notes and the serial log)")
-		tail = "\n".join(self.console.splitlines()[-12:])
+		lines = self.console.splitlines()
+		tail = "\n".join(lines[-12:])
+		killed = [line for line in lines if PROGRAM_KILLED_LINE.search(line)]
+		if killed:
+			return (f"no result for {what}: the test program did not report it, and the"
+				f" kernel stopped a program during the run:\n"
+				+ "\n".join(killed[:KEY_LINES_SHOWN]) +
+				f"\nLast console lines:\n{tail}")
 		return (f"no result for {what}: the test program did not report it (it may have"
 			f" crashed, or an earlier step failed). Last console lines:\n{tail}")
 

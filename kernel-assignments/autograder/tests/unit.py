@@ -471,20 +471,43 @@ def fake_run(status="finished", lines=(), console="pl-init: running plan p\n", p
 	return gradelib.Run(boot, FakeOutcome(status, console, problem), results.verify(text, "", KEY))
 
 
+def failure_of(call, *args):
+	"""The message of the gradelib.Fail that call(*args) raises; a check fails if none."""
+	try:
+		call(*args)
+	except gradelib.Fail as failure:
+		return str(failure)
+	expect(False, f"{call.__name__}{args} raised no Fail")
+
+
 @check("a missing result after an oops explains the oops with the kernel's lines")
 def missing_result_explained():
 	run = fake_run("oops", problem="BUG: kernel NULL pointer dereference, address: 0")
-	try:
-		run.expect_pass("x.y")
-	except gradelib.Fail as failure:
-		expect("oopsed" in str(failure) and "during the test" in str(failure) and
-		       "NULL pointer" in str(failure), str(failure))
+	message = failure_of(run.expect_pass, "x.y")
+	expect("oopsed" in message and "during the test" in message and "NULL pointer" in message,
+	       message)
 	run = fake_run("hang", console="booting\n")
-	try:
-		run.value("x.y", "k")
-	except gradelib.Fail as failure:
-		expect("hung" in str(failure) and "30 s" in str(failure) and "before any test" in
-		       str(failure), str(failure))
+	message = failure_of(run.value, "x.y", "k")
+	expect("hung" in message and "30 s" in message and "before any test" in message, message)
+
+
+@check("a missing result names the program the kernel killed (OOM killer, segfault), else"
+       " shows the console's last lines")
+def missing_result_names_killed_program():
+	console = ("pl-init: running plan p\npl-step: pressure 120\n"
+		   "[   41.2] memstat_check invoked oom-killer: gfp_mask=0x140dca\n"
+		   "[   41.3] Out of memory: Killed process 97 (memstat_check) total-vm:109000kB\n"
+		   "Cumulated evicted page : 25046\npl-init: plan p exited with status 0\n")
+	message = failure_of(fake_run(console=console).expect_pass, "memstat.pressure")
+	expect("the kernel stopped a program" in message and
+	       "Killed process 97 (memstat_check)" in message and "exited with status 0" in message,
+	       message)
+	console = "pl-init: running plan p\n[ 3.1] cclock_check[80]: segfault at 0 ip 401000\n"
+	message = failure_of(fake_run(console=console).value, "x.y", "k")
+	expect("segfault at 0" in message, message)
+	message = failure_of(fake_run(console="pl-init: running plan p\nquiet\n").expect_pass, "x.y")
+	expect("may have crashed" in message and "stopped a program" not in message and
+	       "quiet" in message, message)
 
 
 @check("tests score full, a fraction, or zero; a crashing test is a grader error, not a crash")
