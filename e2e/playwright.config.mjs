@@ -11,8 +11,9 @@
  * a test that polled for a transient `progress` line failed because the run
  * landed first; it now holds the run's reply until it has done its edits
  * (long-trace.spec.mjs).  No retries: a test that passes only sometimes is a
- * failure to investigate, not to hide.  The summary reporter comes last so that its "playwright: N passed,
- * N failed" line ends the output (scripts/test.sh reads it).
+ * failure to investigate, not to hide.  The summary reporter comes last so
+ * that its "playwright: N passed, N failed" line ends the output
+ * (scripts/test.sh reads it).
  */
 import { availableParallelism } from 'node:os';
 import { defineConfig } from '@playwright/test';

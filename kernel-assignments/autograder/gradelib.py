@@ -149,15 +149,13 @@ class Run:
 				f"{key_lines(self.outcome.problem)}\n(the whole kernel report is"
 				f" in the boot notes and the serial log)")
 		lines = self.console.splitlines()
-		tail = "\n".join(lines[-12:])
 		killed = [line for line in lines if PROGRAM_KILLED_LINE.search(line)]
-		if killed:
-			return (f"no result for {what}: the test program did not report it, and the"
-				f" kernel stopped a program during the run:\n"
-				+ "\n".join(killed[:KEY_LINES_SHOWN]) +
-				f"\nLast console lines:\n{tail}")
-		return (f"no result for {what}: the test program did not report it (it may have"
-			f" crashed, or an earlier step failed). Last console lines:\n{tail}")
+		why = (", and the kernel stopped a program during the run:\n" +
+		       "\n".join(killed[:KEY_LINES_SHOWN]) + "\n") if killed else \
+			" (it may have crashed, or an earlier step failed). "
+		tail = "\n".join(lines[-12:])
+		return (f"no result for {what}: the test program did not report it{why}"
+			f"Last console lines:\n{tail}")
 
 	def message(self, ident):
 		if ident not in self.results:
